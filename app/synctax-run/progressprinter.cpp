@@ -1,0 +1,67 @@
+#include "progressprinter.h"
+
+#include <algorithm>
+#include <string>
+#include <unistd.h>
+
+namespace synctax {
+
+namespace {
+
+std::string duration(double seconds)
+{
+    const int s = int(std::max(seconds, 0.0) + 0.5);
+    char text[32];
+    if (s >= 3600)
+        std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
+    return text;
+}
+
+} // namespace
+
+ProgressPrinter::ProgressPrinter(std::FILE* out)
+    : m_out(out)
+    , m_terminal(isatty(fileno(out)))
+{
+}
+
+void ProgressPrinter::update(const RunProgress& p)
+{
+    const double fraction = p.blocksTotal > 0 ? double(p.blocksDone) / double(p.blocksTotal) : 0.0;
+    const std::string eta = p.blocksDone > 0 ? duration(p.elapsedS * double(p.blocksTotal - p.blocksDone)
+                                                   / double(p.blocksDone))
+                                             : std::string("--:--");
+    const int percent = int(fraction * 100);
+    if (m_terminal) {
+        if (p.elapsedS - m_lastPrintS < 0.1 && p.blocksDone < p.blocksTotal)
+            return;
+        constexpr int width = 24;
+        const int filled = int(fraction * width);
+        std::fprintf(m_out, "\r\033[K[%s%s] %3d%% %lld/%lld blocks  %s elapsed, ETA %s  %s",
+            std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), ' ').c_str(), percent,
+            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal),
+            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
+        m_drawn = true;
+    } else {
+        const int decile = percent / 10;
+        if (decile == m_lastDecile && p.elapsedS - m_lastPrintS < 30)
+            return;
+        m_lastDecile = decile;
+        std::fprintf(m_out, "progress: %3d%% (%lld/%lld blocks), %s elapsed, ETA %s, %s\n", percent,
+            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal),
+            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
+    }
+    m_lastPrintS = p.elapsedS;
+    std::fflush(m_out);
+}
+
+void ProgressPrinter::finish()
+{
+    if (m_terminal && m_drawn)
+        std::fputs("\n", m_out);
+    std::fflush(m_out);
+}
+
+} // namespace synctax

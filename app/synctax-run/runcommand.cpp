@@ -1,0 +1,194 @@
+#include "runcommand.h"
+
+#include "progressprinter.h"
+
+#include "core/configloader.h"
+#include "core/devices.h"
+#include "core/experimentrunner.h"
+#include "core/presets.h"
+#include "core/resultsjson.h"
+#include "core/resulttable.h"
+#include "core/stepcsvwriter.h"
+#include "core/stepring.h"
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace synctax {
+
+namespace {
+
+std::atomic<bool> g_stopRequested { false };
+
+extern "C" void requestStop(int)
+{
+    g_stopRequested.store(true);
+}
+
+std::string timestamp()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local {};
+    localtime_r(&now, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
+    return text;
+}
+
+std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
+{
+    ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
+    if (!loaded.config) {
+        std::cerr << formatErrors(loaded.errors);
+        std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
+    }
+    return loaded.config;
+}
+
+void writeText(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out)
+        throw std::runtime_error("cannot write '" + path.string() + "'");
+}
+
+} // namespace
+
+int runCommand(const RunOptions& options)
+{
+    std::string source = options.config;
+    if (source.empty()) {
+        source = defaultPresetName(cudaAvailable());
+        std::cerr << "synctax-run: no config given; running the '" << source << "' preset ("
+                  << (cudaAvailable() ? "CUDA is available" : "no CUDA device: CPU only") << ")\n";
+    }
+    auto config = loadOrReport(source);
+    if (!config)
+        return 2;
+    if (options.quick)
+        applyQuick(*config);
+    if (options.seed)
+        config->seed = *options.seed;
+    if (!options.device.empty())
+        config->device = options.device;
+
+    const std::filesystem::path outDir
+        = options.outDir.empty() ? std::filesystem::path("results") / (config->name + "-" + timestamp())
+                                 : std::filesystem::path(options.outDir);
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec) {
+        std::cerr << outDir.string() << ": cannot create the output directory: " << ec.message() << "\n";
+        return 2;
+    }
+
+    StepRing ring;
+    std::unique_ptr<ExperimentRunner> runner;
+    try {
+        runner = std::make_unique<ExperimentRunner>(*config, &ring);
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return 2;
+    }
+    std::cerr << "synctax-run: " << config->name << " on " << runner->device() << ", " << runner->cells().size()
+              << " cells, " << runner->plannedBlocks() << " blocks; results in " << outDir.string() << "\n";
+
+    StepCsvWriter csv((outDir / "steps.csv").string(), runner->cells());
+    std::atomic<bool> runFinished { false };
+    std::thread drainer([&] {
+        std::vector<StepRecord> batch;
+        for (;;) {
+            const bool last = runFinished.load();
+            batch.clear();
+            ring.drain(batch);
+            csv.write(batch);
+            if (last)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        csv.flush();
+    });
+
+    ProgressPrinter progress(stderr);
+    runner->onProgress = [&](const RunProgress& p) { progress.update(p); };
+    runner->onNote = [](const std::string& note) { std::cerr << "note: " << note << "\n"; };
+    g_stopRequested.store(false);
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
+    ExperimentResult result = runner->run(g_stopRequested);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    progress.finish();
+    runFinished.store(true);
+    drainer.join();
+
+    try {
+        writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
+        writeText(outDir / "summary.csv", summaryCsv(result));
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return 1;
+    }
+
+    std::cout << "\n" << config->name << " on " << result.environment.device << " (" << result.environment.deviceName
+              << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s\n";
+    std::cout << formatTable(result) << std::flush;
+    std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
+              << " steps), summary.csv\n";
+    if (result.droppedRecords > 0)
+        std::cerr << "note: " << result.droppedRecords << " step records were dropped (the writer fell behind)\n";
+    if (result.stopped) {
+        std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
+        return 130;
+    }
+    for (const auto& cell : result.cells) {
+        if (!cell.ok)
+            return 1;
+    }
+    return 0;
+}
+
+int validateCommand(const std::string& config)
+{
+    auto loaded = loadOrReport(config);
+    if (!loaded)
+        return 2;
+    std::cout << config << ": ok (" << loaded->models.size() << " models x " << loaded->styles.size() << " styles x "
+              << loaded->modes.size() << " modes)\n";
+    return 0;
+}
+
+int presetsCommand()
+{
+    for (const auto& name : presetNames()) {
+        std::string description;
+        auto loaded = loadConfigText(*presetText(name), "preset:" + name);
+        if (loaded.config)
+            description = loaded.config->description;
+        std::cout << name << (description.empty() ? "" : "  -  " + description) << "\n";
+    }
+    return 0;
+}
+
+int printConfigCommand(const std::string& preset)
+{
+    auto text = presetText(preset);
+    if (!text) {
+        std::cerr << preset << ": no such preset; run 'synctax-run presets' for the list\n";
+        return 2;
+    }
+    std::cout << *text;
+    return 0;
+}
+
+} // namespace synctax

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace synctax {
+
+struct RunOptions {
+    std::string config; // file or preset name; empty for the machine's default preset
+    std::string device; // overrides the config's device when set
+    std::string outDir; // default: results/<name>-<timestamp>
+    bool quick = false;
+    std::optional<uint64_t> seed;
+};
+
+// Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran), 130 interrupted (results kept).
+int runCommand(const RunOptions& options);
+int validateCommand(const std::string& config);
+int presetsCommand();
+int printConfigCommand(const std::string& preset);
+
+} // namespace synctax

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "core/stepexecutor.h"
+
+#include <memory>
+
+namespace synctax {
+
+// Captures one whole training step (on a side stream, with static input buffers) and replays it:
+// the C++ counterpart of torch.compile's reduce-overhead mode. Where Torch has no CUDA, throws.
+std::unique_ptr<StepExecutor> makeCudaGraphExecutor(std::unique_ptr<TrainingState> state);
+
+} // namespace synctax

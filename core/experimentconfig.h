@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+enum class Mode { Eager, CudaGraph };
+enum class OptimizerKind { Sgd, Adam };
+
+std::string toString(Mode mode);
+std::optional<Mode> modeFromString(const std::string& name);
+std::string toString(OptimizerKind kind);
+
+// One model as an experiment runs it. Sizes start from the catalog's defaults.
+struct ModelSpec {
+    std::string name;
+    int64_t batch = 0;
+    int64_t width = 0;
+    int64_t inputSize = 0;
+    int64_t classes = 0;
+    int64_t stepsPerBlock = 0; // per-model override of ExperimentConfig::stepsPerBlock
+    int64_t blocks = 0; // per-model override of ExperimentConfig::blocks
+    int64_t hostWorkUs = -1; // per-model override; -1 takes ExperimentConfig::hostWorkUs
+};
+
+struct StyleSpec {
+    std::string name;
+    int64_t n = 0; // every n steps, for the *_every_n styles
+};
+
+// Where progress bars, prints and scalar writers send their text.
+struct SinkSpec {
+    enum class Kind { Null, Stdout, Stderr, File };
+    Kind kind = Kind::Null;
+    std::string path;
+};
+
+struct ExperimentConfig {
+    int version = 1;
+    std::string name = "experiment";
+    std::string description;
+    std::string device = "auto";
+    uint64_t seed = 1;
+    int64_t stepsPerBlock = 50;
+    int64_t blocks = 20; // blocks per cell: the number of interleaved rounds
+    int64_t warmupMinSteps = 20;
+    int64_t warmupMaxSteps = 300;
+    int64_t hostWorkUs = 0;
+    OptimizerKind optimizer = OptimizerKind::Sgd;
+    double learningRate = 0.01;
+    SinkSpec sink;
+    std::vector<ModelSpec> models;
+    std::vector<StyleSpec> styles;
+    std::vector<Mode> modes { Mode::Eager };
+
+    int64_t stepsPerBlockFor(const ModelSpec& model) const;
+    int64_t blocksFor(const ModelSpec& model) const;
+    int64_t hostWorkUsFor(const ModelSpec& model) const;
+};
+
+// Shrinks every cell to a few steps of a tiny batch, for smoke tests.
+void applyQuick(ExperimentConfig& config);
+
+} // namespace synctax

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/experimentconfig.h"
+#include "core/statistics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+struct Environment {
+    std::string synctaxVersion;
+    std::string torchVersion;
+    bool cudaBuild = false; // Torch was built with CUDA
+    std::string device; // as resolved: "cpu", "cuda:0"
+    std::string deviceName;
+    std::string driverVersion; // empty when unknown
+    std::string cpu;
+    std::string host;
+    int cpuThreads = 0;
+};
+
+struct StepStats {
+    double median = 0;
+    double p10 = 0;
+    double p90 = 0;
+    double mean = 0;
+};
+
+// One model x mode x style combination and what was measured for it.
+struct CellResult {
+    std::string model;
+    std::string mode;
+    std::string style;
+    bool ok = true;
+    std::string error; // why the cell failed
+    int64_t stepsPerBlock = 0;
+    int64_t stepsMeasured = 0;
+    int64_t warmupSteps = 0; // dropped before measuring, for the cell's model and mode
+    std::vector<int> blockRounds; // the rounds in which a whole block was measured
+    std::vector<double> blockStepMs; // per such block: its duration / its steps
+    StepStats stepMs;
+    std::optional<Interval> overheadPct; // against the baseline of the same model and mode
+    std::optional<double> naiveBestOfPct;
+};
+
+// The order in which one round of a model and mode ran its styles (seeded, shuffled each round).
+struct RoundOrder {
+    std::string model;
+    std::string mode;
+    int round = 0;
+    std::vector<std::string> styles;
+};
+
+struct ExperimentResult {
+    Environment environment;
+    ExperimentConfig config;
+    std::vector<CellResult> cells;
+    std::vector<RoundOrder> roundOrders;
+    std::string startedAt; // ISO 8601, UTC
+    double durationS = 0;
+    bool stopped = false; // the run was cancelled; the cells hold what was measured
+    uint64_t droppedRecords = 0;
+    std::vector<std::string> notes; // things the user should know, said once
+};
+
+} // namespace synctax

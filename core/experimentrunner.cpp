@@ -1,0 +1,327 @@
+#include "core/experimentrunner.h"
+
+#include "core/devices.h"
+#include "core/hostclock.h"
+#include "core/loggingstyle.h"
+#include "core/sink.h"
+#include "core/statistics.h"
+#include "core/stepexecutor.h"
+#include "core/stepring.h"
+#include "core/stylecatalog.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <numeric>
+
+namespace synctax {
+
+namespace {
+
+std::string errorText(const std::exception& e)
+{
+    if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
+        return c10Error->what_without_backtrace();
+    return e.what();
+}
+
+std::string isoNowUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc {};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+struct CellState {
+    CellResult* result = nullptr;
+    uint32_t index = 0;
+    std::unique_ptr<LoggingStyle> style;
+    std::vector<double> stepMs; // every measured step's duration, start to next start
+};
+
+struct BlockTiming {
+    bool complete = false;
+    double msPerStep = 0;
+    std::vector<double> stepMs;
+};
+
+struct BlockJob {
+    StepExecutor& executor;
+    LoggingStyle& style;
+    int64_t steps;
+    int64_t hostWorkUs;
+    StepRecord tag; // runId, cell and round filled in
+};
+
+// The timed loop. Nothing here waits for the device except what the style itself does, and the
+// synchronize that closes the block so that its time covers all of its work.
+BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
+{
+    std::vector<int64_t> starts(size_t(job.steps), 0);
+    job.executor.synchronize();
+    job.style.beginBlock();
+    int64_t done = 0;
+    while (done < job.steps) {
+        const int64_t start = steadyNowNs();
+        spinForUs(job.hostWorkUs);
+        const StepOutput out = job.executor.step();
+        const int64_t dispatched = steadyNowNs();
+        job.style.afterStep(out, done);
+        const int64_t logged = steadyNowNs();
+        starts[size_t(done)] = start;
+        if (ring) {
+            StepRecord record = job.tag;
+            record.step = uint32_t(done);
+            record.startNs = start - runStartNs;
+            record.dispatchedNs = dispatched - runStartNs;
+            record.loggedNs = logged - runStartNs;
+            ring->push(record);
+        }
+        ++done;
+        if (stop.load(std::memory_order_relaxed))
+            break;
+    }
+    job.style.endBlock();
+    job.executor.synchronize();
+    const int64_t end = steadyNowNs();
+
+    BlockTiming timing;
+    timing.complete = done == job.steps;
+    if (!timing.complete)
+        return timing;
+    timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
+    timing.stepMs.resize(size_t(done));
+    for (int64_t i = 0; i < done; ++i) {
+        const int64_t next = i + 1 < done ? starts[size_t(i + 1)] : end;
+        timing.stepMs[size_t(i)] = double(next - starts[size_t(i)]) * 1e-6;
+    }
+    return timing;
+}
+
+// Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
+// CUDA steps take up to hundreds of milliseconds), or max steps are spent. Returns steps run.
+int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
+    const std::atomic<bool>& stop)
+{
+    constexpr int64_t chunk = 10;
+    int64_t done = 0;
+    double previous = -1;
+    while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
+        const int64_t n = std::min(chunk, maxSteps - done);
+        executor.synchronize();
+        const int64_t t0 = steadyNowNs();
+        for (int64_t i = 0; i < n; ++i) {
+            spinForUs(hostWorkUs);
+            executor.step();
+        }
+        executor.synchronize();
+        const double perStep = double(steadyNowNs() - t0) / double(n);
+        done += n;
+        if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
+            break;
+        previous = perStep;
+    }
+    return done;
+}
+
+void summarise(CellState& cell)
+{
+    CellResult& r = *cell.result;
+    if (cell.stepMs.empty())
+        return;
+    r.stepMs.median = median(cell.stepMs);
+    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
+    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
+    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
+}
+
+void compareWithBaseline(CellResult& cell, const CellResult& baseline, uint64_t seed)
+{
+    std::vector<double> treated, base;
+    for (size_t i = 0; i < cell.blockRounds.size(); ++i) {
+        const auto it = std::find(baseline.blockRounds.begin(), baseline.blockRounds.end(), cell.blockRounds[i]);
+        if (it == baseline.blockRounds.end())
+            continue;
+        treated.push_back(cell.blockStepMs[i]);
+        base.push_back(baseline.blockStepMs[size_t(it - baseline.blockRounds.begin())]);
+    }
+    if (treated.size() < 2)
+        return;
+    cell.overheadPct = pairedOverheadPct(treated, base, 2000, seed);
+    cell.naiveBestOfPct = naiveBestOfPct(treated, base);
+}
+
+} // namespace
+
+ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint32_t runId)
+    : m_config(std::move(config))
+    , m_ring(ring)
+    , m_runId(runId)
+    , m_device(resolveDevice(m_config.device))
+    , m_sink(std::make_unique<Sink>(m_config.sink))
+    , m_rng(m_config.seed)
+{
+    for (const auto& model : m_config.models) {
+        for (Mode mode : m_config.modes) {
+            for (const auto& style : m_config.styles)
+                m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), style.name });
+        }
+    }
+}
+
+ExperimentRunner::~ExperimentRunner() = default;
+
+int64_t ExperimentRunner::plannedBlocks() const
+{
+    int64_t total = 0;
+    for (const auto& model : m_config.models)
+        total += int64_t(m_config.modes.size() * m_config.styles.size()) * (m_config.blocksFor(model) + 1);
+    return total;
+}
+
+void ExperimentRunner::reportProgress(const std::string& cell)
+{
+    if (onProgress)
+        onProgress({ m_blocksDone, plannedBlocks(), cell, double(steadyNowNs() - m_startNs) * 1e-9 });
+}
+
+ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
+{
+    ExperimentResult result;
+    result.environment = describeEnvironment(m_device);
+    result.config = m_config;
+    result.startedAt = isoNowUtc();
+    result.cells.reserve(m_cells.size());
+    m_startNs = steadyNowNs();
+    m_blocksDone = 0;
+
+    if (m_device == "cpu") {
+        const std::string note = "device cpu: there is no asynchronous queue, so a sync has no queued work to wait "
+                                 "for; overheads here are host costs only";
+        result.notes.push_back(note);
+        if (onNote)
+            onNote(note);
+    }
+    for (const auto& model : m_config.models) {
+        for (Mode mode : m_config.modes) {
+            if (!stop.load())
+                runGroup(model, mode, stop, result);
+        }
+    }
+    result.durationS = double(steadyNowNs() - m_startNs) * 1e-9;
+    result.stopped = stop.load();
+    result.droppedRecords = m_ring ? m_ring->dropped() : 0;
+    return result;
+}
+
+void ExperimentRunner::runGroup(
+    const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result)
+{
+    const torch::Device device(m_device);
+    const int64_t steps = m_config.stepsPerBlockFor(model);
+    const int64_t blocks = m_config.blocksFor(model);
+    const int64_t hostWork = m_config.hostWorkUsFor(model);
+    const std::string modeName = toString(mode);
+
+    std::vector<CellState> cells;
+    for (const auto& style : m_config.styles) {
+        CellResult r;
+        r.model = model.name;
+        r.mode = modeName;
+        r.style = style.name;
+        r.stepsPerBlock = steps;
+        result.cells.push_back(r);
+        CellState state;
+        state.result = &result.cells.back();
+        state.index = uint32_t(result.cells.size() - 1);
+        cells.push_back(std::move(state));
+    }
+    const auto fail = [](CellState& cell, const std::string& message) {
+        cell.result->ok = false;
+        cell.result->error = message;
+        cell.style.reset();
+    };
+    const std::string groupLabel = model.name + "/" + modeName;
+
+    std::unique_ptr<StepExecutor> executor;
+    try {
+        reportProgress(groupLabel + ": building model");
+        auto state = std::make_unique<TrainingState>(
+            model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
+        executor = makeStepExecutor(mode, std::move(state));
+        reportProgress(groupLabel + ": warming up");
+        const int64_t warm = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
+        for (auto& cell : cells)
+            cell.result->warmupSteps = warm;
+    } catch (const std::exception& e) {
+        for (auto& cell : cells)
+            fail(cell, errorText(e));
+        m_blocksDone += int64_t(cells.size()) * (blocks + 1);
+        reportProgress(groupLabel + ": failed");
+        return;
+    }
+
+    const StyleContext context { *m_sink, device, steps };
+    for (size_t i = 0; i < cells.size(); ++i) {
+        try {
+            cells[i].style = makeLoggingStyle(m_config.styles[i], context);
+        } catch (const std::exception& e) {
+            fail(cells[i], errorText(e));
+        }
+    }
+
+    std::vector<size_t> order(cells.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    // Round -1 runs every style once unrecorded: first-use costs (pinned buffers, files) stay out.
+    for (int round = -1; round < blocks && !stop.load(); ++round) {
+        std::shuffle(order.begin(), order.end(), m_rng);
+        if (round >= 0) {
+            RoundOrder ro { model.name, modeName, round, {} };
+            for (size_t i : order)
+                ro.styles.push_back(cells[i].result->style);
+            result.roundOrders.push_back(std::move(ro));
+        }
+        for (size_t i : order) {
+            if (stop.load())
+                break;
+            CellState& cell = cells[i];
+            if (cell.style) {
+                StepRecord tag;
+                tag.runId = m_runId;
+                tag.cell = cell.index;
+                tag.round = round;
+                try {
+                    BlockTiming t = runBlock({ *executor, *cell.style, steps, hostWork, tag }, m_ring, m_startNs, stop);
+                    if (t.complete && round >= 0) {
+                        cell.result->blockRounds.push_back(round);
+                        cell.result->blockStepMs.push_back(t.msPerStep);
+                        cell.result->stepsMeasured += steps;
+                        cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
+                    }
+                } catch (const std::exception& e) {
+                    fail(cell, errorText(e));
+                }
+            }
+            ++m_blocksDone;
+            reportProgress(groupLabel + "/" + cell.result->style);
+        }
+    }
+
+    const CellResult* baseline = nullptr;
+    for (auto& cell : cells) {
+        summarise(cell);
+        if (cell.result->style == baselineStyle() && cell.result->ok)
+            baseline = cell.result;
+    }
+    for (auto& cell : cells) {
+        if (baseline && cell.result != baseline && cell.result->ok)
+            compareWithBaseline(*cell.result, *baseline, m_config.seed);
+    }
+}
+
+} // namespace synctax

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "core/experimentconfig.h"
+#include "core/experimentresult.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+class Sink;
+class StepRing;
+
+struct CellPlan {
+    uint32_t index = 0;
+    std::string model;
+    std::string mode;
+    std::string style;
+};
+
+struct RunProgress {
+    int64_t blocksDone = 0;
+    int64_t blocksTotal = 0;
+    std::string cell; // "model/mode/style" of the block just finished, or the current phase
+    double elapsedS = 0;
+};
+
+// Runs an experiment: for each model and mode, warm up, then rounds in which every style runs one
+// block of steps, in a fresh seeded random order (see docs/method.md). Runs on the calling thread;
+// pushes a record per step into the ring (if any) and stops within one step once `stop` is set.
+class ExperimentRunner {
+public:
+    // Throws DeviceError when the config's device cannot be had.
+    ExperimentRunner(ExperimentConfig config, StepRing* ring = nullptr, uint32_t runId = 1);
+    ~ExperimentRunner();
+
+    const std::vector<CellPlan>& cells() const { return m_cells; }
+    const std::string& device() const { return m_device; }
+    int64_t plannedBlocks() const;
+
+    std::function<void(const RunProgress&)> onProgress;
+    std::function<void(const std::string&)> onNote;
+
+    ExperimentResult run(const std::atomic<bool>& stop);
+
+private:
+    void runGroup(const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result);
+    void reportProgress(const std::string& cell);
+
+    ExperimentConfig m_config;
+    StepRing* m_ring;
+    uint32_t m_runId;
+    std::string m_device;
+    std::vector<CellPlan> m_cells;
+    std::unique_ptr<Sink> m_sink;
+    std::mt19937_64 m_rng;
+    int64_t m_blocksDone = 0;
+    int64_t m_startNs = 0;
+};
+
+} // namespace synctax

@@ -1,0 +1,155 @@
+#include "core/resultsjson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace synctax {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON has no NaN or infinity: an unknown number is null.
+json number(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+std::string sinkText(const SinkSpec& sink)
+{
+    switch (sink.kind) {
+    case SinkSpec::Kind::Null:
+        return "null";
+    case SinkSpec::Kind::Stdout:
+        return "stdout";
+    case SinkSpec::Kind::Stderr:
+        return "stderr";
+    case SinkSpec::Kind::File:
+        return "file:" + sink.path;
+    }
+    return "null";
+}
+
+} // namespace
+
+json toJson(const ExperimentConfig& config)
+{
+    json models = json::array();
+    for (const auto& m : config.models) {
+        models.push_back({ { "name", m.name }, { "batch", m.batch }, { "width", m.width },
+            { "input_size", m.inputSize }, { "classes", m.classes }, { "steps_per_block", config.stepsPerBlockFor(m) },
+            { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) } });
+    }
+    json styles = json::array();
+    for (const auto& s : config.styles) {
+        if (s.n > 0)
+            styles.push_back({ { "name", s.name }, { "n", s.n } });
+        else
+            styles.push_back(s.name);
+    }
+    json modes = json::array();
+    for (Mode m : config.modes)
+        modes.push_back(toString(m));
+    return {
+        { "synctax", config.version },
+        { "name", config.name },
+        { "description", config.description },
+        { "device", config.device },
+        { "seed", config.seed },
+        { "steps_per_block", config.stepsPerBlock },
+        { "blocks", config.blocks },
+        { "warmup", { { "min_steps", config.warmupMinSteps }, { "max_steps", config.warmupMaxSteps } } },
+        { "host_work_us", config.hostWorkUs },
+        { "optimizer", toString(config.optimizer) },
+        { "learning_rate", config.learningRate },
+        { "sink", sinkText(config.sink) },
+        { "models", models },
+        { "styles", styles },
+        { "modes", modes },
+    };
+}
+
+json toJson(const ExperimentResult& result)
+{
+    const Environment& env = result.environment;
+    json environment {
+        { "synctax_version", env.synctaxVersion },
+        { "torch_version", env.torchVersion },
+        { "torch_cuda", env.cudaBuild },
+        { "device", env.device },
+        { "device_name", env.deviceName },
+        { "driver", env.driverVersion.empty() ? json(nullptr) : json(env.driverVersion) },
+        { "cpu", env.cpu },
+        { "cpu_threads", env.cpuThreads },
+        { "host", env.host },
+    };
+    json cells = json::array();
+    for (const auto& c : result.cells) {
+        json cell {
+            { "model", c.model },
+            { "style", c.style },
+            { "mode", c.mode },
+            { "status", c.ok ? "ok" : "failed" },
+            { "steps_per_block", c.stepsPerBlock },
+            { "steps_measured", c.stepsMeasured },
+            { "warmup_steps", c.warmupSteps },
+            { "step_ms",
+                { { "median", number(c.stepMs.median) }, { "p10", number(c.stepMs.p10) },
+                    { "p90", number(c.stepMs.p90) }, { "mean", number(c.stepMs.mean) } } },
+            { "overhead_pct", nullptr },
+            { "naive_best_of_pct", nullptr },
+            { "block_rounds", c.blockRounds },
+            { "block_ms_per_step", c.blockStepMs },
+        };
+        if (!c.ok)
+            cell["error"] = c.error;
+        if (c.stepsMeasured == 0)
+            cell["step_ms"] = nullptr;
+        if (c.overheadPct) {
+            cell["overhead_pct"] = { { "estimate", number(c.overheadPct->estimate) },
+                { "ci_low", number(c.overheadPct->low) }, { "ci_high", number(c.overheadPct->high) } };
+        }
+        if (c.naiveBestOfPct)
+            cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
+        cells.push_back(cell);
+    }
+    json orders = json::array();
+    for (const auto& o : result.roundOrders)
+        orders.push_back({ { "model", o.model }, { "mode", o.mode }, { "round", o.round }, { "styles", o.styles } });
+    return {
+        { "schema", resultsSchema },
+        { "started_at", result.startedAt },
+        { "duration_s", number(result.durationS) },
+        { "stopped", result.stopped },
+        { "dropped_step_records", result.droppedRecords },
+        { "notes", result.notes },
+        { "environment", environment },
+        { "config", toJson(result.config) },
+        { "cells", cells },
+        { "round_orders", orders },
+    };
+}
+
+void writeJsonFileAtomically(const std::string& path, const nlohmann::json& json)
+{
+    const std::string temp = path + ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
+        out << json.dump(2) << '\n';
+        out.flush();
+        if (!out)
+            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0)
+        throw std::runtime_error("cannot rename '" + temp + "' to '" + path + "': " + std::strerror(errno));
+}
+
+} // namespace synctax

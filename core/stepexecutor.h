@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/experimentconfig.h"
+#include "core/trainingstate.h"
+
+#include <memory>
+
+namespace synctax {
+
+// Runs training steps in one mode: eagerly, op by op, or as a captured CUDA graph replayed whole.
+class StepExecutor {
+public:
+    virtual ~StepExecutor() = default;
+    virtual StepOutput step() = 0; // queues one step; returns without waiting for the device
+    void synchronize() const { m_state->synchronize(); }
+    TrainingState& state() { return *m_state; }
+
+protected:
+    explicit StepExecutor(std::unique_ptr<TrainingState> state)
+        : m_state(std::move(state))
+    {
+    }
+    std::unique_ptr<TrainingState> m_state;
+};
+
+// Throws std::runtime_error with a plain reason when the mode cannot run on this device or build.
+std::unique_ptr<StepExecutor> makeStepExecutor(Mode mode, std::unique_ptr<TrainingState> state);
+
+} // namespace synctax

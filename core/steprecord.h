@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+
+namespace synctax {
+
+// What the training loop records about one step: plain values, safe to copy across threads.
+// Times are nanoseconds on the host's steady clock, relative to the start of the run.
+struct StepRecord {
+    uint32_t runId = 0;
+    uint32_t cell = 0; // index into the run's cell list
+    int32_t round = 0; // -1 for warm-up steps
+    uint32_t step = 0; // step within its block
+    int64_t startNs = 0; // step begins (before host work)
+    int64_t dispatchedNs = 0; // all of the step's GPU work is queued
+    int64_t loggedNs = 0; // the logging style returned
+};
+
+} // namespace synctax

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// The logging styles a training loop can use, named as in configs and results.
+struct StyleInfo {
+    std::string name;
+    std::string summary; // one line: what the style does per step
+    int defaultN; // 0 when the style has no interval
+};
+
+const std::vector<StyleInfo>& styleCatalog();
+std::optional<StyleInfo> findStyle(const std::string& name);
+std::vector<std::string> styleNames();
+
+// The baseline every overhead is measured against.
+inline const char* baselineStyle()
+{
+    return "none";
+}
+
+} // namespace synctax

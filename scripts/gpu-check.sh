@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine: build the runner and tests against the LibTorch inside the image's python
+# torch (no Qt there), run every test including the `gpu`-labelled ones, then the `seed` preset.
+# Logs and results go to $OUT when it is set (the device tool's folder), else to $BUILD/out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-/tmp/synctax-gpu-build}
+OUT_DIR=${OUT:-$BUILD/out}
+PRESET=${PRESET:-seed}
+mkdir -p "$OUT_DIR"
+export CMAKE_POLICY_VERSION_MINIMUM=3.5
+
+torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "devices", torch.cuda.device_count())'
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv || true
+
+t0=$(date +%s)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
+    -DSYNCTAX_BUILD_GUI=OFF >"$OUT_DIR/configure.log" 2>&1 || { tail -40 "$OUT_DIR/configure.log"; exit 1; }
+grep 'SyncTax:' "$OUT_DIR/configure.log"
+cmake --build "$BUILD" -j"$(nproc)" >"$OUT_DIR/build.log" 2>&1 || { grep -A5 -E 'error|FAILED' "$OUT_DIR/build.log" | head -60; exit 1; }
+t1=$(date +%s)
+echo "build: $((t1 - t0)) s"
+
+(cd "$BUILD" && ctest --output-on-failure -j4 >"$OUT_DIR/ctest.log" 2>&1) && tests=ok || tests=FAILED
+t2=$(date +%s)
+grep -E 'tests passed|tests failed|\(Failed\)|\(SKIPPED\)|Not Run' "$OUT_DIR/ctest.log" || true
+(cd "$BUILD" && ctest -L gpu -N | tail -1)
+echo "tests: $tests ($((t2 - t1)) s)"
+
+"$BUILD/bin/synctax-run" run "$PRESET" --out "$OUT_DIR/$PRESET" 2>"$OUT_DIR/$PRESET-stderr.log" | tee "$OUT_DIR/$PRESET-table.txt"
+rc=${PIPESTATUS[0]}
+t3=$(date +%s)
+echo "$PRESET preset: exit $rc, $((t3 - t2)) s"
+[ "$tests" = ok ] && [ "$rc" -eq 0 ]

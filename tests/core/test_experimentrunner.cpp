@@ -1,0 +1,140 @@
+#include "core/devices.h"
+#include "core/experimentrunner.h"
+#include "core/stepring.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentConfig smallConfig()
+{
+    ExperimentConfig c;
+    c.name = "unit";
+    c.device = "cpu";
+    c.stepsPerBlock = 3;
+    c.blocks = 3;
+    c.warmupMinSteps = 0;
+    c.warmupMaxSteps = 2;
+    c.models = { ModelSpec { "tiny_mlp", 4, 16, 8, 3 } };
+    c.styles = { { "none", 0 }, { "item", 0 }, { "gpu_accumulate", 0 } };
+    return c;
+}
+
+} // namespace
+
+TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaseline)
+{
+    StepRing ring(1024);
+    ExperimentRunner runner(smallConfig(), &ring, 7);
+    ASSERT_EQ(runner.cells().size(), 3u);
+    int64_t lastDone = 0, total = 0;
+    runner.onProgress = [&](const RunProgress& p) {
+        lastDone = p.blocksDone;
+        total = p.blocksTotal;
+    };
+    const std::atomic<bool> stop { false };
+    const ExperimentResult r = runner.run(stop);
+
+    EXPECT_FALSE(r.stopped);
+    EXPECT_EQ(lastDone, runner.plannedBlocks());
+    EXPECT_EQ(total, 3 * (3 + 1));
+    ASSERT_EQ(r.cells.size(), 3u);
+    for (const auto& cell : r.cells) {
+        EXPECT_TRUE(cell.ok) << cell.style << ": " << cell.error;
+        EXPECT_EQ(cell.stepsMeasured, 9);
+        EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1, 2 }));
+        EXPECT_GT(cell.stepMs.median, 0);
+        EXPECT_LE(cell.stepMs.p10, cell.stepMs.median);
+        EXPECT_LE(cell.stepMs.median, cell.stepMs.p90);
+        EXPECT_EQ(cell.overheadPct.has_value(), cell.style != "none") << cell.style;
+        if (cell.overheadPct) {
+            EXPECT_LE(cell.overheadPct->low, cell.overheadPct->estimate);
+            EXPECT_LE(cell.overheadPct->estimate, cell.overheadPct->high);
+        }
+    }
+    ASSERT_EQ(r.roundOrders.size(), 3u);
+    for (const auto& order : r.roundOrders) {
+        EXPECT_EQ(std::set<std::string>(order.styles.begin(), order.styles.end()),
+            (std::set<std::string> { "none", "item", "gpu_accumulate" }));
+    }
+    EXPECT_EQ(r.environment.device, "cpu");
+    EXPECT_FALSE(r.notes.empty()); // the CPU has no queue: said once
+
+    std::vector<StepRecord> records;
+    ring.drain(records);
+    EXPECT_EQ(records.size(), size_t(3 * 4 * 3)); // styles x (warm-up round + 3 rounds) x steps
+    EXPECT_TRUE(std::all_of(records.begin(), records.end(), [](const StepRecord& s) {
+        return s.runId == 7 && s.startNs <= s.dispatchedNs && s.dispatchedNs <= s.loggedNs;
+    }));
+}
+
+TEST(ExperimentRunner, BlockOrderFollowsTheSeed)
+{
+    auto orders = [](uint64_t seed) {
+        ExperimentConfig c = smallConfig();
+        c.seed = seed;
+        c.blocks = 6;
+        ExperimentRunner runner(c);
+        std::vector<std::vector<std::string>> all;
+        for (const auto& o : runner.run(std::atomic<bool> { false }).roundOrders)
+            all.push_back(o.styles);
+        return all;
+    };
+    EXPECT_EQ(orders(3), orders(3));
+    EXPECT_NE(orders(3), orders(4));
+}
+
+TEST(ExperimentRunner, CudaGraphOnTheCpuFailsItsCellsAndTheOthersRun)
+{
+    ExperimentConfig c = smallConfig();
+    c.modes = { Mode::Eager, Mode::CudaGraph };
+    ExperimentRunner runner(c);
+    const auto r = runner.run(std::atomic<bool> { false });
+    ASSERT_EQ(r.cells.size(), 6u);
+    for (const auto& cell : r.cells) {
+        if (cell.mode == "cuda_graph") {
+            EXPECT_FALSE(cell.ok);
+            EXPECT_NE(cell.error.find("cuda_graph needs a CUDA device"), std::string::npos) << cell.error;
+        } else {
+            EXPECT_TRUE(cell.ok) << cell.error;
+        }
+    }
+}
+
+TEST(ExperimentRunner, StopEndsTheRunWithinABlockAndKeepsWhatWasMeasured)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 50;
+    ExperimentRunner runner(c);
+    std::atomic<bool> stop { false };
+    runner.onProgress = [&](const RunProgress& p) {
+        if (p.blocksDone >= 3 + 2 * 3) // the warm-up round and two measured rounds
+            stop.store(true);
+    };
+    const auto r = runner.run(stop);
+    EXPECT_TRUE(r.stopped);
+    for (const auto& cell : r.cells) {
+        EXPECT_TRUE(cell.ok);
+        EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1 })) << cell.style;
+    }
+}
+
+TEST(ExperimentRunner, AskingForCudaWithoutItIsABadInput)
+{
+    if (cudaAvailable())
+        GTEST_SKIP() << "CUDA is available here";
+    ExperimentConfig c = smallConfig();
+    c.device = "cuda";
+    try {
+        ExperimentRunner runner(c);
+        FAIL() << "expected a DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("device 'cuda' was asked for"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(resolveDevice("auto"), "cpu");
+}

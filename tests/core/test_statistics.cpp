@@ -1,0 +1,101 @@
+#include "core/statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace synctax;
+
+TEST(Statistics, QuantilesInterpolateBetweenOrderStatistics)
+{
+    const std::vector<double> v { 4, 1, 3, 2, 5 };
+    EXPECT_DOUBLE_EQ(median(v), 3);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.0), 1);
+    EXPECT_DOUBLE_EQ(quantile(v, 1.0), 5);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.125), 1.5);
+    EXPECT_DOUBLE_EQ(median({ 1, 2, 3, 4 }), 2.5);
+    EXPECT_TRUE(std::isnan(median({})));
+}
+
+TEST(Statistics, GeometricMeanOfRatios)
+{
+    EXPECT_NEAR(geometricMean({ 2, 8 }), 4, 1e-12);
+    EXPECT_THROW(geometricMean({ 1, 0 }), std::invalid_argument);
+}
+
+TEST(Statistics, PairedOverheadOfAnExactRatioIsExact)
+{
+    const std::vector<double> base { 1.0, 2.0, 3.0, 4.0 };
+    const std::vector<double> treated { 1.1, 2.2, 3.3, 4.4 };
+    const Interval i = pairedOverheadPct(treated, base);
+    EXPECT_NEAR(i.estimate, 10.0, 1e-9);
+    EXPECT_NEAR(i.low, 10.0, 1e-9);
+    EXPECT_NEAR(i.high, 10.0, 1e-9);
+}
+
+TEST(Statistics, PairingCancelsDriftInTheInterval)
+{
+    // Every round both configurations slow down together; the true ratio is 1.05 throughout.
+    std::vector<double> base, treated;
+    for (int r = 0; r < 40; ++r) {
+        const double drift = 1.0 + 0.02 * r;
+        base.push_back(drift);
+        treated.push_back(drift * 1.05);
+    }
+    const Interval paired = pairedOverheadPct(treated, base);
+    EXPECT_NEAR(paired.estimate, 5.0, 1e-9);
+    EXPECT_NEAR(paired.high - paired.low, 0.0, 1e-9);
+    EXPECT_NEAR(naiveBestOfPct(treated, base), 5.0, 1e-9);
+    // Pair each block with a baseline block of another round: the drift now widens the interval.
+    std::reverse(treated.begin(), treated.end());
+    const Interval unpaired = pairedOverheadPct(treated, base);
+    EXPECT_GT(unpaired.high - unpaired.low, 10.0);
+}
+
+TEST(Statistics, BootstrapIntervalCoversTheTruthAtAboutTheNominalRate)
+{
+    const double truth = 3.0; // percent
+    int covered = 0;
+    const int trials = 200;
+    for (int t = 0; t < trials; ++t) {
+        std::mt19937_64 rng(1000 + t);
+        std::lognormal_distribution<double> noise(0.0, 0.03);
+        std::vector<double> base, treated;
+        for (int r = 0; r < 40; ++r) {
+            const double b = 1.0 * noise(rng);
+            base.push_back(b);
+            treated.push_back(b * (1.0 + truth / 100.0) * noise(rng));
+        }
+        const Interval i = pairedOverheadPct(treated, base, 2000, uint64_t(t));
+        EXPECT_LE(i.low, i.estimate);
+        EXPECT_GE(i.high, i.estimate);
+        if (i.low <= truth && truth <= i.high)
+            ++covered;
+    }
+    // A percentile bootstrap on 40 pairs runs slightly under 95%; far off means a broken interval.
+    EXPECT_GE(covered, int(0.88 * trials));
+    EXPECT_LE(covered, int(0.99 * trials));
+}
+
+TEST(Statistics, BootstrapIsDeterministicForASeed)
+{
+    const std::vector<double> base { 1.0, 1.1, 0.9, 1.05, 0.98 };
+    const std::vector<double> treated { 1.02, 1.15, 0.93, 1.04, 1.01 };
+    const Interval a = pairedOverheadPct(treated, base, 2000, 7);
+    const Interval b = pairedOverheadPct(treated, base, 2000, 7);
+    EXPECT_EQ(a.low, b.low);
+    EXPECT_EQ(a.high, b.high);
+}
+
+TEST(Statistics, PairedOverheadRejectsMismatchedInput)
+{
+    EXPECT_THROW(pairedOverheadPct({ 1.0 }, { 1.0, 2.0 }), std::invalid_argument);
+    EXPECT_THROW(pairedOverheadPct({}, {}), std::invalid_argument);
+    EXPECT_THROW(pairedOverheadPct({ -1.0 }, { 1.0 }), std::invalid_argument);
+}
+
+TEST(Statistics, NaiveBestOfComparesMinima)
+{
+    EXPECT_NEAR(naiveBestOfPct({ 3, 1.2, 2 }, { 1.0, 5 }), 20.0, 1e-9);
+}
