@@ -128,7 +128,7 @@ public:
             return;
         }
         static const std::vector<std::string> keys { "synctax", "name", "description", "device", "seed",
-            "steps_per_block", "blocks", "warmup", "host_work_us", "optimizer", "learning_rate", "sink", "models",
+            "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "warmup", "host_work_us", "optimizer", "learning_rate", "sink", "models",
             "styles", "modes" };
         bool sawVersion = false, sawModels = false, sawStyles = false;
         for (const auto& [key, value] : entries(root, keys, "the config")) {
@@ -154,6 +154,15 @@ public:
             } else if (k == "blocks") {
                 if (auto v = integer(value, "blocks", 2, 100000))
                     config.blocks = *v;
+            } else if (k == "min_blocks") {
+                if (auto v = integer(value, "min_blocks", 2, 100000))
+                    config.minBlocks = *v;
+            } else if (k == "target_ci_pp") {
+                if (auto v = number(value, "target_ci_pp", 0.0, 100.0))
+                    config.targetCiPp = *v;
+            } else if (k == "time_budget_s") {
+                if (auto v = number(value, "time_budget_s", 0.1, 86400.0))
+                    config.timeBudgetS = *v;
             } else if (k == "warmup") {
                 readWarmup(value, config);
             } else if (k == "host_work_us") {

@@ -93,6 +93,9 @@ Environment describeEnvironment(const std::string& resolvedDevice)
     const torch::Device device(resolvedDevice);
     if (device.is_cuda()) {
         env.deviceName = at::cuda::getDeviceProperties(device.index())->name;
+        char busId[32] = {};
+        if (cudaDeviceGetPCIBusId(busId, sizeof busId, device.index()) == cudaSuccess)
+            env.pciBusId = busId;
         int driver = 0;
         if (cudaDriverGetVersion(&driver) == cudaSuccess)
             env.driverVersion = "CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);

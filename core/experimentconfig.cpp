@@ -33,6 +33,11 @@ int64_t ExperimentConfig::blocksFor(const ModelSpec& model) const
     return model.blocks > 0 ? model.blocks : blocks;
 }
 
+int64_t ExperimentConfig::minBlocksFor(const ModelSpec& model) const
+{
+    return std::min(minBlocks, blocksFor(model));
+}
+
 int64_t ExperimentConfig::hostWorkUsFor(const ModelSpec& model) const
 {
     return model.hostWorkUs >= 0 ? model.hostWorkUs : hostWorkUs;
@@ -42,6 +47,7 @@ void applyQuick(ExperimentConfig& config)
 {
     config.stepsPerBlock = std::min<int64_t>(config.stepsPerBlock, 5);
     config.blocks = std::min<int64_t>(config.blocks, 3);
+    config.minBlocks = std::min<int64_t>(config.minBlocks, config.blocks);
     config.warmupMinSteps = std::min<int64_t>(config.warmupMinSteps, 2);
     config.warmupMaxSteps = std::min<int64_t>(config.warmupMaxSteps, 5);
     for (auto& m : config.models) {

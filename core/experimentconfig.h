@@ -45,7 +45,10 @@ struct ExperimentConfig {
     std::string device = "auto";
     uint64_t seed = 1;
     int64_t stepsPerBlock = 50;
-    int64_t blocks = 20; // blocks per cell: the number of interleaved rounds
+    int64_t blocks = 20; // the most rounds (blocks per cell) a model and mode may run
+    int64_t minBlocks = 10; // rounds run before the interval target may stop a model early
+    double targetCiPp = 0.5; // stop once every cell's 95% interval is this narrow (half-width, points)
+    double timeBudgetS = 60; // per model and mode, warm-up included
     int64_t warmupMinSteps = 20;
     int64_t warmupMaxSteps = 300;
     int64_t hostWorkUs = 0;
@@ -58,6 +61,7 @@ struct ExperimentConfig {
 
     int64_t stepsPerBlockFor(const ModelSpec& model) const;
     int64_t blocksFor(const ModelSpec& model) const;
+    int64_t minBlocksFor(const ModelSpec& model) const;
     int64_t hostWorkUsFor(const ModelSpec& model) const;
 };
 

@@ -17,6 +17,7 @@ struct Environment {
     std::string device; // as resolved: "cpu", "cuda:0"
     std::string deviceName;
     std::string driverVersion; // empty when unknown
+    std::string pciBusId; // empty on CPU
     std::string cpu;
     std::string host;
     int cpuThreads = 0;
@@ -44,6 +45,41 @@ struct CellResult {
     StepStats stepMs;
     std::optional<Interval> overheadPct; // against the baseline of the same model and mode
     std::optional<double> naiveBestOfPct;
+    std::optional<Verdict> verdict;
+    int pairedRounds = 0; // rounds in which this cell and the baseline both measured a block
+    int lowClockBlocks = 0; // blocks that ended with the SM clock under 75% of its default
+};
+
+struct DriftCheck {
+    double firstHalfMs = 0; // baseline ms/step, geometric mean of the first half of the rounds
+    double secondHalfMs = 0;
+    double pct = 0;
+    double limitPct = 0; // the A/A control's interval width
+    bool flagged = false;
+};
+
+struct ClockSummary {
+    bool available = false;
+    std::string reason; // why not, when not available
+    unsigned defaultMhz = 0;
+    unsigned minMhz = 0;
+    unsigned medianMhz = 0;
+    unsigned maxMhz = 0;
+    int blocks = 0;
+    int lowClockBlocks = 0; // under 75% of defaultMhz (NVBench's rule)
+    uint64_t throttleReasons = 0; // union over blocks
+};
+
+// What applies to all cells of one model and mode.
+struct GroupResult {
+    std::string model;
+    std::string mode;
+    int64_t warmupSteps = 0;
+    int rounds = 0;
+    std::string stopReason; // ci_target, time_budget, max_blocks, stopped, failed
+    double noiseFloorPct = 0;
+    std::optional<DriftCheck> drift;
+    ClockSummary clocks;
 };
 
 // The order in which one round of a model and mode ran its styles (seeded, shuffled each round).
@@ -58,6 +94,7 @@ struct ExperimentResult {
     Environment environment;
     ExperimentConfig config;
     std::vector<CellResult> cells;
+    std::vector<GroupResult> groups;
     std::vector<RoundOrder> roundOrders;
     std::string startedAt; // ISO 8601, UTC
     double durationS = 0;

@@ -1,6 +1,8 @@
 #include "core/experimentrunner.h"
 
 #include "core/devices.h"
+#include "core/gpuclocks.h"
+#include "core/groupanalysis.h"
 #include "core/hostclock.h"
 #include "core/loggingstyle.h"
 #include "core/sink.h"
@@ -140,22 +142,6 @@ void summarise(CellState& cell)
     r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
 }
 
-void compareWithBaseline(CellResult& cell, const CellResult& baseline, uint64_t seed)
-{
-    std::vector<double> treated, base;
-    for (size_t i = 0; i < cell.blockRounds.size(); ++i) {
-        const auto it = std::find(baseline.blockRounds.begin(), baseline.blockRounds.end(), cell.blockRounds[i]);
-        if (it == baseline.blockRounds.end())
-            continue;
-        treated.push_back(cell.blockStepMs[i]);
-        base.push_back(baseline.blockStepMs[size_t(it - baseline.blockRounds.begin())]);
-    }
-    if (treated.size() < 2)
-        return;
-    cell.overheadPct = pairedOverheadPct(treated, base, 2000, seed);
-    cell.naiveBestOfPct = naiveBestOfPct(treated, base);
-}
-
 } // namespace
 
 ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint32_t runId)
@@ -168,8 +154,11 @@ ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint
 {
     for (const auto& model : m_config.models) {
         for (Mode mode : m_config.modes) {
-            for (const auto& style : m_config.styles)
+            for (const auto& style : m_config.styles) {
                 m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), style.name });
+                if (style.name == baselineStyle())
+                    m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), aaControlStyle() });
+            }
         }
     }
 }
@@ -179,8 +168,9 @@ ExperimentRunner::~ExperimentRunner() = default;
 int64_t ExperimentRunner::plannedBlocks() const
 {
     int64_t total = 0;
+    const auto cellsPerGroup = int64_t(m_config.styles.size()) + 1; // with the A/A control
     for (const auto& model : m_config.models)
-        total += int64_t(m_config.modes.size() * m_config.styles.size()) * (m_config.blocksFor(model) + 1);
+        total += int64_t(m_config.modes.size()) * cellsPerGroup * (m_config.blocksFor(model) + 1);
     return total;
 }
 
@@ -200,6 +190,16 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     m_startNs = steadyNowNs();
     m_blocksDone = 0;
 
+    if (m_device == "cpu") {
+        m_clocksUnavailable = "device cpu: no GPU clocks";
+    } else {
+        m_clocks = GpuClocks::open(result.environment.pciBusId, m_clocksUnavailable);
+        if (!m_clocks) {
+            result.notes.push_back(m_clocksUnavailable);
+            if (onNote)
+                onNote(m_clocksUnavailable);
+        }
+    }
     if (m_device == "cpu") {
         const std::string note = "device cpu: there is no asynchronous queue, so a sync has no queued work to wait "
                                  "for; overheads here are host costs only";
@@ -223,30 +223,49 @@ void ExperimentRunner::runGroup(
     const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result)
 {
     const torch::Device device(m_device);
+    const int64_t groupStartNs = steadyNowNs();
     const int64_t steps = m_config.stepsPerBlockFor(model);
-    const int64_t blocks = m_config.blocksFor(model);
+    const int64_t maxRounds = m_config.blocksFor(model);
     const int64_t hostWork = m_config.hostWorkUsFor(model);
     const std::string modeName = toString(mode);
+    const std::string groupLabel = model.name + "/" + modeName;
+
+    GroupResult group;
+    group.model = model.name;
+    group.mode = modeName;
+    group.clocks.available = m_clocks != nullptr;
+    group.clocks.reason = m_clocksUnavailable;
+    if (m_clocks)
+        group.clocks.defaultMhz = m_clocks->defaultSmMhz();
 
     std::vector<CellState> cells;
-    for (const auto& style : m_config.styles) {
+    std::vector<StyleSpec> specs;
+    for (const auto& plan : m_cells) {
+        if (plan.model != model.name || plan.mode != modeName)
+            continue;
         CellResult r;
         r.model = model.name;
         r.mode = modeName;
-        r.style = style.name;
+        r.style = plan.style;
         r.stepsPerBlock = steps;
         result.cells.push_back(r);
         CellState state;
         state.result = &result.cells.back();
-        state.index = uint32_t(result.cells.size() - 1);
+        state.index = plan.index;
         cells.push_back(std::move(state));
+        const bool aa = plan.style == aaControlStyle();
+        auto spec = std::find_if(m_config.styles.begin(), m_config.styles.end(),
+            [&](const StyleSpec& s) { return s.name == (aa ? baselineStyle() : plan.style); });
+        specs.push_back(*spec);
     }
+    std::vector<CellResult*> results;
+    for (auto& cell : cells)
+        results.push_back(cell.result);
     const auto fail = [](CellState& cell, const std::string& message) {
         cell.result->ok = false;
         cell.result->error = message;
         cell.style.reset();
     };
-    const std::string groupLabel = model.name + "/" + modeName;
 
     std::unique_ptr<StepExecutor> executor;
     try {
@@ -255,30 +274,32 @@ void ExperimentRunner::runGroup(
             model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
         executor = makeStepExecutor(mode, std::move(state));
         reportProgress(groupLabel + ": warming up");
-        const int64_t warm = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
-        for (auto& cell : cells)
-            cell.result->warmupSteps = warm;
+        group.warmupSteps = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
     } catch (const std::exception& e) {
         for (auto& cell : cells)
             fail(cell, errorText(e));
-        m_blocksDone += int64_t(cells.size()) * (blocks + 1);
+        m_blocksDone += int64_t(cells.size()) * (maxRounds + 1);
+        group.stopReason = "failed";
+        result.groups.push_back(group);
         reportProgress(groupLabel + ": failed");
         return;
     }
-
     const StyleContext context { *m_sink, device, steps };
     for (size_t i = 0; i < cells.size(); ++i) {
+        cells[i].result->warmupSteps = group.warmupSteps;
         try {
-            cells[i].style = makeLoggingStyle(m_config.styles[i], context);
+            cells[i].style = makeLoggingStyle(specs[i], context);
         } catch (const std::exception& e) {
             fail(cells[i], errorText(e));
         }
     }
 
+    std::vector<unsigned> clockSamples;
     std::vector<size_t> order(cells.size());
     std::iota(order.begin(), order.end(), size_t(0));
     // Round -1 runs every style once unrecorded: first-use costs (pinned buffers, files) stay out.
-    for (int round = -1; round < blocks && !stop.load(); ++round) {
+    int round = -1;
+    for (; round < maxRounds && !stop.load(); ++round) {
         std::shuffle(order.begin(), order.end(), m_rng);
         if (round >= 0) {
             RoundOrder ro { model.name, modeName, round, {} };
@@ -302,6 +323,13 @@ void ExperimentRunner::runGroup(
                         cell.result->blockStepMs.push_back(t.msPerStep);
                         cell.result->stepsMeasured += steps;
                         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
+                        if (m_clocks) {
+                            const ClockSample clock = m_clocks->sample();
+                            clockSamples.push_back(clock.smMhz);
+                            group.clocks.throttleReasons |= clock.throttleReasons;
+                            if (clock.smMhz < 0.75 * group.clocks.defaultMhz)
+                                ++cell.result->lowClockBlocks;
+                        }
                     }
                 } catch (const std::exception& e) {
                     fail(cell, errorText(e));
@@ -310,18 +338,42 @@ void ExperimentRunner::runGroup(
             ++m_blocksDone;
             reportProgress(groupLabel + "/" + cell.result->style);
         }
+        if (stop.load() || round < 0)
+            continue;
+        const double elapsedS = double(steadyNowNs() - groupStartNs) * 1e-9;
+        if (round + 1 >= m_config.minBlocksFor(model) && widestHalfWidthPct(results, m_config.seed) < m_config.targetCiPp) {
+            group.stopReason = "ci_target";
+            ++round;
+            break;
+        }
+        if (elapsedS >= m_config.timeBudgetS) {
+            group.stopReason = "time_budget";
+            ++round;
+            break;
+        }
     }
+    group.rounds = std::max(round, 0);
+    if (stop.load())
+        group.stopReason = "stopped";
+    else if (group.stopReason.empty())
+        group.stopReason = "max_blocks";
+    // Rounds skipped by an early stop still count as done, so the progress ends at 100%.
+    m_blocksDone += int64_t(cells.size()) * (maxRounds - group.rounds);
+    reportProgress(groupLabel + ": " + group.stopReason);
 
-    const CellResult* baseline = nullptr;
-    for (auto& cell : cells) {
+    for (auto& cell : cells)
         summarise(cell);
-        if (cell.result->style == baselineStyle() && cell.result->ok)
-            baseline = cell.result;
+    analyseGroup(results, group, m_config.seed);
+    if (!clockSamples.empty()) {
+        group.clocks.blocks = int(clockSamples.size());
+        group.clocks.minMhz = *std::min_element(clockSamples.begin(), clockSamples.end());
+        group.clocks.maxMhz = *std::max_element(clockSamples.begin(), clockSamples.end());
+        std::nth_element(clockSamples.begin(), clockSamples.begin() + long(clockSamples.size() / 2), clockSamples.end());
+        group.clocks.medianMhz = clockSamples[clockSamples.size() / 2];
+        for (const auto& cell : cells)
+            group.clocks.lowClockBlocks += cell.result->lowClockBlocks;
     }
-    for (auto& cell : cells) {
-        if (baseline && cell.result != baseline && cell.result->ok)
-            compareWithBaseline(*cell.result, *baseline, m_config.seed);
-    }
+    result.groups.push_back(group);
 }
 
 } // namespace synctax

@@ -13,6 +13,7 @@
 
 namespace synctax {
 
+class GpuClocks;
 class Sink;
 class StepRing;
 
@@ -30,8 +31,9 @@ struct RunProgress {
     double elapsedS = 0;
 };
 
-// Runs an experiment: for each model and mode, warm up, then rounds in which every style runs one
-// block of steps, in a fresh seeded random order (see docs/method.md). Runs on the calling thread;
+// Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
+// A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
+// interval is narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread;
 // pushes a record per step into the ring (if any) and stops within one step once `stop` is set.
 class ExperimentRunner {
 public:
@@ -58,6 +60,8 @@ private:
     std::string m_device;
     std::vector<CellPlan> m_cells;
     std::unique_ptr<Sink> m_sink;
+    std::unique_ptr<GpuClocks> m_clocks;
+    std::string m_clocksUnavailable;
     std::mt19937_64 m_rng;
     int64_t m_blocksDone = 0;
     int64_t m_startNs = 0;

@@ -1,5 +1,7 @@
 #include "core/resultsjson.h"
 
+#include "core/gpuclocks.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -64,6 +66,9 @@ json toJson(const ExperimentConfig& config)
         { "seed", config.seed },
         { "steps_per_block", config.stepsPerBlock },
         { "blocks", config.blocks },
+        { "min_blocks", config.minBlocks },
+        { "target_ci_pp", config.targetCiPp },
+        { "time_budget_s", config.timeBudgetS },
         { "warmup", { { "min_steps", config.warmupMinSteps }, { "max_steps", config.warmupMaxSteps } } },
         { "host_work_us", config.hostWorkUs },
         { "optimizer", toString(config.optimizer) },
@@ -88,9 +93,42 @@ json toJson(const ExperimentResult& result)
         { "cpu", env.cpu },
         { "cpu_threads", env.cpuThreads },
         { "host", env.host },
+        { "pci_bus_id", env.pciBusId.empty() ? json(nullptr) : json(env.pciBusId) },
     };
+    json groups = json::array();
+    const auto groupOf = [&](const CellResult& c) -> const GroupResult* {
+        for (const auto& g : result.groups) {
+            if (g.model == c.model && g.mode == c.mode)
+                return &g;
+        }
+        return nullptr;
+    };
+    for (const auto& g : result.groups) {
+        json drift = nullptr;
+        if (g.drift) {
+            drift = { { "first_half_ms", number(g.drift->firstHalfMs) }, { "second_half_ms", number(g.drift->secondHalfMs) },
+                { "pct", number(g.drift->pct) }, { "limit_pct", number(g.drift->limitPct) },
+                { "flagged", g.drift->flagged } };
+        }
+        json clocks { { "available", g.clocks.available } };
+        if (g.clocks.available) {
+            clocks["default_sm_mhz"] = g.clocks.defaultMhz;
+            clocks["min_sm_mhz"] = g.clocks.minMhz;
+            clocks["median_sm_mhz"] = g.clocks.medianMhz;
+            clocks["max_sm_mhz"] = g.clocks.maxMhz;
+            clocks["blocks"] = g.clocks.blocks;
+            clocks["low_clock_blocks"] = g.clocks.lowClockBlocks;
+            clocks["throttle_reasons"] = describeThrottleReasons(g.clocks.throttleReasons);
+        } else {
+            clocks["reason"] = g.clocks.reason;
+        }
+        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "warmup_steps", g.warmupSteps },
+            { "rounds", g.rounds }, { "stop_reason", g.stopReason }, { "noise_floor_pct", number(g.noiseFloorPct) },
+            { "drift", drift }, { "clocks", clocks } });
+    }
     json cells = json::array();
     for (const auto& c : result.cells) {
+        const GroupResult* group = groupOf(c);
         json cell {
             { "model", c.model },
             { "style", c.style },
@@ -104,6 +142,10 @@ json toJson(const ExperimentResult& result)
                     { "p90", number(c.stepMs.p90) }, { "mean", number(c.stepMs.mean) } } },
             { "overhead_pct", nullptr },
             { "naive_best_of_pct", nullptr },
+            { "verdict", c.verdict ? json(toString(*c.verdict)) : json(nullptr) },
+            { "rounds", c.pairedRounds },
+            { "stop_reason", group ? json(group->stopReason) : json(nullptr) },
+            { "low_clock_blocks", c.lowClockBlocks },
             { "block_rounds", c.blockRounds },
             { "block_ms_per_step", c.blockStepMs },
         };
@@ -131,6 +173,7 @@ json toJson(const ExperimentResult& result)
         { "notes", result.notes },
         { "environment", environment },
         { "config", toJson(result.config) },
+        { "groups", groups },
         { "cells", cells },
         { "round_orders", orders },
     };

@@ -51,7 +51,8 @@ std::string cellText(const CellResult& c)
         return text + "baseline";
     if (!c.overheadPct)
         return text + "n/a";
-    return text + formatOverhead(*c.overheadPct);
+    const bool noise = c.verdict == Verdict::WithinNoise;
+    return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
 }
 
 } // namespace
@@ -103,8 +104,23 @@ std::string formatTable(const ExperimentResult& result)
         }
         out += "\n";
     }
-    out += "ms = mean ms/step; overhead vs 'none' of the same model: geometric mean of paired block ratios "
-           "[95% bootstrap CI]\n";
+    out += "ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired block "
+           "ratios [95% bootstrap CI]; ~ = within noise (the interval includes 0 or the estimate is under the "
+           "aa_control noise floor)\n";
+    for (const auto& g : result.groups) {
+        const std::string name = manyModes ? g.model + "/" + g.mode : g.model;
+        out += name + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + "), noise floor "
+            + fixed(g.noiseFloorPct, "%.1f") + "%";
+        if (g.drift)
+            out += ", drift " + fixed(g.drift->pct, "%+.1f") + "%" + (g.drift->flagged ? " FLAGGED" : "");
+        if (g.clocks.available) {
+            out += ", SM clock " + std::to_string(g.clocks.minMhz) + "-" + std::to_string(g.clocks.maxMhz) + " MHz";
+            if (g.clocks.lowClockBlocks > 0)
+                out += " (" + std::to_string(g.clocks.lowClockBlocks) + " blocks under 75% of "
+                    + std::to_string(g.clocks.defaultMhz) + " MHz)";
+        }
+        out += "\n";
+    }
     for (const auto& c : result.cells) {
         if (!c.ok)
             out += "failed: " + c.model + "/" + c.mode + "/" + c.style + ": " + c.error + "\n";
@@ -115,7 +131,8 @@ std::string formatTable(const ExperimentResult& result)
 std::string summaryCsv(const ExperimentResult& result)
 {
     std::string out = "model,mode,style,status,steps_measured,warmup_steps,step_ms_median,step_ms_p10,step_ms_p90,"
-                      "step_ms_mean,overhead_pct,overhead_ci_low_pct,overhead_ci_high_pct,naive_best_of_pct,error\n";
+                      "step_ms_mean,overhead_pct,overhead_ci_low_pct,overhead_ci_high_pct,naive_best_of_pct,verdict,"
+                      "error\n";
     for (const auto& c : result.cells) {
         const bool measured = c.stepsMeasured > 0;
         const auto ms = [&](double v) { return measured ? fixed(v, "%.6f") : std::string(); };
@@ -129,7 +146,7 @@ std::string summaryCsv(const ExperimentResult& result)
             out += ",,";
         }
         out += "," + (c.naiveBestOfPct ? fixed(*c.naiveBestOfPct, "%.4f") : std::string()) + ","
-            + csvField(c.error) + "\n";
+            + (c.verdict ? toString(*c.verdict) : "") + "," + csvField(c.error) + "\n";
     }
     return out;
 }

@@ -45,8 +45,52 @@ double geometricMean(const std::vector<double>& values)
     return std::exp(logSum / double(values.size()));
 }
 
+double trimmedMean(std::vector<double> values, double trim)
+{
+    if (values.empty())
+        return NAN;
+    std::sort(values.begin(), values.end());
+    const size_t cut = std::min(size_t(double(values.size()) * std::clamp(trim, 0.0, 0.49)), (values.size() - 1) / 2);
+    return std::accumulate(values.begin() + long(cut), values.end() - long(cut), 0.0)
+        / double(values.size() - 2 * cut);
+}
+
+namespace {
+
+double normalCdf(double x)
+{
+    return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
+
+// Student's t quantile by the Cornish-Fisher expansion around the normal one (Abramowitz & Stegun
+// 26.7.5): within 1% for 3 or more degrees of freedom, which is all it is used for.
+double studentQuantile(double p, double dof)
+{
+    // Normal quantile by bisection on the CDF: exact enough and simple.
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = (lo + hi) / 2;
+        (normalCdf(mid) < p ? lo : hi) = mid;
+    }
+    const double z = (lo + hi) / 2, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+    return z + (z3 + z) / (4 * dof) + (5 * z5 + 16 * z3 + 3 * z) / (96 * dof * dof)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * dof * dof * dof);
+}
+
+} // namespace
+
+double expandedTail(double level, size_t n)
+{
+    const double alpha = (1.0 - level) / 2.0;
+    if (n < 2)
+        return alpha;
+    const double nn = double(n);
+    const double t = studentQuantile(1.0 - alpha, nn - 1.0);
+    return normalCdf(-std::sqrt(nn / (nn - 1.0)) * t);
+}
+
 Interval pairedOverheadPct(const std::vector<double>& treated, const std::vector<double>& baseline, int resamples,
-    uint64_t seed, double level)
+    uint64_t seed, double level, double trim)
 {
     if (treated.size() != baseline.size() || treated.empty())
         throw std::invalid_argument("pairedOverheadPct: need the same, non-zero number of treated and baseline blocks");
@@ -58,21 +102,45 @@ Interval pairedOverheadPct(const std::vector<double>& treated, const std::vector
     }
     const auto toPct = [](double meanLog) { return (std::exp(meanLog) - 1.0) * 100.0; };
     Interval result;
-    result.estimate = toPct(mean(logRatios));
+    result.estimate = toPct(trimmedMean(logRatios, trim));
 
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<size_t> pick(0, logRatios.size() - 1);
     std::vector<double> means(size_t(std::max(resamples, 1)));
+    std::vector<double> sample(logRatios.size());
     for (auto& m : means) {
-        double sum = 0;
-        for (size_t i = 0; i < logRatios.size(); ++i)
-            sum += logRatios[pick(rng)];
-        m = sum / double(logRatios.size());
+        for (auto& v : sample)
+            v = logRatios[pick(rng)];
+        m = trimmedMean(sample, trim);
     }
-    const double tail = (1.0 - level) / 2.0;
+    const double tail = expandedTail(level, logRatios.size());
     result.low = toPct(quantile(means, tail));
     result.high = toPct(quantile(means, 1.0 - tail));
     return result;
+}
+
+const char* toString(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Baseline:
+        return "baseline";
+    case Verdict::Significant:
+        return "significant";
+    case Verdict::WithinNoise:
+        return "within_noise";
+    }
+    return "within_noise";
+}
+
+double noiseFloorPct(const Interval& aaControl)
+{
+    return std::max({ std::abs(aaControl.low), std::abs(aaControl.high), std::abs(aaControl.estimate) });
+}
+
+Verdict classify(const Interval& overhead, double floorPct)
+{
+    const bool excludesZero = overhead.low > 0 || overhead.high < 0;
+    return excludesZero && std::abs(overhead.estimate) > floorPct ? Verdict::Significant : Verdict::WithinNoise;
 }
 
 double naiveBestOfPct(const std::vector<double>& treated, const std::vector<double>& baseline)

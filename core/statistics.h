@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,11 +17,30 @@ double quantile(std::vector<double> values, double q); // linear interpolation b
 double median(const std::vector<double>& values);
 double geometricMean(const std::vector<double>& values); // all values must be > 0
 
+// Mean of the values left after dropping the `trim` fraction at each end (0: the plain mean).
+double trimmedMean(std::vector<double> values, double trim);
+
+// The tail probability at which to read a percentile bootstrap of n values so that the interval
+// keeps its level for small n (Hesterberg's expanded percentile interval): plain percentile
+// intervals are too narrow by about sqrt((n-1)/n) * t/z.
+double expandedTail(double level, size_t n);
+
 // Overhead in percent of `treated` over `baseline`, paired by index (block of round i against the
-// baseline block of round i): geometric mean of the ratios, with a percentile bootstrap interval
-// over the pairs (Kalibera & Jones). Deterministic for a seed.
+// baseline block of round i): the trimmed geometric mean of the ratios (10% off each end by
+// default, so that one block hit by a host hiccup cannot move the estimate), with an expanded
+// percentile bootstrap interval over the pairs (Kalibera & Jones; Hesterberg). Deterministic for a seed.
 Interval pairedOverheadPct(const std::vector<double>& treated, const std::vector<double>& baseline,
-    int resamples = 2000, uint64_t seed = 1, double level = 0.95);
+    int resamples = 2000, uint64_t seed = 1, double level = 0.95, double trim = 0.1);
+
+enum class Verdict { Baseline, Significant, WithinNoise };
+const char* toString(Verdict verdict);
+
+// The A/A control's interval bounds the effect that noise alone produces: the floor is its
+// largest distance from zero.
+double noiseFloorPct(const Interval& aaControl);
+
+// Significant: the interval excludes zero and the estimate clears the noise floor.
+Verdict classify(const Interval& overhead, double noiseFloorPct);
 
 // What most people do: best treated time against best baseline time, in percent.
 double naiveBestOfPct(const std::vector<double>& treated, const std::vector<double>& baseline);

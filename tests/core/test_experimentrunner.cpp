@@ -31,7 +31,8 @@ TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaselin
 {
     StepRing ring(1024);
     ExperimentRunner runner(smallConfig(), &ring, 7);
-    ASSERT_EQ(runner.cells().size(), 3u);
+    ASSERT_EQ(runner.cells().size(), 4u); // the three styles and the baseline's A/A copy
+    EXPECT_EQ(runner.cells()[1].style, "aa_control");
     int64_t lastDone = 0, total = 0;
     runner.onProgress = [&](const RunProgress& p) {
         lastDone = p.blocksDone;
@@ -42,8 +43,8 @@ TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaselin
 
     EXPECT_FALSE(r.stopped);
     EXPECT_EQ(lastDone, runner.plannedBlocks());
-    EXPECT_EQ(total, 3 * (3 + 1));
-    ASSERT_EQ(r.cells.size(), 3u);
+    EXPECT_EQ(total, 4 * (3 + 1));
+    ASSERT_EQ(r.cells.size(), 4u);
     for (const auto& cell : r.cells) {
         EXPECT_TRUE(cell.ok) << cell.style << ": " << cell.error;
         EXPECT_EQ(cell.stepsMeasured, 9);
@@ -52,6 +53,8 @@ TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaselin
         EXPECT_LE(cell.stepMs.p10, cell.stepMs.median);
         EXPECT_LE(cell.stepMs.median, cell.stepMs.p90);
         EXPECT_EQ(cell.overheadPct.has_value(), cell.style != "none") << cell.style;
+        ASSERT_TRUE(cell.verdict.has_value()) << cell.style;
+        EXPECT_EQ(*cell.verdict == Verdict::Baseline, cell.style == "none") << cell.style;
         if (cell.overheadPct) {
             EXPECT_LE(cell.overheadPct->low, cell.overheadPct->estimate);
             EXPECT_LE(cell.overheadPct->estimate, cell.overheadPct->high);
@@ -60,14 +63,18 @@ TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaselin
     ASSERT_EQ(r.roundOrders.size(), 3u);
     for (const auto& order : r.roundOrders) {
         EXPECT_EQ(std::set<std::string>(order.styles.begin(), order.styles.end()),
-            (std::set<std::string> { "none", "item", "gpu_accumulate" }));
+            (std::set<std::string> { "none", "aa_control", "item", "gpu_accumulate" }));
     }
     EXPECT_EQ(r.environment.device, "cpu");
     EXPECT_FALSE(r.notes.empty()); // the CPU has no queue: said once
 
     std::vector<StepRecord> records;
     ring.drain(records);
-    EXPECT_EQ(records.size(), size_t(3 * 4 * 3)); // styles x (warm-up round + 3 rounds) x steps
+    EXPECT_EQ(records.size(), size_t(4 * 4 * 3)); // cells x (warm-up round + 3 rounds) x steps
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].rounds, 3);
+    EXPECT_EQ(r.groups[0].stopReason, "max_blocks");
+    EXPECT_FALSE(r.groups[0].clocks.available);
     EXPECT_TRUE(std::all_of(records.begin(), records.end(), [](const StepRecord& s) {
         return s.runId == 7 && s.startNs <= s.dispatchedNs && s.dispatchedNs <= s.loggedNs;
     }));
@@ -95,7 +102,7 @@ TEST(ExperimentRunner, CudaGraphOnTheCpuFailsItsCellsAndTheOthersRun)
     c.modes = { Mode::Eager, Mode::CudaGraph };
     ExperimentRunner runner(c);
     const auto r = runner.run(std::atomic<bool> { false });
-    ASSERT_EQ(r.cells.size(), 6u);
+    ASSERT_EQ(r.cells.size(), 8u);
     for (const auto& cell : r.cells) {
         if (cell.mode == "cuda_graph") {
             EXPECT_FALSE(cell.ok);
@@ -113,15 +120,45 @@ TEST(ExperimentRunner, StopEndsTheRunWithinABlockAndKeepsWhatWasMeasured)
     ExperimentRunner runner(c);
     std::atomic<bool> stop { false };
     runner.onProgress = [&](const RunProgress& p) {
-        if (p.blocksDone >= 3 + 2 * 3) // the warm-up round and two measured rounds
+        if (p.blocksDone >= 4 + 2 * 4) // the warm-up round and two measured rounds
             stop.store(true);
     };
     const auto r = runner.run(stop);
     EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(r.groups.at(0).stopReason, "stopped");
     for (const auto& cell : r.cells) {
         EXPECT_TRUE(cell.ok);
         EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1 })) << cell.style;
     }
+}
+
+TEST(ExperimentRunner, StopsEarlyOnceEveryIntervalIsNarrowEnough)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 40;
+    c.minBlocks = 4;
+    c.targetCiPp = 1e6; // any interval is narrow enough
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "ci_target");
+    EXPECT_EQ(r.groups.at(0).rounds, 4);
+    for (const auto& cell : r.cells)
+        EXPECT_EQ(cell.stepsMeasured, 4 * c.stepsPerBlock) << cell.style;
+}
+
+TEST(ExperimentRunner, StopsWhenTheTimeBudgetIsSpent)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 1000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0; // never narrow enough
+    c.timeBudgetS = 0.1;
+    int64_t lastDone = 0;
+    ExperimentRunner runner(c);
+    runner.onProgress = [&](const RunProgress& p) { lastDone = p.blocksDone; };
+    const auto r = runner.run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "time_budget");
+    EXPECT_LT(r.groups.at(0).rounds, 1000);
+    EXPECT_EQ(lastDone, runner.plannedBlocks()); // the progress still ends at 100%
 }
 
 TEST(ExperimentRunner, AskingForCudaWithoutItIsABadInput)

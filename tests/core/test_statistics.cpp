@@ -18,6 +18,67 @@ TEST(Statistics, QuantilesInterpolateBetweenOrderStatistics)
     EXPECT_TRUE(std::isnan(median({})));
 }
 
+TEST(Statistics, TrimmedMeanDropsTheTails)
+{
+    EXPECT_DOUBLE_EQ(trimmedMean({ 1, 2, 3, 4, 100 }, 0.2), 3);
+    EXPECT_DOUBLE_EQ(trimmedMean({ 1, 2, 3, 4, 100 }, 0.0), 22);
+    EXPECT_DOUBLE_EQ(trimmedMean({ 5 }, 0.4), 5);
+    EXPECT_DOUBLE_EQ(trimmedMean({ 1, 3 }, 0.4), 2);
+}
+
+TEST(Statistics, VerdictNeedsAnIntervalClearOfZeroAndOfTheNoiseFloor)
+{
+    EXPECT_DOUBLE_EQ(noiseFloorPct({ 0.1, -0.4, 0.3 }), 0.4);
+    EXPECT_EQ(classify({ 2.0, 1.0, 3.0 }, 0.4), Verdict::Significant);
+    EXPECT_EQ(classify({ -2.0, -3.0, -1.0 }, 0.4), Verdict::Significant);
+    EXPECT_EQ(classify({ 2.0, -0.1, 3.0 }, 0.4), Verdict::WithinNoise); // includes zero
+    EXPECT_EQ(classify({ 0.3, 0.1, 0.5 }, 0.4), Verdict::WithinNoise); // under the floor
+    EXPECT_STREQ(toString(Verdict::WithinNoise), "within_noise");
+}
+
+TEST(Statistics, PureNoiseIsRarelyCalledSignificant)
+{
+    // A style with no effect, judged against an A/A control from the same noise: the verdict
+    // must be within_noise nearly always (the floor makes it stricter than the bare interval).
+    int falsePositives = 0;
+    const int trials = 200;
+    for (int t = 0; t < trials; ++t) {
+        std::mt19937_64 rng(5000 + t);
+        std::lognormal_distribution<double> noise(0.0, 0.03);
+        std::vector<double> base, aa, style;
+        for (int r = 0; r < 30; ++r) {
+            base.push_back(noise(rng));
+            aa.push_back(noise(rng));
+            style.push_back(noise(rng));
+        }
+        const double floor = noiseFloorPct(pairedOverheadPct(aa, base, 2000, uint64_t(t)));
+        if (classify(pairedOverheadPct(style, base, 2000, uint64_t(t)), floor) == Verdict::Significant)
+            ++falsePositives;
+    }
+    EXPECT_LE(falsePositives, int(0.05 * trials)) << falsePositives << " of " << trials;
+}
+
+TEST(Statistics, AKnownEffectWellAboveTheNoiseIsFound)
+{
+    int found = 0;
+    const int trials = 100;
+    for (int t = 0; t < trials; ++t) {
+        std::mt19937_64 rng(9000 + t);
+        std::lognormal_distribution<double> noise(0.0, 0.02);
+        std::vector<double> base, aa, style;
+        for (int r = 0; r < 30; ++r) {
+            const double b = noise(rng);
+            base.push_back(b);
+            aa.push_back(b * noise(rng));
+            style.push_back(b * 1.05 * noise(rng));
+        }
+        const double floor = noiseFloorPct(pairedOverheadPct(aa, base, 2000, uint64_t(t)));
+        if (classify(pairedOverheadPct(style, base, 2000, uint64_t(t)), floor) == Verdict::Significant)
+            ++found;
+    }
+    EXPECT_GE(found, int(0.95 * trials));
+}
+
 TEST(Statistics, GeometricMeanOfRatios)
 {
     EXPECT_NEAR(geometricMean({ 2, 8 }), 4, 1e-12);
@@ -76,6 +137,33 @@ TEST(Statistics, BootstrapIntervalCoversTheTruthAtAboutTheNominalRate)
     // A percentile bootstrap on 40 pairs runs slightly under 95%; far off means a broken interval.
     EXPECT_GE(covered, int(0.88 * trials));
     EXPECT_LE(covered, int(0.99 * trials));
+}
+
+TEST(Statistics, ExpandedTailWidensSmallSamplesOnly)
+{
+    EXPECT_NEAR(expandedTail(0.95, 1000), 0.025, 0.001);
+    EXPECT_LT(expandedTail(0.95, 10), 0.015); // t(9) = 2.26 and sqrt(10/9): the 0.93% quantile
+    EXPECT_GT(expandedTail(0.95, 10), 0.005);
+    EXPECT_LT(expandedTail(0.95, 4), expandedTail(0.95, 10));
+}
+
+TEST(Statistics, SmallSamplesStillCoverAtAboutTheNominalRate)
+{
+    int covered = 0;
+    const int trials = 300;
+    for (int t = 0; t < trials; ++t) {
+        std::mt19937_64 rng(20000 + t);
+        std::normal_distribution<double> noise(0.0, 0.03);
+        std::vector<double> base, treated;
+        for (int r = 0; r < 8; ++r) {
+            base.push_back(1.0);
+            treated.push_back(1.02 * std::exp(noise(rng)));
+        }
+        const Interval i = pairedOverheadPct(treated, base, 2000, uint64_t(t));
+        if (i.low <= 2.0 && 2.0 <= i.high)
+            ++covered;
+    }
+    EXPECT_GE(covered, int(0.88 * trials)) << covered << " of " << trials;
 }
 
 TEST(Statistics, BootstrapIsDeterministicForASeed)
