@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine: build the runner and tests against the LibTorch inside the image's python
-# torch (no Qt there), run every test including the `gpu`-labelled ones, then the `seed` preset.
-# Logs and results go to $OUT when it is set (the device tool's folder), else to $BUILD/out.
+# torch (no Qt there), run every test including the `gpu`-labelled ones, then a preset (seed).
+# The test log and the preset's results go to $OUT when it is set, else to $BUILD/out; build logs
+# and steps.csv stay in $BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-/tmp/synctax-gpu-build}
 OUT_DIR=${OUT:-$BUILD/out}
 PRESET=${PRESET:-seed}
-mkdir -p "$OUT_DIR"
+mkdir -p "$OUT_DIR" "$BUILD/logs"
 export CMAKE_POLICY_VERSION_MINIMUM=3.5
 
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
@@ -16,9 +17,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 
 t0=$(date +%s)
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
-    -DSYNCTAX_BUILD_GUI=OFF >"$OUT_DIR/configure.log" 2>&1 || { tail -40 "$OUT_DIR/configure.log"; exit 1; }
-grep 'SyncTax:' "$OUT_DIR/configure.log"
-cmake --build "$BUILD" -j"$(nproc)" >"$OUT_DIR/build.log" 2>&1 || { grep -A5 -E 'error|FAILED' "$OUT_DIR/build.log" | head -60; exit 1; }
+    -DSYNCTAX_BUILD_GUI=OFF >"$BUILD/logs/configure.log" 2>&1 || { tail -40 "$BUILD/logs/configure.log"; exit 1; }
+grep 'SyncTax:' "$BUILD/logs/configure.log"
+cmake --build "$BUILD" -j"$(nproc)" >"$BUILD/logs/build.log" 2>&1 || { grep -A5 -E 'error|FAILED' "$BUILD/logs/build.log" | head -60; exit 1; }
 t1=$(date +%s)
 echo "build: $((t1 - t0)) s"
 
@@ -28,8 +29,10 @@ grep -E 'tests passed|tests failed|\(Failed\)|\(SKIPPED\)|Not Run' "$OUT_DIR/cte
 (cd "$BUILD" && ctest -L gpu -N | tail -1)
 echo "tests: $tests ($((t2 - t1)) s)"
 
-"$BUILD/bin/synctax-run" run "$PRESET" --out "$OUT_DIR/$PRESET" 2>"$OUT_DIR/$PRESET-stderr.log" | tee "$OUT_DIR/$PRESET-table.txt"
+out="$OUT_DIR/$PRESET"
+"$BUILD/bin/synctax-run" run "$PRESET" --out "$out" 2>"$BUILD/logs/$PRESET-stderr.log" | tee "$out-table.txt"
 rc=${PIPESTATUS[0]}
+mv "$out/steps.csv" "$BUILD/logs/$PRESET-steps.csv"
 t3=$(date +%s)
 echo "$PRESET preset: exit $rc, $((t3 - t2)) s"
 [ "$tests" = ok ] && [ "$rc" -eq 0 ]
