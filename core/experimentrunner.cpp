@@ -323,8 +323,7 @@ void ExperimentRunner::runGroup(
                         cell.result->blockStepMs.push_back(t.msPerStep);
                         cell.result->stepsMeasured += steps;
                         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
-                        if (m_clocks) {
-                            const ClockSample clock = m_clocks->sample();
+                        if (const ClockSample clock = m_clocks ? m_clocks->sample() : ClockSample {}; clock.ok) {
                             clockSamples.push_back(clock.smMhz);
                             group.clocks.throttleReasons |= clock.throttleReasons;
                             if (clock.smMhz < 0.75 * group.clocks.defaultMhz)

@@ -93,7 +93,7 @@ GpuClocks::~GpuClocks() = default;
 ClockSample GpuClocks::sample() const
 {
     ClockSample s;
-    m_api->clockInfo(m_device, nvmlClockSm, &s.smMhz);
+    s.ok = m_api->clockInfo(m_device, nvmlClockSm, &s.smMhz) == nvmlSuccess;
     if (m_api->throttleReasons) {
         unsigned long long reasons = 0;
         if (m_api->throttleReasons(m_device, &reasons) == nvmlSuccess)

@@ -8,6 +8,7 @@
 namespace synctax {
 
 struct ClockSample {
+    bool ok = false; // NVML answered
     unsigned smMhz = 0;
     uint64_t throttleReasons = 0; // NVML's clocks-event reason bits
 };
