@@ -20,39 +20,36 @@ namespace synctax {
 namespace {
 
 #ifdef SYNCTAX_HAVE_CUDA
-constexpr bool torchHasCuda = true;
+    constexpr bool torchHasCuda = true;
 #else
-constexpr bool torchHasCuda = false;
+    constexpr bool torchHasCuda = false;
 #endif
 
-std::string cpuModel()
-{
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos)
-                return line.substr(line.find_first_not_of(' ', colon + 1));
+    std::string cpuModel()
+    {
+        std::ifstream in("/proc/cpuinfo");
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.rfind("model name", 0) == 0) {
+                const auto colon = line.find(':');
+                if (colon != std::string::npos)
+                    return line.substr(line.find_first_not_of(' ', colon + 1));
+            }
         }
-    }
-    return "unknown";
-}
-
-std::string hostName()
-{
-    char name[256] = {};
-    if (gethostname(name, sizeof name - 1) != 0)
         return "unknown";
-    return name;
-}
+    }
+
+    std::string hostName()
+    {
+        char name[256] = {};
+        if (gethostname(name, sizeof name - 1) != 0)
+            return "unknown";
+        return name;
+    }
 
 } // namespace
 
-bool cudaAvailable()
-{
-    return torch::cuda::is_available();
-}
+bool cudaAvailable() { return torch::cuda::is_available(); }
 
 std::string resolveDevice(const std::string& requested)
 {
@@ -63,7 +60,7 @@ std::string resolveDevice(const std::string& requested)
     if (!cudaAvailable()) {
         throw DeviceError("device '" + requested + "' was asked for, but "
             + (torch::cuda::device_count() == 0 && torchHasCuda ? std::string("no CUDA device is visible")
-                                                                          : std::string("this Torch has no CUDA"))
+                                                                : std::string("this Torch has no CUDA"))
             + "; use --device cpu or auto");
     }
     int64_t index = 0;

@@ -4,10 +4,7 @@
 
 namespace synctax {
 
-std::string toString(Mode mode)
-{
-    return mode == Mode::Eager ? "eager" : "cuda_graph";
-}
+std::string toString(Mode mode) { return mode == Mode::Eager ? "eager" : "cuda_graph"; }
 
 std::optional<Mode> modeFromString(const std::string& name)
 {
@@ -18,25 +15,16 @@ std::optional<Mode> modeFromString(const std::string& name)
     return std::nullopt;
 }
 
-std::string toString(OptimizerKind kind)
-{
-    return kind == OptimizerKind::Sgd ? "sgd" : "adam";
-}
+std::string toString(OptimizerKind kind) { return kind == OptimizerKind::Sgd ? "sgd" : "adam"; }
 
 int64_t ExperimentConfig::stepsPerBlockFor(const ModelSpec& model) const
 {
     return model.stepsPerBlock > 0 ? model.stepsPerBlock : stepsPerBlock;
 }
 
-int64_t ExperimentConfig::blocksFor(const ModelSpec& model) const
-{
-    return model.blocks > 0 ? model.blocks : blocks;
-}
+int64_t ExperimentConfig::blocksFor(const ModelSpec& model) const { return model.blocks > 0 ? model.blocks : blocks; }
 
-int64_t ExperimentConfig::minBlocksFor(const ModelSpec& model) const
-{
-    return std::min(minBlocks, blocksFor(model));
-}
+int64_t ExperimentConfig::minBlocksFor(const ModelSpec& model) const { return std::min(minBlocks, blocksFor(model)); }
 
 int64_t ExperimentConfig::hostWorkUsFor(const ModelSpec& model) const
 {

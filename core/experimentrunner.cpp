@@ -22,125 +22,125 @@ namespace synctax {
 
 namespace {
 
-std::string errorText(const std::exception& e)
-{
-    if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
-        return c10Error->what_without_backtrace();
-    return e.what();
-}
-
-std::string isoNowUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm utc {};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-struct CellState {
-    CellResult* result = nullptr;
-    uint32_t index = 0;
-    std::unique_ptr<LoggingStyle> style;
-    std::vector<double> stepMs; // every measured step's duration, start to next start
-};
-
-struct BlockTiming {
-    bool complete = false;
-    double msPerStep = 0;
-    std::vector<double> stepMs;
-};
-
-struct BlockJob {
-    StepExecutor& executor;
-    LoggingStyle& style;
-    int64_t steps;
-    int64_t hostWorkUs;
-    StepRecord tag; // runId, cell and round filled in
-};
-
-// The timed loop. Nothing here waits for the device except what the style itself does, and the
-// synchronize that closes the block so that its time covers all of its work.
-BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
-{
-    std::vector<int64_t> starts(size_t(job.steps), 0);
-    job.executor.synchronize();
-    job.style.beginBlock();
-    int64_t done = 0;
-    while (done < job.steps) {
-        const int64_t start = steadyNowNs();
-        spinForUs(job.hostWorkUs);
-        const StepOutput out = job.executor.step();
-        const int64_t dispatched = steadyNowNs();
-        job.style.afterStep(out, done);
-        const int64_t logged = steadyNowNs();
-        starts[size_t(done)] = start;
-        if (ring) {
-            StepRecord record = job.tag;
-            record.step = uint32_t(done);
-            record.startNs = start - runStartNs;
-            record.dispatchedNs = dispatched - runStartNs;
-            record.loggedNs = logged - runStartNs;
-            ring->push(record);
-        }
-        ++done;
-        if (stop.load(std::memory_order_relaxed))
-            break;
+    std::string errorText(const std::exception& e)
+    {
+        if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
+            return c10Error->what_without_backtrace();
+        return e.what();
     }
-    job.style.endBlock();
-    job.executor.synchronize();
-    const int64_t end = steadyNowNs();
 
-    BlockTiming timing;
-    timing.complete = done == job.steps;
-    if (!timing.complete)
+    std::string isoNowUtc()
+    {
+        const std::time_t now = std::time(nullptr);
+        std::tm utc {};
+        gmtime_r(&now, &utc);
+        char text[32];
+        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+        return text;
+    }
+
+    struct CellState {
+        CellResult* result = nullptr;
+        uint32_t index = 0;
+        std::unique_ptr<LoggingStyle> style;
+        std::vector<double> stepMs; // every measured step's duration, start to next start
+    };
+
+    struct BlockTiming {
+        bool complete = false;
+        double msPerStep = 0;
+        std::vector<double> stepMs;
+    };
+
+    struct BlockJob {
+        StepExecutor& executor;
+        LoggingStyle& style;
+        int64_t steps;
+        int64_t hostWorkUs;
+        StepRecord tag; // runId, cell and round filled in
+    };
+
+    // The timed loop. Nothing here waits for the device except what the style itself does, and the
+    // synchronize that closes the block so that its time covers all of its work.
+    BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
+    {
+        std::vector<int64_t> starts(size_t(job.steps), 0);
+        job.executor.synchronize();
+        job.style.beginBlock();
+        int64_t done = 0;
+        while (done < job.steps) {
+            const int64_t start = steadyNowNs();
+            spinForUs(job.hostWorkUs);
+            const StepOutput out = job.executor.step();
+            const int64_t dispatched = steadyNowNs();
+            job.style.afterStep(out, done);
+            const int64_t logged = steadyNowNs();
+            starts[size_t(done)] = start;
+            if (ring) {
+                StepRecord record = job.tag;
+                record.step = uint32_t(done);
+                record.startNs = start - runStartNs;
+                record.dispatchedNs = dispatched - runStartNs;
+                record.loggedNs = logged - runStartNs;
+                ring->push(record);
+            }
+            ++done;
+            if (stop.load(std::memory_order_relaxed))
+                break;
+        }
+        job.style.endBlock();
+        job.executor.synchronize();
+        const int64_t end = steadyNowNs();
+
+        BlockTiming timing;
+        timing.complete = done == job.steps;
+        if (!timing.complete)
+            return timing;
+        timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
+        timing.stepMs.resize(size_t(done));
+        for (int64_t i = 0; i < done; ++i) {
+            const int64_t next = i + 1 < done ? starts[size_t(i + 1)] : end;
+            timing.stepMs[size_t(i)] = double(next - starts[size_t(i)]) * 1e-6;
+        }
         return timing;
-    timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
-    timing.stepMs.resize(size_t(done));
-    for (int64_t i = 0; i < done; ++i) {
-        const int64_t next = i + 1 < done ? starts[size_t(i + 1)] : end;
-        timing.stepMs[size_t(i)] = double(next - starts[size_t(i)]) * 1e-6;
     }
-    return timing;
-}
 
-// Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
-// CUDA steps take up to hundreds of milliseconds), or max steps are spent. Returns steps run.
-int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
-    const std::atomic<bool>& stop)
-{
-    constexpr int64_t chunk = 10;
-    int64_t done = 0;
-    double previous = -1;
-    while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
-        const int64_t n = std::min(chunk, maxSteps - done);
-        executor.synchronize();
-        const int64_t t0 = steadyNowNs();
-        for (int64_t i = 0; i < n; ++i) {
-            spinForUs(hostWorkUs);
-            executor.step();
+    // Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
+    // CUDA steps take up to hundreds of milliseconds), or max steps are spent. Returns steps run.
+    int64_t warmUp(
+        StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs, const std::atomic<bool>& stop)
+    {
+        constexpr int64_t chunk = 10;
+        int64_t done = 0;
+        double previous = -1;
+        while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
+            const int64_t n = std::min(chunk, maxSteps - done);
+            executor.synchronize();
+            const int64_t t0 = steadyNowNs();
+            for (int64_t i = 0; i < n; ++i) {
+                spinForUs(hostWorkUs);
+                executor.step();
+            }
+            executor.synchronize();
+            const double perStep = double(steadyNowNs() - t0) / double(n);
+            done += n;
+            if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
+                break;
+            previous = perStep;
         }
-        executor.synchronize();
-        const double perStep = double(steadyNowNs() - t0) / double(n);
-        done += n;
-        if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
-            break;
-        previous = perStep;
+        return done;
     }
-    return done;
-}
 
-void summarise(CellState& cell)
-{
-    CellResult& r = *cell.result;
-    if (cell.stepMs.empty())
-        return;
-    r.stepMs.median = median(cell.stepMs);
-    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
-    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
-    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
-}
+    void summarise(CellState& cell)
+    {
+        CellResult& r = *cell.result;
+        if (cell.stepMs.empty())
+            return;
+        r.stepMs.median = median(cell.stepMs);
+        r.stepMs.p10 = quantile(cell.stepMs, 0.10);
+        r.stepMs.p90 = quantile(cell.stepMs, 0.90);
+        r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
+    }
 
 } // namespace
 
@@ -270,8 +270,8 @@ void ExperimentRunner::runGroup(
     std::unique_ptr<StepExecutor> executor;
     try {
         reportProgress(groupLabel + ": building model");
-        auto state = std::make_unique<TrainingState>(
-            model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
+        auto state
+            = std::make_unique<TrainingState>(model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
         executor = makeStepExecutor(mode, std::move(state));
         reportProgress(groupLabel + ": warming up");
         group.warmupSteps = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
@@ -340,7 +340,8 @@ void ExperimentRunner::runGroup(
         if (stop.load() || round < 0)
             continue;
         const double elapsedS = double(steadyNowNs() - groupStartNs) * 1e-9;
-        if (round + 1 >= m_config.minBlocksFor(model) && widestHalfWidthPct(results, m_config.seed) < m_config.targetCiPp) {
+        if (round + 1 >= m_config.minBlocksFor(model)
+            && widestHalfWidthPct(results, m_config.seed) < m_config.targetCiPp) {
             group.stopReason = "ci_target";
             ++round;
             break;
@@ -367,7 +368,8 @@ void ExperimentRunner::runGroup(
         group.clocks.blocks = int(clockSamples.size());
         group.clocks.minMhz = *std::min_element(clockSamples.begin(), clockSamples.end());
         group.clocks.maxMhz = *std::max_element(clockSamples.begin(), clockSamples.end());
-        std::nth_element(clockSamples.begin(), clockSamples.begin() + long(clockSamples.size() / 2), clockSamples.end());
+        std::nth_element(
+            clockSamples.begin(), clockSamples.begin() + long(clockSamples.size() / 2), clockSamples.end());
         group.clocks.medianMhz = clockSamples[clockSamples.size() / 2];
         for (const auto& cell : cells)
             group.clocks.lowClockBlocks += cell.result->lowClockBlocks;

@@ -15,28 +15,25 @@ namespace synctax {
 
 namespace {
 
-using nlohmann::json;
+    using nlohmann::json;
 
-// JSON has no NaN or infinity: an unknown number is null.
-json number(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
+    // JSON has no NaN or infinity: an unknown number is null.
+    json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-std::string sinkText(const SinkSpec& sink)
-{
-    switch (sink.kind) {
-    case SinkSpec::Kind::Null:
+    std::string sinkText(const SinkSpec& sink)
+    {
+        switch (sink.kind) {
+        case SinkSpec::Kind::Null:
+            return "null";
+        case SinkSpec::Kind::Stdout:
+            return "stdout";
+        case SinkSpec::Kind::Stderr:
+            return "stderr";
+        case SinkSpec::Kind::File:
+            return "file:" + sink.path;
+        }
         return "null";
-    case SinkSpec::Kind::Stdout:
-        return "stdout";
-    case SinkSpec::Kind::Stderr:
-        return "stderr";
-    case SinkSpec::Kind::File:
-        return "file:" + sink.path;
     }
-    return "null";
-}
 
 } // namespace
 
@@ -106,9 +103,9 @@ json toJson(const ExperimentResult& result)
     for (const auto& g : result.groups) {
         json drift = nullptr;
         if (g.drift) {
-            drift = { { "first_half_ms", number(g.drift->firstHalfMs) }, { "second_half_ms", number(g.drift->secondHalfMs) },
-                { "pct", number(g.drift->pct) }, { "limit_pct", number(g.drift->limitPct) },
-                { "flagged", g.drift->flagged } };
+            drift = { { "first_half_ms", number(g.drift->firstHalfMs) },
+                { "second_half_ms", number(g.drift->secondHalfMs) }, { "pct", number(g.drift->pct) },
+                { "limit_pct", number(g.drift->limitPct) }, { "flagged", g.drift->flagged } };
         }
         json clocks { { "available", g.clocks.available } };
         if (g.clocks.available) {

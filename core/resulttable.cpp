@@ -11,49 +11,49 @@ namespace synctax {
 
 namespace {
 
-std::string fixed(double v, const char* format)
-{
-    if (!std::isfinite(v))
-        return "";
-    char text[64];
-    std::snprintf(text, sizeof text, format, v);
-    return text;
-}
-
-std::string pad(const std::string& s, size_t width, bool right = false)
-{
-    if (s.size() >= width)
-        return s;
-    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string quoted = "\"";
-    for (char c : s) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
+    std::string fixed(double v, const char* format)
+    {
+        if (!std::isfinite(v))
+            return "";
+        char text[64];
+        std::snprintf(text, sizeof text, format, v);
+        return text;
     }
-    return quoted + "\"";
-}
 
-std::string cellText(const CellResult& c)
-{
-    if (!c.ok)
-        return "failed";
-    if (c.stepsMeasured == 0)
-        return "-";
-    std::string text = fixed(c.stepMs.mean, "%.3f") + " ms  ";
-    if (c.style == baselineStyle())
-        return text + "baseline";
-    if (!c.overheadPct)
-        return text + "n/a";
-    const bool noise = c.verdict == Verdict::WithinNoise;
-    return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
-}
+    std::string pad(const std::string& s, size_t width, bool right = false)
+    {
+        if (s.size() >= width)
+            return s;
+        return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+    }
+
+    std::string csvField(const std::string& s)
+    {
+        if (s.find_first_of(",\"\n") == std::string::npos)
+            return s;
+        std::string quoted = "\"";
+        for (char c : s) {
+            if (c == '"')
+                quoted += '"';
+            quoted += c;
+        }
+        return quoted + "\"";
+    }
+
+    std::string cellText(const CellResult& c)
+    {
+        if (!c.ok)
+            return "failed";
+        if (c.stepsMeasured == 0)
+            return "-";
+        std::string text = fixed(c.stepMs.mean, "%.3f") + " ms  ";
+        if (c.style == baselineStyle())
+            return text + "baseline";
+        if (!c.overheadPct)
+            return text + "n/a";
+        const bool noise = c.verdict == Verdict::WithinNoise;
+        return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
+    }
 
 } // namespace
 

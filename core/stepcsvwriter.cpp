@@ -15,10 +15,7 @@ StepCsvWriter::StepCsvWriter(const std::string& path, std::vector<CellPlan> cell
     std::fputs("model,mode,style,round,step,start_ms,host_dispatch_us,host_logging_us\n", m_file);
 }
 
-StepCsvWriter::~StepCsvWriter()
-{
-    std::fclose(m_file);
-}
+StepCsvWriter::~StepCsvWriter() { std::fclose(m_file); }
 
 void StepCsvWriter::write(const std::vector<StepRecord>& records)
 {
@@ -33,9 +30,6 @@ void StepCsvWriter::write(const std::vector<StepRecord>& records)
     }
 }
 
-void StepCsvWriter::flush()
-{
-    std::fflush(m_file);
-}
+void StepCsvWriter::flush() { std::fflush(m_file); }
 
 } // namespace synctax

@@ -10,22 +10,22 @@ namespace synctax {
 
 namespace {
 
-class EagerExecutor : public StepExecutor {
-public:
-    explicit EagerExecutor(std::unique_ptr<TrainingState> state)
-        : StepExecutor(std::move(state))
-    {
-    }
+    class EagerExecutor : public StepExecutor {
+    public:
+        explicit EagerExecutor(std::unique_ptr<TrainingState> state)
+            : StepExecutor(std::move(state))
+        {
+        }
 
-    StepOutput step() override
-    {
-        const Batch& b = m_state->batch(m_next++);
-        return m_state->runStep(b.input, b.target);
-    }
+        StepOutput step() override
+        {
+            const Batch& b = m_state->batch(m_next++);
+            return m_state->runStep(b.input, b.target);
+        }
 
-private:
-    size_t m_next = 0;
-};
+    private:
+        size_t m_next = 0;
+    };
 
 } // namespace
 

@@ -18,16 +18,10 @@ std::optional<StyleInfo> findStyle(const std::string& name);
 std::vector<std::string> styleNames();
 
 // The baseline every overhead is measured against.
-inline const char* baselineStyle()
-{
-    return "none";
-}
+inline const char* baselineStyle() { return "none"; }
 
 // The baseline's second copy in every round, compared with the first like any style: an A/A test
 // whose interval is the noise floor. Added by the runner, never listed in configs.
-inline const char* aaControlStyle()
-{
-    return "aa_control";
-}
+inline const char* aaControlStyle() { return "aa_control"; }
 
 } // namespace synctax

@@ -5,8 +5,8 @@
 
 namespace synctax {
 
-TrainingState::TrainingState(
-    const ModelSpec& spec, torch::Device device, OptimizerKind optimizer, double learningRate, uint64_t seed, int batches)
+TrainingState::TrainingState(const ModelSpec& spec, torch::Device device, OptimizerKind optimizer, double learningRate,
+    uint64_t seed, int batches)
     : m_device(device)
 {
     torch::manual_seed(seed);

@@ -8,16 +8,16 @@ namespace synctax {
 
 namespace {
 
-std::string duration(double seconds)
-{
-    const int s = int(std::max(seconds, 0.0) + 0.5);
-    char text[32];
-    if (s >= 3600)
-        std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-    else
-        std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
-    return text;
-}
+    std::string duration(double seconds)
+    {
+        const int s = int(std::max(seconds, 0.0) + 0.5);
+        char text[32];
+        if (s >= 3600)
+            std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+        else
+            std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
+        return text;
+    }
 
 } // namespace
 
@@ -30,9 +30,9 @@ ProgressPrinter::ProgressPrinter(std::FILE* out)
 void ProgressPrinter::update(const RunProgress& p)
 {
     const double fraction = p.blocksTotal > 0 ? double(p.blocksDone) / double(p.blocksTotal) : 0.0;
-    const std::string eta = p.blocksDone > 0 ? duration(p.elapsedS * double(p.blocksTotal - p.blocksDone)
-                                                   / double(p.blocksDone))
-                                             : std::string("--:--");
+    const std::string eta = p.blocksDone > 0
+        ? duration(p.elapsedS * double(p.blocksTotal - p.blocksDone) / double(p.blocksDone))
+        : std::string("--:--");
     const int percent = int(fraction * 100);
     if (m_terminal) {
         if (p.elapsedS - m_lastPrintS < 0.1 && p.blocksDone < p.blocksTotal)
@@ -41,8 +41,8 @@ void ProgressPrinter::update(const RunProgress& p)
         const int filled = int(fraction * width);
         std::fprintf(m_out, "\r\033[K[%s%s] %3d%% %lld/%lld blocks  %s elapsed, ETA %s  %s",
             std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), ' ').c_str(), percent,
-            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal),
-            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
+            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal), duration(p.elapsedS).c_str(),
+            eta.c_str(), p.cell.c_str());
         m_drawn = true;
     } else {
         const int decile = percent / 10;
@@ -50,8 +50,8 @@ void ProgressPrinter::update(const RunProgress& p)
             return;
         m_lastDecile = decile;
         std::fprintf(m_out, "progress: %3d%% (%lld/%lld blocks), %s elapsed, ETA %s, %s\n", percent,
-            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal),
-            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
+            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal), duration(p.elapsedS).c_str(),
+            eta.c_str(), p.cell.c_str());
     }
     m_lastPrintS = p.elapsedS;
     std::fflush(m_out);

@@ -27,40 +27,37 @@ namespace synctax {
 
 namespace {
 
-std::atomic<bool> g_stopRequested { false };
+    std::atomic<bool> g_stopRequested { false };
 
-extern "C" void requestStop(int)
-{
-    g_stopRequested.store(true);
-}
+    extern "C" void requestStop(int) { g_stopRequested.store(true); }
 
-std::string timestamp()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm local {};
-    localtime_r(&now, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
-    return text;
-}
-
-std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
-{
-    ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
-    if (!loaded.config) {
-        std::cerr << formatErrors(loaded.errors);
-        std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
+    std::string timestamp()
+    {
+        const std::time_t now = std::time(nullptr);
+        std::tm local {};
+        localtime_r(&now, &local);
+        char text[32];
+        std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
+        return text;
     }
-    return loaded.config;
-}
 
-void writeText(const std::filesystem::path& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out)
-        throw std::runtime_error("cannot write '" + path.string() + "'");
-}
+    std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
+    {
+        ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
+        if (!loaded.config) {
+            std::cerr << formatErrors(loaded.errors);
+            std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
+        }
+        return loaded.config;
+    }
+
+    void writeText(const std::filesystem::path& path, const std::string& text)
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out)
+            throw std::runtime_error("cannot write '" + path.string() + "'");
+    }
 
 } // namespace
 
@@ -82,9 +79,9 @@ int runCommand(const RunOptions& options)
     if (!options.device.empty())
         config->device = options.device;
 
-    const std::filesystem::path outDir
-        = options.outDir.empty() ? std::filesystem::path("results") / (config->name + "-" + timestamp())
-                                 : std::filesystem::path(options.outDir);
+    const std::filesystem::path outDir = options.outDir.empty()
+        ? std::filesystem::path("results") / (config->name + "-" + timestamp())
+        : std::filesystem::path(options.outDir);
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
     if (ec) {
@@ -140,7 +137,8 @@ int runCommand(const RunOptions& options)
         return 1;
     }
 
-    std::cout << "\n" << config->name << " on " << result.environment.device << " (" << result.environment.deviceName
+    std::cout << "\n"
+              << config->name << " on " << result.environment.device << " (" << result.environment.deviceName
               << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s\n";
     std::cout << formatTable(result) << std::flush;
     std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()

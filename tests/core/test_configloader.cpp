@@ -8,10 +8,7 @@ using namespace synctax;
 
 namespace {
 
-ConfigLoadResult load(const std::string& text)
-{
-    return loadConfigText(text, "test.yaml");
-}
+ConfigLoadResult load(const std::string& text) { return loadConfigText(text, "test.yaml"); }
 
 bool hasError(const ConfigLoadResult& r, int line, int column, const std::string& fragment)
 {
@@ -20,10 +17,7 @@ bool hasError(const ConfigLoadResult& r, int line, int column, const std::string
     });
 }
 
-std::string allErrors(const ConfigLoadResult& r)
-{
-    return formatErrors(r.errors);
-}
+std::string allErrors(const ConfigLoadResult& r) { return formatErrors(r.errors); }
 
 const char* minimal = "synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\n";
 

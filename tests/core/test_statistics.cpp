@@ -183,7 +183,4 @@ TEST(Statistics, PairedOverheadRejectsMismatchedInput)
     EXPECT_THROW(pairedOverheadPct({ -1.0 }, { 1.0 }), std::invalid_argument);
 }
 
-TEST(Statistics, NaiveBestOfComparesMinima)
-{
-    EXPECT_NEAR(naiveBestOfPct({ 3, 1.2, 2 }, { 1.0, 5 }), 20.0, 1e-9);
-}
+TEST(Statistics, NaiveBestOfComparesMinima) { EXPECT_NEAR(naiveBestOfPct({ 3, 1.2, 2 }, { 1.0, 5 }), 20.0, 1e-9); }

@@ -46,8 +46,7 @@ TEST(StepRing, ProducerAndConsumerOnTwoThreadsLoseNothingWhenTheConsumerKeepsUp)
     for (uint32_t i = 0; i < total; ++i) {
         StepRecord r;
         r.step = i;
-        while (!ring.push(r)) {
-        }
+        while (!ring.push(r)) { }
         ++pushed;
     }
     done.store(true);

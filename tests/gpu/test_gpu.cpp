@@ -40,7 +40,8 @@ TEST(Gpu, CudaGraphReplayMatchesEagerLosses)
     const bool deterministic = context.deterministicCuDNN();
     context.setAllowTF32CuDNN(false);
     context.setDeterministicCuDNN(true);
-    for (const ModelSpec& spec : { ModelSpec { "tiny_mlp", 64, 128, 64, 10 }, ModelSpec { "small_resnet", 16, 16, 32, 10 } }) {
+    for (const ModelSpec& spec :
+        { ModelSpec { "tiny_mlp", 64, 128, 64, 10 }, ModelSpec { "small_resnet", 16, 16, 32, 10 } }) {
         // The graph executor runs 3 eager warm-up steps and the capture (which does not execute)
         // on batch 0 before its first replay; give eager the same history.
         auto state = std::make_unique<TrainingState>(spec, torch::Device("cuda:0"), OptimizerKind::Sgd, 0.01, 42);

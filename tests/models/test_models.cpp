@@ -75,7 +75,4 @@ TEST(Models, EveryCatalogEntryBuilds)
         EXPECT_NO_THROW(buildDefault(name)) << name;
 }
 
-TEST(Models, UnknownNameIsRejected)
-{
-    EXPECT_THROW(buildModel({ "vgg16", 64, 224, 1000 }), std::invalid_argument);
-}
+TEST(Models, UnknownNameIsRejected) { EXPECT_THROW(buildModel({ "vgg16", 64, 224, 1000 }), std::invalid_argument); }
