@@ -2,7 +2,9 @@
 
 #include "core/experimentresult.h"
 
-#include <nlohmann/json_fwd.hpp>
+// The full header, not json_fwd.hpp: a LibTorch that bundles its own json.hpp must not be
+// mixed with another version's forward declarations.
+#include <nlohmann/json.hpp>
 
 #include <string>
 

@@ -80,7 +80,7 @@ TEST(Gpu, EveryStyleRunsOnTheDevice)
     ExperimentRunner runner(c);
     EXPECT_EQ(runner.device(), "cuda:0");
     const auto r = runner.run(std::atomic<bool> { false });
-    ASSERT_EQ(r.cells.size(), 24u);
+    ASSERT_EQ(r.cells.size(), 26u); // 2 modes x (12 styles + the A/A control)
     for (const auto& cell : r.cells) {
         EXPECT_TRUE(cell.ok) << cell.mode << "/" << cell.style << ": " << cell.error;
         EXPECT_EQ(cell.stepsMeasured, 10) << cell.style;
