@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -65,15 +66,15 @@ TEST(ResultsJson, CellsCarryTheDocumentedFields)
 
 TEST(ResultsJson, WritesAtomicallyAndReadsBack)
 {
-    const auto dir = std::filesystem::temp_directory_path() / "synctax-test-json";
-    std::filesystem::create_directories(dir);
-    const auto path = (dir / "results.json").string();
+    // Plain files only: with python's LibTorch, std::filesystem::remove_all binds to a copy inside
+    // libtorch.so built by another compiler, and crashes.
+    const auto path = (std::filesystem::temp_directory_path() / "synctax-test-results.json").string();
     writeJsonFileAtomically(path, toJson(sampleResult()));
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
     std::ifstream in(path);
     const auto back = nlohmann::json::parse(in);
     EXPECT_EQ(back["cells"].size(), 3u);
-    std::filesystem::remove_all(dir);
+    std::remove(path.c_str());
 }
 
 TEST(ResultTable, ShowsIntervalsBaselineAndFailures)
