@@ -16,400 +16,416 @@ namespace synctax {
 
 namespace {
 
-    std::string joined(const std::vector<std::string>& names)
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& n : names)
+        text += (text.empty() ? "" : ", ") + n;
+    return text;
+}
+
+std::string kindOf(const YAML::Node& node)
+{
+    switch (node.Type()) {
+    case YAML::NodeType::Map:
+        return "a mapping";
+    case YAML::NodeType::Sequence:
+        return "a list";
+    case YAML::NodeType::Null:
+        return "nothing";
+    default:
+        return "'" + node.Scalar() + "'";
+    }
+}
+
+// Walks one YAML document and fills an ExperimentConfig, collecting every error on the way.
+class ConfigReader {
+public:
+    ConfigReader(std::string source, std::vector<ConfigError>& errors)
+        : m_source(std::move(source))
+        , m_errors(errors)
     {
-        std::string text;
-        for (const auto& n : names)
-            text += (text.empty() ? "" : ", ") + n;
-        return text;
     }
 
-    std::string kindOf(const YAML::Node& node)
+    void error(const YAML::Node& node, const std::string& message)
     {
-        switch (node.Type()) {
-        case YAML::NodeType::Map:
-            return "a mapping";
-        case YAML::NodeType::Sequence:
-            return "a list";
-        case YAML::NodeType::Null:
-            return "nothing";
-        default:
-            return "'" + node.Scalar() + "'";
+        const YAML::Mark mark = node.Mark();
+        m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
+    }
+
+    // The key/value pairs of a mapping; reports duplicate keys and keys not in `allowed`.
+    std::vector<std::pair<YAML::Node, YAML::Node>> entries(
+        const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where)
+    {
+        std::vector<std::pair<YAML::Node, YAML::Node>> result;
+        std::set<std::string> seen;
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            const YAML::Node key = it->first;
+            if (!key.IsScalar()) {
+                error(key, "expected a key name in " + where + ", found " + kindOf(key));
+                continue;
+            }
+            const std::string name = key.Scalar();
+            if (!seen.insert(name).second) {
+                error(key, "duplicate key '" + name + "' in " + where);
+                continue;
+            }
+            if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+                error(key, "unknown key '" + name + "' in " + where + "; expected one of: " + joined(allowed));
+                continue;
+            }
+            result.emplace_back(key, it->second);
+        }
+        return result;
+    }
+
+    std::optional<int64_t> integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max)
+    {
+        int64_t value = 0;
+        if (!node.IsScalar() || !YAML::convert<int64_t>::decode(node, value)) {
+            error(node, what + ": expected an integer, found " + kindOf(node));
+            return std::nullopt;
+        }
+        if (value < min || value > max) {
+            error(node,
+                what + ": " + std::to_string(value) + " is out of range; expected " + std::to_string(min) + " to "
+                    + std::to_string(max));
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max)
+    {
+        double value = 0;
+        if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || value != value) {
+            error(node, what + ": expected a number, found " + kindOf(node));
+            return std::nullopt;
+        }
+        if (value < min || value > max) {
+            std::ostringstream range;
+            range << min << " to " << max;
+            error(node, what + ": " + node.Scalar() + " is out of range; expected " + range.str());
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    std::optional<bool> boolean(const YAML::Node& node, const std::string& what)
+    {
+        bool value = false;
+        if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+            error(node, what + ": expected true or false, found " + kindOf(node));
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    std::optional<std::string> string(const YAML::Node& node, const std::string& what)
+    {
+        if (!node.IsScalar()) {
+            error(node, what + ": expected a string, found " + kindOf(node));
+            return std::nullopt;
+        }
+        return node.Scalar();
+    }
+
+    void read(const YAML::Node& root, ExperimentConfig& config)
+    {
+        if (!root.IsMap()) {
+            error(root,
+                "expected a mapping at the top level (synctax: 1, models: ..., styles: ...), found " + kindOf(root));
+            return;
+        }
+        static const std::vector<std::string> keys { "synctax", "name", "description", "device", "seed",
+            "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "gpu_events",
+            "observer_control", "warmup", "host_work_us", "optimizer", "learning_rate", "sink", "models", "styles",
+            "modes" };
+        bool sawVersion = false, sawModels = false, sawStyles = false;
+        for (const auto& [key, value] : entries(root, keys, "the config")) {
+            const std::string k = key.Scalar();
+            if (k == "synctax") {
+                sawVersion = true;
+                if (auto v = integer(value, "synctax", 1, 1))
+                    config.version = int(*v);
+            } else if (k == "name") {
+                if (auto v = string(value, "name"))
+                    config.name = *v;
+            } else if (k == "description") {
+                if (auto v = string(value, "description"))
+                    config.description = *v;
+            } else if (k == "device") {
+                readDevice(value, config);
+            } else if (k == "seed") {
+                if (auto v = integer(value, "seed", 0, std::numeric_limits<int64_t>::max()))
+                    config.seed = uint64_t(*v);
+            } else if (k == "steps_per_block") {
+                if (auto v = integer(value, "steps_per_block", 1, 100000))
+                    config.stepsPerBlock = *v;
+            } else if (k == "blocks") {
+                if (auto v = integer(value, "blocks", 2, 100000))
+                    config.blocks = *v;
+            } else if (k == "min_blocks") {
+                if (auto v = integer(value, "min_blocks", 2, 100000))
+                    config.minBlocks = *v;
+            } else if (k == "target_ci_pp") {
+                if (auto v = number(value, "target_ci_pp", 0.0, 100.0))
+                    config.targetCiPp = *v;
+            } else if (k == "time_budget_s") {
+                if (auto v = number(value, "time_budget_s", 0.1, 86400.0))
+                    config.timeBudgetS = *v;
+            } else if (k == "gpu_events") {
+                if (auto v = boolean(value, "gpu_events"))
+                    config.gpuEvents = *v;
+            } else if (k == "observer_control") {
+                if (auto v = boolean(value, "observer_control"))
+                    config.observerControl = *v;
+            } else if (k == "warmup") {
+                readWarmup(value, config);
+            } else if (k == "host_work_us") {
+                if (auto v = integer(value, "host_work_us", 0, 10'000'000))
+                    config.hostWorkUs = *v;
+            } else if (k == "optimizer") {
+                if (auto v = string(value, "optimizer")) {
+                    if (*v == "sgd")
+                        config.optimizer = OptimizerKind::Sgd;
+                    else if (*v == "adam")
+                        config.optimizer = OptimizerKind::Adam;
+                    else
+                        error(value, "optimizer: unknown optimizer '" + *v + "'; expected sgd or adam");
+                }
+            } else if (k == "learning_rate") {
+                if (auto v = number(value, "learning_rate", 1e-9, 10.0))
+                    config.learningRate = *v;
+            } else if (k == "sink") {
+                readSink(value, config.sink);
+            } else if (k == "models") {
+                sawModels = true;
+                readModels(value, config);
+            } else if (k == "styles") {
+                sawStyles = true;
+                readStyles(value, config);
+            } else if (k == "modes") {
+                readModes(value, config);
+            }
+        }
+        if (!sawVersion)
+            error(root, "missing 'synctax: 1' (the config format version)");
+        if (!sawModels)
+            error(root, "missing 'models' (a list of: " + joined(modelNames()) + ")");
+        if (!sawStyles)
+            error(root, "missing 'styles' (a list of: " + joined(styleNames()) + ")");
+        if (config.warmupMinSteps > config.warmupMaxSteps)
+            error(root, "warmup: min_steps is larger than max_steps");
+    }
+
+private:
+    void readDevice(const YAML::Node& value, ExperimentConfig& config)
+    {
+        auto v = string(value, "device");
+        if (!v)
+            return;
+        const std::string& d = *v;
+        bool ok = d == "auto" || d == "cpu" || d == "cuda";
+        if (!ok && d.rfind("cuda:", 0) == 0 && d.size() > 5)
+            ok = d.find_first_not_of("0123456789", 5) == std::string::npos;
+        if (!ok) {
+            error(value, "device: unknown device '" + d + "'; expected auto, cpu, cuda or cuda:N");
+            return;
+        }
+        config.device = d;
+    }
+
+    void readWarmup(const YAML::Node& value, ExperimentConfig& config)
+    {
+        if (!value.IsMap()) {
+            error(value, "warmup: expected a mapping with min_steps and max_steps, found " + kindOf(value));
+            return;
+        }
+        for (const auto& [key, v] : entries(value, { "min_steps", "max_steps" }, "warmup")) {
+            if (key.Scalar() == "min_steps") {
+                if (auto n = integer(v, "warmup.min_steps", 0, 100000))
+                    config.warmupMinSteps = *n;
+            } else if (auto n = integer(v, "warmup.max_steps", 0, 100000)) {
+                config.warmupMaxSteps = *n;
+            }
         }
     }
 
-    // Walks one YAML document and fills an ExperimentConfig, collecting every error on the way.
-    class ConfigReader {
-    public:
-        ConfigReader(std::string source, std::vector<ConfigError>& errors)
-            : m_source(std::move(source))
-            , m_errors(errors)
-        {
+    void readSink(const YAML::Node& value, SinkSpec& sink)
+    {
+        if (value.IsNull()) {
+            sink.kind = SinkSpec::Kind::Null;
+            return;
         }
-
-        void error(const YAML::Node& node, const std::string& message)
-        {
-            const YAML::Mark mark = node.Mark();
-            m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
+        auto v = string(value, "sink");
+        if (!v)
+            return;
+        if (*v == "null")
+            sink.kind = SinkSpec::Kind::Null;
+        else if (*v == "stdout")
+            sink.kind = SinkSpec::Kind::Stdout;
+        else if (*v == "stderr")
+            sink.kind = SinkSpec::Kind::Stderr;
+        else if (v->rfind("file:", 0) == 0 && v->size() > 5) {
+            sink.kind = SinkSpec::Kind::File;
+            sink.path = v->substr(5);
+        } else {
+            error(value, "sink: unknown sink '" + *v + "'; expected null, stdout, stderr or file:PATH");
         }
+    }
 
-        // The key/value pairs of a mapping; reports duplicate keys and keys not in `allowed`.
-        std::vector<std::pair<YAML::Node, YAML::Node>> entries(
-            const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where)
-        {
-            std::vector<std::pair<YAML::Node, YAML::Node>> result;
-            std::set<std::string> seen;
-            for (auto it = map.begin(); it != map.end(); ++it) {
-                const YAML::Node key = it->first;
-                if (!key.IsScalar()) {
-                    error(key, "expected a key name in " + where + ", found " + kindOf(key));
-                    continue;
-                }
-                const std::string name = key.Scalar();
-                if (!seen.insert(name).second) {
-                    error(key, "duplicate key '" + name + "' in " + where);
-                    continue;
-                }
-                if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-                    error(key, "unknown key '" + name + "' in " + where + "; expected one of: " + joined(allowed));
-                    continue;
-                }
-                result.emplace_back(key, it->second);
-            }
-            return result;
+    void readModels(const YAML::Node& value, ExperimentConfig& config)
+    {
+        if (!value.IsSequence() || value.size() == 0) {
+            error(value, "models: expected a non-empty list of model names or mappings, found " + kindOf(value));
+            return;
         }
-
-        std::optional<int64_t> integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max)
-        {
-            int64_t value = 0;
-            if (!node.IsScalar() || !YAML::convert<int64_t>::decode(node, value)) {
-                error(node, what + ": expected an integer, found " + kindOf(node));
-                return std::nullopt;
-            }
-            if (value < min || value > max) {
-                error(node,
-                    what + ": " + std::to_string(value) + " is out of range; expected " + std::to_string(min) + " to "
-                        + std::to_string(max));
-                return std::nullopt;
-            }
-            return value;
-        }
-
-        std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max)
-        {
-            double value = 0;
-            if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || value != value) {
-                error(node, what + ": expected a number, found " + kindOf(node));
-                return std::nullopt;
-            }
-            if (value < min || value > max) {
-                std::ostringstream range;
-                range << min << " to " << max;
-                error(node, what + ": " + node.Scalar() + " is out of range; expected " + range.str());
-                return std::nullopt;
-            }
-            return value;
-        }
-
-        std::optional<std::string> string(const YAML::Node& node, const std::string& what)
-        {
-            if (!node.IsScalar()) {
-                error(node, what + ": expected a string, found " + kindOf(node));
-                return std::nullopt;
-            }
-            return node.Scalar();
-        }
-
-        void read(const YAML::Node& root, ExperimentConfig& config)
-        {
-            if (!root.IsMap()) {
-                error(root,
-                    "expected a mapping at the top level (synctax: 1, models: ..., styles: ...), found "
-                        + kindOf(root));
-                return;
-            }
-            static const std::vector<std::string> keys { "synctax", "name", "description", "device", "seed",
-                "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "warmup", "host_work_us",
-                "optimizer", "learning_rate", "sink", "models", "styles", "modes" };
-            bool sawVersion = false, sawModels = false, sawStyles = false;
-            for (const auto& [key, value] : entries(root, keys, "the config")) {
-                const std::string k = key.Scalar();
-                if (k == "synctax") {
-                    sawVersion = true;
-                    if (auto v = integer(value, "synctax", 1, 1))
-                        config.version = int(*v);
-                } else if (k == "name") {
-                    if (auto v = string(value, "name"))
-                        config.name = *v;
-                } else if (k == "description") {
-                    if (auto v = string(value, "description"))
-                        config.description = *v;
-                } else if (k == "device") {
-                    readDevice(value, config);
-                } else if (k == "seed") {
-                    if (auto v = integer(value, "seed", 0, std::numeric_limits<int64_t>::max()))
-                        config.seed = uint64_t(*v);
-                } else if (k == "steps_per_block") {
-                    if (auto v = integer(value, "steps_per_block", 1, 100000))
-                        config.stepsPerBlock = *v;
-                } else if (k == "blocks") {
-                    if (auto v = integer(value, "blocks", 2, 100000))
-                        config.blocks = *v;
-                } else if (k == "min_blocks") {
-                    if (auto v = integer(value, "min_blocks", 2, 100000))
-                        config.minBlocks = *v;
-                } else if (k == "target_ci_pp") {
-                    if (auto v = number(value, "target_ci_pp", 0.0, 100.0))
-                        config.targetCiPp = *v;
-                } else if (k == "time_budget_s") {
-                    if (auto v = number(value, "time_budget_s", 0.1, 86400.0))
-                        config.timeBudgetS = *v;
-                } else if (k == "warmup") {
-                    readWarmup(value, config);
-                } else if (k == "host_work_us") {
-                    if (auto v = integer(value, "host_work_us", 0, 10'000'000))
-                        config.hostWorkUs = *v;
-                } else if (k == "optimizer") {
-                    if (auto v = string(value, "optimizer")) {
-                        if (*v == "sgd")
-                            config.optimizer = OptimizerKind::Sgd;
-                        else if (*v == "adam")
-                            config.optimizer = OptimizerKind::Adam;
-                        else
-                            error(value, "optimizer: unknown optimizer '" + *v + "'; expected sgd or adam");
-                    }
-                } else if (k == "learning_rate") {
-                    if (auto v = number(value, "learning_rate", 1e-9, 10.0))
-                        config.learningRate = *v;
-                } else if (k == "sink") {
-                    readSink(value, config.sink);
-                } else if (k == "models") {
-                    sawModels = true;
-                    readModels(value, config);
-                } else if (k == "styles") {
-                    sawStyles = true;
-                    readStyles(value, config);
-                } else if (k == "modes") {
-                    readModes(value, config);
-                }
-            }
-            if (!sawVersion)
-                error(root, "missing 'synctax: 1' (the config format version)");
-            if (!sawModels)
-                error(root, "missing 'models' (a list of: " + joined(modelNames()) + ")");
-            if (!sawStyles)
-                error(root, "missing 'styles' (a list of: " + joined(styleNames()) + ")");
-            if (config.warmupMinSteps > config.warmupMaxSteps)
-                error(root, "warmup: min_steps is larger than max_steps");
-        }
-
-    private:
-        void readDevice(const YAML::Node& value, ExperimentConfig& config)
-        {
-            auto v = string(value, "device");
-            if (!v)
-                return;
-            const std::string& d = *v;
-            bool ok = d == "auto" || d == "cpu" || d == "cuda";
-            if (!ok && d.rfind("cuda:", 0) == 0 && d.size() > 5)
-                ok = d.find_first_not_of("0123456789", 5) == std::string::npos;
-            if (!ok) {
-                error(value, "device: unknown device '" + d + "'; expected auto, cpu, cuda or cuda:N");
-                return;
-            }
-            config.device = d;
-        }
-
-        void readWarmup(const YAML::Node& value, ExperimentConfig& config)
-        {
-            if (!value.IsMap()) {
-                error(value, "warmup: expected a mapping with min_steps and max_steps, found " + kindOf(value));
-                return;
-            }
-            for (const auto& [key, v] : entries(value, { "min_steps", "max_steps" }, "warmup")) {
-                if (key.Scalar() == "min_steps") {
-                    if (auto n = integer(v, "warmup.min_steps", 0, 100000))
-                        config.warmupMinSteps = *n;
-                } else if (auto n = integer(v, "warmup.max_steps", 0, 100000)) {
-                    config.warmupMaxSteps = *n;
-                }
-            }
-        }
-
-        void readSink(const YAML::Node& value, SinkSpec& sink)
-        {
-            if (value.IsNull()) {
-                sink.kind = SinkSpec::Kind::Null;
-                return;
-            }
-            auto v = string(value, "sink");
-            if (!v)
-                return;
-            if (*v == "null")
-                sink.kind = SinkSpec::Kind::Null;
-            else if (*v == "stdout")
-                sink.kind = SinkSpec::Kind::Stdout;
-            else if (*v == "stderr")
-                sink.kind = SinkSpec::Kind::Stderr;
-            else if (v->rfind("file:", 0) == 0 && v->size() > 5) {
-                sink.kind = SinkSpec::Kind::File;
-                sink.path = v->substr(5);
+        std::set<std::string> seen;
+        for (const auto& item : value) {
+            ModelSpec spec;
+            // YAML::Node's operator= writes through to the node it refers to: rebind with emplace.
+            std::optional<YAML::Node> nameNode;
+            if (!item.IsMap()) {
+                nameNode.emplace(item);
             } else {
-                error(value, "sink: unknown sink '" + *v + "'; expected null, stdout, stderr or file:PATH");
-            }
-        }
-
-        void readModels(const YAML::Node& value, ExperimentConfig& config)
-        {
-            if (!value.IsSequence() || value.size() == 0) {
-                error(value, "models: expected a non-empty list of model names or mappings, found " + kindOf(value));
-                return;
-            }
-            std::set<std::string> seen;
-            for (const auto& item : value) {
-                ModelSpec spec;
-                // YAML::Node's operator= writes through to the node it refers to: rebind with emplace.
-                std::optional<YAML::Node> nameNode;
-                if (!item.IsMap()) {
-                    nameNode.emplace(item);
-                } else {
-                    static const std::vector<std::string> keys { "name", "batch", "width", "input_size", "classes",
-                        "steps_per_block", "blocks", "host_work_us" };
-                    bool hasName = false;
-                    for (const auto& [key, v] : entries(item, keys, "a model")) {
-                        const std::string k = key.Scalar();
-                        if (k == "name") {
-                            hasName = true;
-                            nameNode.emplace(v);
-                        } else if (k == "batch") {
-                            spec.batch = integer(v, "batch", 1, 65536).value_or(0);
-                        } else if (k == "width") {
-                            spec.width = integer(v, "width", 1, 8192).value_or(0);
-                        } else if (k == "input_size") {
-                            spec.inputSize = integer(v, "input_size", 1, 4096).value_or(0);
-                        } else if (k == "classes") {
-                            spec.classes = integer(v, "classes", 2, 1'000'000).value_or(0);
-                        } else if (k == "steps_per_block") {
-                            spec.stepsPerBlock = integer(v, "steps_per_block", 1, 100000).value_or(0);
-                        } else if (k == "blocks") {
-                            spec.blocks = integer(v, "blocks", 2, 100000).value_or(0);
-                        } else if (k == "host_work_us") {
-                            spec.hostWorkUs = integer(v, "host_work_us", 0, 10'000'000).value_or(-1);
-                        }
-                    }
-                    if (!hasName) {
-                        error(item, "a model mapping needs 'name' (one of: " + joined(modelNames()) + ")");
-                        continue;
+                static const std::vector<std::string> keys { "name", "batch", "width", "input_size", "classes",
+                    "steps_per_block", "blocks", "host_work_us" };
+                bool hasName = false;
+                for (const auto& [key, v] : entries(item, keys, "a model")) {
+                    const std::string k = key.Scalar();
+                    if (k == "name") {
+                        hasName = true;
+                        nameNode.emplace(v);
+                    } else if (k == "batch") {
+                        spec.batch = integer(v, "batch", 1, 65536).value_or(0);
+                    } else if (k == "width") {
+                        spec.width = integer(v, "width", 1, 8192).value_or(0);
+                    } else if (k == "input_size") {
+                        spec.inputSize = integer(v, "input_size", 1, 4096).value_or(0);
+                    } else if (k == "classes") {
+                        spec.classes = integer(v, "classes", 2, 1'000'000).value_or(0);
+                    } else if (k == "steps_per_block") {
+                        spec.stepsPerBlock = integer(v, "steps_per_block", 1, 100000).value_or(0);
+                    } else if (k == "blocks") {
+                        spec.blocks = integer(v, "blocks", 2, 100000).value_or(0);
+                    } else if (k == "host_work_us") {
+                        spec.hostWorkUs = integer(v, "host_work_us", 0, 10'000'000).value_or(-1);
                     }
                 }
-                auto name = string(*nameNode, "model");
-                if (!name)
-                    continue;
-                auto defaults = findModel(*name);
-                if (!defaults) {
-                    error(*nameNode, "unknown model '" + *name + "'; expected one of: " + joined(modelNames()));
+                if (!hasName) {
+                    error(item, "a model mapping needs 'name' (one of: " + joined(modelNames()) + ")");
                     continue;
                 }
-                if (!seen.insert(*name).second) {
-                    error(*nameNode, "model '" + *name + "' is listed twice");
-                    continue;
-                }
-                spec.name = *name;
-                if (spec.batch <= 0)
-                    spec.batch = defaults->batch;
-                if (spec.width <= 0)
-                    spec.width = defaults->width;
-                if (spec.inputSize <= 0)
-                    spec.inputSize = defaults->inputSize;
-                if (spec.classes <= 0)
-                    spec.classes = defaults->classes;
-                if (spec.name != "tiny_mlp" && spec.inputSize < 32)
-                    error(item, "input_size: " + spec.name + " needs images of at least 32x32");
-                config.models.push_back(spec);
             }
+            auto name = string(*nameNode, "model");
+            if (!name)
+                continue;
+            auto defaults = findModel(*name);
+            if (!defaults) {
+                error(*nameNode, "unknown model '" + *name + "'; expected one of: " + joined(modelNames()));
+                continue;
+            }
+            if (!seen.insert(*name).second) {
+                error(*nameNode, "model '" + *name + "' is listed twice");
+                continue;
+            }
+            spec.name = *name;
+            if (spec.batch <= 0)
+                spec.batch = defaults->batch;
+            if (spec.width <= 0)
+                spec.width = defaults->width;
+            if (spec.inputSize <= 0)
+                spec.inputSize = defaults->inputSize;
+            if (spec.classes <= 0)
+                spec.classes = defaults->classes;
+            if (spec.name != "tiny_mlp" && spec.inputSize < 32)
+                error(item, "input_size: " + spec.name + " needs images of at least 32x32");
+            config.models.push_back(spec);
         }
+    }
 
-        void readStyles(const YAML::Node& value, ExperimentConfig& config)
-        {
-            if (!value.IsSequence() || value.size() == 0) {
-                error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
-                return;
-            }
-            std::set<std::string> seen;
-            for (const auto& item : value) {
-                std::optional<YAML::Node> nameNode;
-                std::optional<YAML::Node> nNode;
-                if (!item.IsMap()) {
-                    nameNode.emplace(item);
-                } else {
-                    bool hasName = false;
-                    for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
-                        if (key.Scalar() == "name") {
-                            hasName = true;
-                            nameNode.emplace(v);
-                        } else {
-                            nNode.emplace(v);
-                        }
+    void readStyles(const YAML::Node& value, ExperimentConfig& config)
+    {
+        if (!value.IsSequence() || value.size() == 0) {
+            error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
+            return;
+        }
+        std::set<std::string> seen;
+        for (const auto& item : value) {
+            std::optional<YAML::Node> nameNode;
+            std::optional<YAML::Node> nNode;
+            if (!item.IsMap()) {
+                nameNode.emplace(item);
+            } else {
+                bool hasName = false;
+                for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
+                    if (key.Scalar() == "name") {
+                        hasName = true;
+                        nameNode.emplace(v);
+                    } else {
+                        nNode.emplace(v);
                     }
-                    if (!hasName) {
-                        error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
-                        continue;
-                    }
                 }
-                auto name = string(*nameNode, "style");
-                if (!name)
-                    continue;
-                auto info = findStyle(*name);
-                if (!info) {
-                    error(*nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
+                if (!hasName) {
+                    error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
                     continue;
                 }
-                if (!seen.insert(*name).second) {
-                    error(*nameNode, "style '" + *name + "' is listed twice");
-                    continue;
-                }
-                StyleSpec spec { *name, info->defaultN };
-                if (nNode) {
-                    if (info->defaultN == 0)
-                        error(*nNode, "n: style '" + *name + "' takes no interval");
-                    else if (auto n = integer(*nNode, "n", 1, 1'000'000))
-                        spec.n = *n;
-                }
-                config.styles.push_back(spec);
             }
-            const bool hasBaseline = std::any_of(config.styles.begin(), config.styles.end(),
-                [](const StyleSpec& s) { return s.name == baselineStyle(); });
-            if (!hasBaseline)
-                config.styles.insert(config.styles.begin(), StyleSpec { baselineStyle(), 0 });
+            auto name = string(*nameNode, "style");
+            if (!name)
+                continue;
+            auto info = findStyle(*name);
+            if (!info) {
+                error(*nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
+                continue;
+            }
+            if (!seen.insert(*name).second) {
+                error(*nameNode, "style '" + *name + "' is listed twice");
+                continue;
+            }
+            StyleSpec spec { *name, info->defaultN };
+            if (nNode) {
+                if (info->defaultN == 0)
+                    error(*nNode, "n: style '" + *name + "' takes no interval");
+                else if (auto n = integer(*nNode, "n", 1, 1'000'000))
+                    spec.n = *n;
+            }
+            config.styles.push_back(spec);
         }
+        const bool hasBaseline = std::any_of(
+            config.styles.begin(), config.styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
+        if (!hasBaseline)
+            config.styles.insert(config.styles.begin(), StyleSpec { baselineStyle(), 0 });
+    }
 
-        void readModes(const YAML::Node& value, ExperimentConfig& config)
-        {
-            if (!value.IsSequence() || value.size() == 0) {
-                error(value, "modes: expected a non-empty list of eager and/or cuda_graph, found " + kindOf(value));
-                return;
-            }
-            config.modes.clear();
-            for (const auto& item : value) {
-                auto name = string(item, "mode");
-                if (!name)
-                    continue;
-                auto mode = modeFromString(*name);
-                if (!mode) {
-                    error(item, "unknown mode '" + *name + "'; expected eager or cuda_graph");
-                    continue;
-                }
-                if (std::find(config.modes.begin(), config.modes.end(), *mode) != config.modes.end()) {
-                    error(item, "mode '" + *name + "' is listed twice");
-                    continue;
-                }
-                config.modes.push_back(*mode);
-            }
+    void readModes(const YAML::Node& value, ExperimentConfig& config)
+    {
+        if (!value.IsSequence() || value.size() == 0) {
+            error(value, "modes: expected a non-empty list of eager and/or cuda_graph, found " + kindOf(value));
+            return;
         }
+        config.modes.clear();
+        for (const auto& item : value) {
+            auto name = string(item, "mode");
+            if (!name)
+                continue;
+            auto mode = modeFromString(*name);
+            if (!mode) {
+                error(item, "unknown mode '" + *name + "'; expected eager or cuda_graph");
+                continue;
+            }
+            if (std::find(config.modes.begin(), config.modes.end(), *mode) != config.modes.end()) {
+                error(item, "mode '" + *name + "' is listed twice");
+                continue;
+            }
+            config.modes.push_back(*mode);
+        }
+    }
 
-        std::string m_source;
-        std::vector<ConfigError>& m_errors;
-    };
+    std::string m_source;
+    std::vector<ConfigError>& m_errors;
+};
 
 } // namespace
 
@@ -428,6 +444,10 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
     reader.read(root, config);
     if (result.errors.empty()) {
         const bool graphs = std::find(config.modes.begin(), config.modes.end(), Mode::CudaGraph) != config.modes.end();
+        if (config.observerControl && !config.gpuEvents) {
+            result.errors.push_back({ sourceName, 0, 0,
+                "observer_control compares the baseline with and without per-step events; it needs gpu_events: true" });
+        }
         if (graphs && config.optimizer == OptimizerKind::Adam) {
             result.errors.push_back({ sourceName, 0, 0,
                 "mode cuda_graph needs optimizer sgd: Adam keeps its step count on the host, and a captured "

@@ -9,6 +9,13 @@
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <torch/version.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #endif
 
 namespace synctax {
@@ -17,50 +24,100 @@ namespace synctax {
 
 namespace {
 
-    class CudaGraphExecutor : public StepExecutor {
-    public:
-        explicit CudaGraphExecutor(std::unique_ptr<TrainingState> state)
-            : StepExecutor(std::move(state))
-        {
-            const auto index = m_state->device().index();
-            m_input = m_state->batch(0).input.clone();
-            m_target = m_state->batch(0).target.clone();
-            auto current = c10::cuda::getCurrentCUDAStream(index);
-            auto side = c10::cuda::getStreamFromPool(false, index);
-            at::cuda::CUDAEvent ready;
-            ready.record(current);
-            ready.block(side);
-            {
-                // Eager steps on the side stream first: they create the optimizer's state (momentum
-                // buffers) outside the graph, and warm up cuBLAS/cuDNN, which must not happen in capture.
-                c10::cuda::CUDAStreamGuard guard(side);
-                for (int i = 0; i < 3; ++i)
-                    m_state->runStep(m_input, m_target);
-                m_graph.capture_begin();
-                m_output = m_state->runStep(m_input, m_target);
-                m_graph.capture_end();
-            }
-            at::cuda::CUDAEvent captured;
-            captured.record(side);
-            captured.block(current);
-        }
+// The graph's nodes, counted in its DOT dump (each node is one line `"graph_N_node_M"[...`).
+// Debug mode keeps the captured graph for this; -1 when the dump cannot be read.
+int64_t countNodes(at::cuda::CUDAGraph& graph)
+{
+    static std::atomic<int> counter { 0 };
+    const std::string path = (std::filesystem::temp_directory_path()
+        / ("synctax-graph-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".dot"))
+                                 .string();
+#if TORCH_VERSION_MAJOR >= 2
+    graph.debug_dump(path);
+#else
+    return -1; // LibTorch 1.x keeps no captured graph to dump
+#endif
+    std::ifstream in(path);
+    if (!in)
+        return -1;
+    int64_t nodes = 0;
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto start = line.find_first_not_of(" \t");
+        if (start != std::string::npos && line.compare(start, 7, "\"graph_") == 0
+            && line.find("_node_") != std::string::npos && line.find("->") == std::string::npos
+            && line.find('[') != std::string::npos)
+            ++nodes;
+    }
+    in.close();
+    std::remove(path.c_str());
+    return nodes > 0 ? nodes : -1;
+}
 
-        StepOutput step() override
-        {
-            const Batch& b = m_state->batch(m_next++);
-            m_input.copy_(b.input, /*non_blocking=*/true);
-            m_target.copy_(b.target, /*non_blocking=*/true);
-            m_graph.replay();
-            return m_output;
-        }
+// Eager steps on a side stream first: they create the optimizer's state (momentum buffers)
+// outside the graph and warm up cuBLAS/cuDNN for that stream, which must not happen in capture.
+// Then one step is captured there (capture may not use the legacy default stream).
+StepOutput captureStep(TrainingState& state, const torch::Tensor& input, const torch::Tensor& target,
+    at::cuda::CUDAGraph& graph, int warmups)
+{
+    const auto index = state.device().index();
+    auto current = c10::cuda::getCurrentCUDAStream(index);
+    auto side = c10::cuda::getStreamFromPool(false, index);
+    at::cuda::CUDAEvent ready;
+    ready.record(current);
+    ready.block(side);
+    StepOutput output;
+    {
+        c10::cuda::CUDAStreamGuard guard(side);
+        for (int i = 0; i < warmups; ++i)
+            state.runStep(input, target);
+#if TORCH_VERSION_MAJOR >= 2
+        graph.enable_debug_mode();
+#endif
+        graph.capture_begin();
+        output = state.runStep(input, target);
+        graph.capture_end();
+    }
+    at::cuda::CUDAEvent captured;
+    captured.record(side);
+    captured.block(current);
+    return output;
+}
 
-    private:
-        at::cuda::CUDAGraph m_graph;
-        torch::Tensor m_input;
-        torch::Tensor m_target;
-        StepOutput m_output;
-        size_t m_next = 1;
-    };
+class CudaGraphExecutor : public StepExecutor {
+public:
+    explicit CudaGraphExecutor(std::unique_ptr<TrainingState> state)
+        : StepExecutor(std::move(state))
+    {
+        m_input = m_state->batch(0).input.clone();
+        m_target = m_state->batch(0).target.clone();
+        m_output = captureStep(*m_state, m_input, m_target, m_graph, 3);
+        const int64_t nodes = countNodes(m_graph);
+        m_launches = nodes > 0 ? nodes + 2 : -1; // the graph plus the two input copies
+    }
+
+    StepOutput step() override
+    {
+        const Batch& b = m_state->batch(m_next++);
+        m_input.copy_(b.input, /*non_blocking=*/true);
+        m_target.copy_(b.target, /*non_blocking=*/true);
+        m_graph.replay();
+        ++m_replays;
+        return m_output;
+    }
+
+    int64_t launchesPerStep() override { return m_launches; }
+    int64_t replays() const override { return m_replays; }
+
+private:
+    at::cuda::CUDAGraph m_graph;
+    torch::Tensor m_input;
+    torch::Tensor m_target;
+    StepOutput m_output;
+    size_t m_next = 1;
+    int64_t m_launches = -1;
+    int64_t m_replays = 0;
+};
 
 } // namespace
 
@@ -69,12 +126,26 @@ std::unique_ptr<StepExecutor> makeCudaGraphExecutor(std::unique_ptr<TrainingStat
     return std::make_unique<CudaGraphExecutor>(std::move(state));
 }
 
+int64_t countEagerLaunchesPerStep(TrainingState& state)
+{
+    if (!state.device().is_cuda())
+        return -1;
+    at::cuda::CUDAGraph graph;
+    const torch::Tensor input = state.batch(0).input.clone();
+    const torch::Tensor target = state.batch(0).target.clone();
+    captureStep(state, input, target, graph, 1);
+    state.synchronize();
+    return countNodes(graph);
+}
+
 #else
 
 std::unique_ptr<StepExecutor> makeCudaGraphExecutor(std::unique_ptr<TrainingState>)
 {
     throw std::runtime_error("mode cuda_graph needs a build of Torch with CUDA; this one has none");
 }
+
+int64_t countEagerLaunchesPerStep(TrainingState&) { return -1; }
 
 #endif
 

@@ -20,32 +20,32 @@ namespace synctax {
 namespace {
 
 #ifdef SYNCTAX_HAVE_CUDA
-    constexpr bool torchHasCuda = true;
+constexpr bool torchHasCuda = true;
 #else
-    constexpr bool torchHasCuda = false;
+constexpr bool torchHasCuda = false;
 #endif
 
-    std::string cpuModel()
-    {
-        std::ifstream in("/proc/cpuinfo");
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.rfind("model name", 0) == 0) {
-                const auto colon = line.find(':');
-                if (colon != std::string::npos)
-                    return line.substr(line.find_first_not_of(' ', colon + 1));
-            }
+std::string cpuModel()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+                return line.substr(line.find_first_not_of(' ', colon + 1));
         }
-        return "unknown";
     }
+    return "unknown";
+}
 
-    std::string hostName()
-    {
-        char name[256] = {};
-        if (gethostname(name, sizeof name - 1) != 0)
-            return "unknown";
-        return name;
-    }
+std::string hostName()
+{
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0)
+        return "unknown";
+    return name;
+}
 
 } // namespace
 

@@ -54,6 +54,8 @@ struct ExperimentConfig {
     int64_t hostWorkUs = 0;
     OptimizerKind optimizer = OptimizerKind::Sgd;
     double learningRate = 0.01;
+    bool gpuEvents = true; // per-step CUDA events (queue depth, lag); off to run uninstrumented
+    bool observerControl = false; // add a cell of the baseline without events: their cost
     SinkSpec sink;
     std::vector<ModelSpec> models;
     std::vector<StyleSpec> styles;

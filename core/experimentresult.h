@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/experimentconfig.h"
+#include "core/regime.h"
 #include "core/statistics.h"
 
 #include <cstdint>
@@ -30,6 +31,12 @@ struct StepStats {
     double mean = 0;
 };
 
+struct QueueSummary {
+    double medianLagMs = 0;
+    double medianQueueSteps = 0;
+    int maxQueueSteps = 0;
+};
+
 // One model x mode x style combination and what was measured for it.
 struct CellResult {
     std::string model;
@@ -48,6 +55,9 @@ struct CellResult {
     std::optional<Verdict> verdict;
     int pairedRounds = 0; // rounds in which this cell and the baseline both measured a block
     int lowClockBlocks = 0; // blocks that ended with the SM clock under 75% of its default
+    std::optional<double> syncsPerStep; // counted in the unmeasured round; CUDA only
+    std::optional<QueueSummary> queue; // from per-step CUDA events; CUDA only
+    int64_t graphReplays = -1; // cuda_graph cells: replays in measured blocks; -1 otherwise
 };
 
 struct DriftCheck {
@@ -80,6 +90,7 @@ struct GroupResult {
     double noiseFloorPct = 0;
     std::optional<DriftCheck> drift;
     ClockSummary clocks;
+    RegimeMeasurement regime;
 };
 
 // The order in which one round of a model and mode ran its styles (seeded, shuffled each round).

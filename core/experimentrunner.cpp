@@ -1,15 +1,19 @@
 #include "core/experimentrunner.h"
 
+#include "core/blockrunner.h"
 #include "core/devices.h"
 #include "core/gpuclocks.h"
+#include "core/gputimeline.h"
 #include "core/groupanalysis.h"
 #include "core/hostclock.h"
 #include "core/loggingstyle.h"
+#include "core/regimeprobe.h"
 #include "core/sink.h"
 #include "core/statistics.h"
 #include "core/stepexecutor.h"
 #include "core/stepring.h"
 #include "core/stylecatalog.h"
+#include "core/synccounter.h"
 
 #include <torch/torch.h>
 
@@ -22,125 +26,46 @@ namespace synctax {
 
 namespace {
 
-    std::string errorText(const std::exception& e)
-    {
-        if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
-            return c10Error->what_without_backtrace();
-        return e.what();
+std::string errorText(const std::exception& e)
+{
+    if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
+        return c10Error->what_without_backtrace();
+    return e.what();
+}
+
+std::string isoNowUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc {};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+struct CellState {
+    CellResult* result = nullptr;
+    uint32_t index = 0;
+    std::unique_ptr<LoggingStyle> style;
+    std::vector<double> stepMs; // every measured step's duration, start to next start
+    std::vector<double> lagMs; // per measured step, from the CUDA events
+    std::vector<double> queueSteps;
+};
+
+void summarise(CellState& cell)
+{
+    CellResult& r = *cell.result;
+    if (cell.stepMs.empty())
+        return;
+    r.stepMs.median = median(cell.stepMs);
+    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
+    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
+    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
+    if (!cell.queueSteps.empty()) {
+        r.queue = QueueSummary { median(cell.lagMs), median(cell.queueSteps),
+            int(*std::max_element(cell.queueSteps.begin(), cell.queueSteps.end())) };
     }
-
-    std::string isoNowUtc()
-    {
-        const std::time_t now = std::time(nullptr);
-        std::tm utc {};
-        gmtime_r(&now, &utc);
-        char text[32];
-        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-        return text;
-    }
-
-    struct CellState {
-        CellResult* result = nullptr;
-        uint32_t index = 0;
-        std::unique_ptr<LoggingStyle> style;
-        std::vector<double> stepMs; // every measured step's duration, start to next start
-    };
-
-    struct BlockTiming {
-        bool complete = false;
-        double msPerStep = 0;
-        std::vector<double> stepMs;
-    };
-
-    struct BlockJob {
-        StepExecutor& executor;
-        LoggingStyle& style;
-        int64_t steps;
-        int64_t hostWorkUs;
-        StepRecord tag; // runId, cell and round filled in
-    };
-
-    // The timed loop. Nothing here waits for the device except what the style itself does, and the
-    // synchronize that closes the block so that its time covers all of its work.
-    BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
-    {
-        std::vector<int64_t> starts(size_t(job.steps), 0);
-        job.executor.synchronize();
-        job.style.beginBlock();
-        int64_t done = 0;
-        while (done < job.steps) {
-            const int64_t start = steadyNowNs();
-            spinForUs(job.hostWorkUs);
-            const StepOutput out = job.executor.step();
-            const int64_t dispatched = steadyNowNs();
-            job.style.afterStep(out, done);
-            const int64_t logged = steadyNowNs();
-            starts[size_t(done)] = start;
-            if (ring) {
-                StepRecord record = job.tag;
-                record.step = uint32_t(done);
-                record.startNs = start - runStartNs;
-                record.dispatchedNs = dispatched - runStartNs;
-                record.loggedNs = logged - runStartNs;
-                ring->push(record);
-            }
-            ++done;
-            if (stop.load(std::memory_order_relaxed))
-                break;
-        }
-        job.style.endBlock();
-        job.executor.synchronize();
-        const int64_t end = steadyNowNs();
-
-        BlockTiming timing;
-        timing.complete = done == job.steps;
-        if (!timing.complete)
-            return timing;
-        timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
-        timing.stepMs.resize(size_t(done));
-        for (int64_t i = 0; i < done; ++i) {
-            const int64_t next = i + 1 < done ? starts[size_t(i + 1)] : end;
-            timing.stepMs[size_t(i)] = double(next - starts[size_t(i)]) * 1e-6;
-        }
-        return timing;
-    }
-
-    // Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
-    // CUDA steps take up to hundreds of milliseconds), or max steps are spent. Returns steps run.
-    int64_t warmUp(
-        StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs, const std::atomic<bool>& stop)
-    {
-        constexpr int64_t chunk = 10;
-        int64_t done = 0;
-        double previous = -1;
-        while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
-            const int64_t n = std::min(chunk, maxSteps - done);
-            executor.synchronize();
-            const int64_t t0 = steadyNowNs();
-            for (int64_t i = 0; i < n; ++i) {
-                spinForUs(hostWorkUs);
-                executor.step();
-            }
-            executor.synchronize();
-            const double perStep = double(steadyNowNs() - t0) / double(n);
-            done += n;
-            if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
-                break;
-            previous = perStep;
-        }
-        return done;
-    }
-
-    void summarise(CellState& cell)
-    {
-        CellResult& r = *cell.result;
-        if (cell.stepMs.empty())
-            return;
-        r.stepMs.median = median(cell.stepMs);
-        r.stepMs.p10 = quantile(cell.stepMs, 0.10);
-        r.stepMs.p90 = quantile(cell.stepMs, 0.90);
-        r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
-    }
+}
 
 } // namespace
 
@@ -158,6 +83,8 @@ ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint
                 m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), style.name });
                 if (style.name == baselineStyle())
                     m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), aaControlStyle() });
+                if (style.name == baselineStyle() && m_config.observerControl)
+                    m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), observerControlStyle() });
             }
         }
     }
@@ -190,6 +117,8 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     m_startNs = steadyNowNs();
     m_blocksDone = 0;
 
+    m_timeline = m_config.gpuEvents ? GpuTimeline::make(m_device) : nullptr;
+    m_syncs = SyncCounter::make(m_device);
     if (m_device == "cpu") {
         m_clocksUnavailable = "device cpu: no GPU clocks";
     } else {
@@ -201,8 +130,9 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
         }
     }
     if (m_device == "cpu") {
-        const std::string note = "device cpu: there is no asynchronous queue, so a sync has no queued work to wait "
-                                 "for; overheads here are host costs only";
+        const std::string note = "device cpu: no asynchronous queue on CPU, so a sync has no queued work to wait "
+                                 "for: overheads are host costs only, and queue depth, lag, syncs and the regime "
+                                 "are not measured";
         result.notes.push_back(note);
         if (onNote)
             onNote(note);
@@ -253,7 +183,7 @@ void ExperimentRunner::runGroup(
         state.result = &result.cells.back();
         state.index = plan.index;
         cells.push_back(std::move(state));
-        const bool aa = plan.style == aaControlStyle();
+        const bool aa = plan.style == aaControlStyle() || plan.style == observerControlStyle();
         auto spec = std::find_if(m_config.styles.begin(), m_config.styles.end(),
             [&](const StyleSpec& s) { return s.name == (aa ? baselineStyle() : plan.style); });
         specs.push_back(*spec);
@@ -275,6 +205,8 @@ void ExperimentRunner::runGroup(
         executor = makeStepExecutor(mode, std::move(state));
         reportProgress(groupLabel + ": warming up");
         group.warmupSteps = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
+        reportProgress(groupLabel + ": measuring D, G, L, K");
+        group.regime = measureRegime(*executor, hostWork);
     } catch (const std::exception& e) {
         for (auto& cell : cells)
             fail(cell, errorText(e));
@@ -317,8 +249,22 @@ void ExperimentRunner::runGroup(
                 tag.cell = cell.index;
                 tag.round = round;
                 try {
-                    BlockTiming t = runBlock({ *executor, *cell.style, steps, hostWork, tag }, m_ring, m_startNs, stop);
+                    const bool observer = cell.result->style == observerControlStyle();
+                    SyncCounter* syncs = round < 0 ? m_syncs.get() : nullptr;
+                    const int64_t replaysBefore = executor->replays();
+                    BlockTiming t = runBlock(
+                        { *executor, *cell.style, steps, hostWork, tag, observer ? nullptr : m_timeline.get(), syncs },
+                        m_ring, m_startNs, stop);
+                    if (syncs && t.complete)
+                        cell.result->syncsPerStep = double(t.syncs) / double(steps);
                     if (t.complete && round >= 0) {
+                        for (const QueueSample& q : t.queue) {
+                            cell.lagMs.push_back(q.lagMs);
+                            cell.queueSteps.push_back(q.queueSteps);
+                        }
+                        if (mode == Mode::CudaGraph)
+                            cell.result->graphReplays
+                                = std::max<int64_t>(cell.result->graphReplays, 0) + executor->replays() - replaysBefore;
                         cell.result->blockRounds.push_back(round);
                         cell.result->blockStepMs.push_back(t.msPerStep);
                         cell.result->stepsMeasured += steps;

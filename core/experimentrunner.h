@@ -14,6 +14,8 @@
 namespace synctax {
 
 class GpuClocks;
+class GpuTimeline;
+class SyncCounter;
 class Sink;
 class StepRing;
 
@@ -61,6 +63,8 @@ private:
     std::vector<CellPlan> m_cells;
     std::unique_ptr<Sink> m_sink;
     std::unique_ptr<GpuClocks> m_clocks;
+    std::unique_ptr<GpuTimeline> m_timeline;
+    std::unique_ptr<SyncCounter> m_syncs;
     std::string m_clocksUnavailable;
     std::mt19937_64 m_rng;
     int64_t m_blocksDone = 0;

@@ -9,23 +9,23 @@ namespace synctax {
 
 namespace {
 
-    // The few NVML entry points used, declared here so that no NVML header is needed to build.
-    using NvmlReturn = int;
-    using NvmlDevice = void*;
-    constexpr NvmlReturn nvmlSuccess = 0;
-    constexpr int nvmlClockSm = 1;
+// The few NVML entry points used, declared here so that no NVML header is needed to build.
+using NvmlReturn = int;
+using NvmlDevice = void*;
+constexpr NvmlReturn nvmlSuccess = 0;
+constexpr int nvmlClockSm = 1;
 
-    const std::pair<uint64_t, const char*> reasonNames[] = {
-        { 0x1, "gpu_idle" },
-        { 0x2, "applications_clocks_setting" },
-        { 0x4, "sw_power_cap" },
-        { 0x8, "hw_slowdown" },
-        { 0x10, "sync_boost" },
-        { 0x20, "sw_thermal_slowdown" },
-        { 0x40, "hw_thermal_slowdown" },
-        { 0x80, "hw_power_brake_slowdown" },
-        { 0x100, "display_clock_setting" },
-    };
+const std::pair<uint64_t, const char*> reasonNames[] = {
+    { 0x1, "gpu_idle" },
+    { 0x2, "applications_clocks_setting" },
+    { 0x4, "sw_power_cap" },
+    { 0x8, "hw_slowdown" },
+    { 0x10, "sync_boost" },
+    { 0x20, "sw_thermal_slowdown" },
+    { 0x40, "hw_thermal_slowdown" },
+    { 0x80, "hw_power_brake_slowdown" },
+    { 0x100, "display_clock_setting" },
+};
 
 } // namespace
 

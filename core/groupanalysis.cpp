@@ -11,14 +11,14 @@ namespace synctax {
 
 namespace {
 
-    const CellResult* findStyle(const std::vector<CellResult*>& cells, const char* style)
-    {
-        for (const CellResult* c : cells) {
-            if (c->style == style && c->ok)
-                return c;
-        }
-        return nullptr;
+const CellResult* findStyle(const std::vector<CellResult*>& cells, const char* style)
+{
+    for (const CellResult* c : cells) {
+        if (c->style == style && c->ok)
+            return c;
     }
+    return nullptr;
+}
 
 } // namespace
 

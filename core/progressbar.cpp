@@ -9,13 +9,13 @@ namespace synctax {
 
 namespace {
 
-    std::string clock(double seconds)
-    {
-        const int s = int(std::max(seconds, 0.0));
-        char text[32];
-        std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
-        return text;
-    }
+std::string clock(double seconds)
+{
+    const int s = int(std::max(seconds, 0.0));
+    char text[32];
+    std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
+    return text;
+}
 
 } // namespace
 

@@ -15,25 +15,25 @@ namespace synctax {
 
 namespace {
 
-    using nlohmann::json;
+using nlohmann::json;
 
-    // JSON has no NaN or infinity: an unknown number is null.
-    json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+// JSON has no NaN or infinity: an unknown number is null.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-    std::string sinkText(const SinkSpec& sink)
-    {
-        switch (sink.kind) {
-        case SinkSpec::Kind::Null:
-            return "null";
-        case SinkSpec::Kind::Stdout:
-            return "stdout";
-        case SinkSpec::Kind::Stderr:
-            return "stderr";
-        case SinkSpec::Kind::File:
-            return "file:" + sink.path;
-        }
+std::string sinkText(const SinkSpec& sink)
+{
+    switch (sink.kind) {
+    case SinkSpec::Kind::Null:
         return "null";
+    case SinkSpec::Kind::Stdout:
+        return "stdout";
+    case SinkSpec::Kind::Stderr:
+        return "stderr";
+    case SinkSpec::Kind::File:
+        return "file:" + sink.path;
     }
+    return "null";
+}
 
 } // namespace
 
@@ -70,6 +70,8 @@ json toJson(const ExperimentConfig& config)
         { "host_work_us", config.hostWorkUs },
         { "optimizer", toString(config.optimizer) },
         { "learning_rate", config.learningRate },
+        { "gpu_events", config.gpuEvents },
+        { "observer_control", config.observerControl },
         { "sink", sinkText(config.sink) },
         { "models", models },
         { "styles", styles },
@@ -119,9 +121,21 @@ json toJson(const ExperimentResult& result)
         } else {
             clocks["reason"] = g.clocks.reason;
         }
-        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "warmup_steps", g.warmupSteps },
-            { "rounds", g.rounds }, { "stop_reason", g.stopReason }, { "noise_floor_pct", number(g.noiseFloorPct) },
-            { "drift", drift }, { "clocks", clocks } });
+        json regime { { "available", g.regime.available } };
+        if (g.regime.available) {
+            regime["d_ms"] = number(g.regime.dMs);
+            regime["g_ms"] = number(g.regime.gMs);
+            regime["l_us"] = number(g.regime.lUs);
+            regime["k"] = g.regime.k > 0 ? json(g.regime.k) : json(nullptr);
+            regime["h_us"] = number(g.regime.hUs);
+            regime["label"] = g.regime.label;
+            regime["queue_limited"] = g.regime.queueLimited;
+        } else {
+            regime["reason"] = g.regime.reason;
+        }
+        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "regime", regime },
+            { "warmup_steps", g.warmupSteps }, { "rounds", g.rounds }, { "stop_reason", g.stopReason },
+            { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift }, { "clocks", clocks } });
     }
     json cells = json::array();
     for (const auto& c : result.cells) {
@@ -143,6 +157,13 @@ json toJson(const ExperimentResult& result)
             { "rounds", c.pairedRounds },
             { "stop_reason", group ? json(group->stopReason) : json(nullptr) },
             { "low_clock_blocks", c.lowClockBlocks },
+            { "syncs_per_step", c.syncsPerStep ? number(*c.syncsPerStep) : json(nullptr) },
+            { "queue",
+                c.queue ? json { { "median_lag_ms", number(c.queue->medianLagMs) },
+                    { "median_queue_steps", number(c.queue->medianQueueSteps) },
+                    { "max_queue_steps", c.queue->maxQueueSteps } }
+                        : json(nullptr) },
+            { "graph_replays", c.graphReplays >= 0 ? json(c.graphReplays) : json(nullptr) },
             { "block_rounds", c.blockRounds },
             { "block_ms_per_step", c.blockStepMs },
         };

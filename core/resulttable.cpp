@@ -11,49 +11,49 @@ namespace synctax {
 
 namespace {
 
-    std::string fixed(double v, const char* format)
-    {
-        if (!std::isfinite(v))
-            return "";
-        char text[64];
-        std::snprintf(text, sizeof text, format, v);
-        return text;
-    }
+std::string fixed(double v, const char* format)
+{
+    if (!std::isfinite(v))
+        return "";
+    char text[64];
+    std::snprintf(text, sizeof text, format, v);
+    return text;
+}
 
-    std::string pad(const std::string& s, size_t width, bool right = false)
-    {
-        if (s.size() >= width)
-            return s;
-        return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-    }
+std::string pad(const std::string& s, size_t width, bool right = false)
+{
+    if (s.size() >= width)
+        return s;
+    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
 
-    std::string csvField(const std::string& s)
-    {
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string quoted = "\"";
-        for (char c : s) {
-            if (c == '"')
-                quoted += '"';
-            quoted += c;
-        }
-        return quoted + "\"";
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string quoted = "\"";
+    for (char c : s) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
     }
+    return quoted + "\"";
+}
 
-    std::string cellText(const CellResult& c)
-    {
-        if (!c.ok)
-            return "failed";
-        if (c.stepsMeasured == 0)
-            return "-";
-        std::string text = fixed(c.stepMs.mean, "%.3f") + " ms  ";
-        if (c.style == baselineStyle())
-            return text + "baseline";
-        if (!c.overheadPct)
-            return text + "n/a";
-        const bool noise = c.verdict == Verdict::WithinNoise;
-        return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
-    }
+std::string cellText(const CellResult& c)
+{
+    if (!c.ok)
+        return "failed";
+    if (c.stepsMeasured == 0)
+        return "-";
+    std::string text = fixed(c.stepMs.mean, "%.3f") + " ms  ";
+    if (c.style == baselineStyle())
+        return text + "baseline";
+    if (!c.overheadPct)
+        return text + "n/a";
+    const bool noise = c.verdict == Verdict::WithinNoise;
+    return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
+}
 
 } // namespace
 
@@ -120,6 +120,20 @@ std::string formatTable(const ExperimentResult& result)
                     + std::to_string(g.clocks.defaultMhz) + " MHz)";
         }
         out += "\n";
+        if (g.regime.available) {
+            out += "  regime " + g.regime.label + ": D " + fixed(g.regime.dMs, "%.3f") + " ms"
+                + (g.regime.queueLimited ? " (queue-limited)" : "") + ", G " + fixed(g.regime.gMs, "%.3f") + " ms, L "
+                + fixed(g.regime.lUs, "%.1f") + " us, K " + (g.regime.k > 0 ? std::to_string(g.regime.k) : "?") + ", H "
+                + fixed(g.regime.hUs, "%.0f") + " us\n";
+        }
+        for (const auto& c : result.cells) {
+            if (c.model == g.model && c.mode == g.mode && c.queue) {
+                out += "  " + pad(c.style, styleWidth) + " lag " + fixed(c.queue->medianLagMs, "%.3f") + " ms, queue "
+                    + fixed(c.queue->medianQueueSteps, "%.1f") + " steps (max " + std::to_string(c.queue->maxQueueSteps)
+                    + ")" + (c.syncsPerStep ? ", " + fixed(*c.syncsPerStep, "%.2f") + " syncs/step" : "")
+                    + (c.graphReplays >= 0 ? ", " + std::to_string(c.graphReplays) + " replays" : "") + "\n";
+            }
+        }
     }
     for (const auto& c : result.cells) {
         if (!c.ok)

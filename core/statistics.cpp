@@ -53,22 +53,22 @@ double trimmedMean(std::vector<double> values, double trim)
 
 namespace {
 
-    double normalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
-    // Student's t quantile by the Cornish-Fisher expansion around the normal one (Abramowitz & Stegun
-    // 26.7.5): within 1% for 3 or more degrees of freedom, which is all it is used for.
-    double studentQuantile(double p, double dof)
-    {
-        // Normal quantile by bisection on the CDF: exact enough and simple.
-        double lo = -10, hi = 10;
-        for (int i = 0; i < 100; ++i) {
-            const double mid = (lo + hi) / 2;
-            (normalCdf(mid) < p ? lo : hi) = mid;
-        }
-        const double z = (lo + hi) / 2, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-        return z + (z3 + z) / (4 * dof) + (5 * z5 + 16 * z3 + 3 * z) / (96 * dof * dof)
-            + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * dof * dof * dof);
+// Student's t quantile by the Cornish-Fisher expansion around the normal one (Abramowitz & Stegun
+// 26.7.5): within 1% for 3 or more degrees of freedom, which is all it is used for.
+double studentQuantile(double p, double dof)
+{
+    // Normal quantile by bisection on the CDF: exact enough and simple.
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = (lo + hi) / 2;
+        (normalCdf(mid) < p ? lo : hi) = mid;
     }
+    const double z = (lo + hi) / 2, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+    return z + (z3 + z) / (4 * dof) + (5 * z5 + 16 * z3 + 3 * z) / (96 * dof * dof)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * dof * dof * dof);
+}
 
 } // namespace
 

@@ -10,22 +10,30 @@ namespace synctax {
 
 namespace {
 
-    class EagerExecutor : public StepExecutor {
-    public:
-        explicit EagerExecutor(std::unique_ptr<TrainingState> state)
-            : StepExecutor(std::move(state))
-        {
-        }
+class EagerExecutor : public StepExecutor {
+public:
+    explicit EagerExecutor(std::unique_ptr<TrainingState> state)
+        : StepExecutor(std::move(state))
+    {
+    }
 
-        StepOutput step() override
-        {
-            const Batch& b = m_state->batch(m_next++);
-            return m_state->runStep(b.input, b.target);
-        }
+    StepOutput step() override
+    {
+        const Batch& b = m_state->batch(m_next++);
+        return m_state->runStep(b.input, b.target);
+    }
 
-    private:
-        size_t m_next = 0;
-    };
+    int64_t launchesPerStep() override
+    {
+        if (m_launches == 0)
+            m_launches = countEagerLaunchesPerStep(*m_state);
+        return m_launches;
+    }
+
+private:
+    size_t m_next = 0;
+    int64_t m_launches = 0;
+};
 
 } // namespace
 

@@ -4,13 +4,13 @@ namespace synctax {
 
 namespace {
 
-    size_t roundUpToPowerOfTwo(size_t n)
-    {
-        size_t p = 1;
-        while (p < n)
-            p <<= 1;
-        return p;
-    }
+size_t roundUpToPowerOfTwo(size_t n)
+{
+    size_t p = 1;
+    while (p < n)
+        p <<= 1;
+    return p;
+}
 
 } // namespace
 

@@ -24,4 +24,8 @@ inline const char* baselineStyle() { return "none"; }
 // whose interval is the noise floor. Added by the runner, never listed in configs.
 inline const char* aaControlStyle() { return "aa_control"; }
 
+// The baseline without per-step CUDA events, added with observer_control: its overhead against
+// the baseline is (minus) the cost of the instrumentation itself.
+inline const char* observerControlStyle() { return "none_no_events"; }
+
 } // namespace synctax

@@ -12,15 +12,15 @@ namespace synctax {
 
 namespace {
 
-    template <typename Holder> BuiltModel wrap(Holder holder, std::vector<int64_t> sampleShape, int64_t classes)
-    {
-        BuiltModel built;
-        built.module = holder.ptr();
-        built.forward = [holder](const torch::Tensor& x) mutable { return holder->forward(x); };
-        built.sampleShape = std::move(sampleShape);
-        built.classes = classes;
-        return built;
-    }
+template <typename Holder> BuiltModel wrap(Holder holder, std::vector<int64_t> sampleShape, int64_t classes)
+{
+    BuiltModel built;
+    built.module = holder.ptr();
+    built.forward = [holder](const torch::Tensor& x) mutable { return holder->forward(x); };
+    built.sampleShape = std::move(sampleShape);
+    built.classes = classes;
+    return built;
+}
 
 } // namespace
 

@@ -8,16 +8,16 @@ namespace synctax {
 
 namespace {
 
-    std::string duration(double seconds)
-    {
-        const int s = int(std::max(seconds, 0.0) + 0.5);
-        char text[32];
-        if (s >= 3600)
-            std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-        else
-            std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
-        return text;
-    }
+std::string duration(double seconds)
+{
+    const int s = int(std::max(seconds, 0.0) + 0.5);
+    char text[32];
+    if (s >= 3600)
+        std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
+    return text;
+}
 
 } // namespace
 

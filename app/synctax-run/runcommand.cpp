@@ -27,37 +27,37 @@ namespace synctax {
 
 namespace {
 
-    std::atomic<bool> g_stopRequested { false };
+std::atomic<bool> g_stopRequested { false };
 
-    extern "C" void requestStop(int) { g_stopRequested.store(true); }
+extern "C" void requestStop(int) { g_stopRequested.store(true); }
 
-    std::string timestamp()
-    {
-        const std::time_t now = std::time(nullptr);
-        std::tm local {};
-        localtime_r(&now, &local);
-        char text[32];
-        std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
-        return text;
+std::string timestamp()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local {};
+    localtime_r(&now, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
+    return text;
+}
+
+std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
+{
+    ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
+    if (!loaded.config) {
+        std::cerr << formatErrors(loaded.errors);
+        std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
     }
+    return loaded.config;
+}
 
-    std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
-    {
-        ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
-        if (!loaded.config) {
-            std::cerr << formatErrors(loaded.errors);
-            std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
-        }
-        return loaded.config;
-    }
-
-    void writeText(const std::filesystem::path& path, const std::string& text)
-    {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out)
-            throw std::runtime_error("cannot write '" + path.string() + "'");
-    }
+void writeText(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out)
+        throw std::runtime_error("cannot write '" + path.string() + "'");
+}
 
 } // namespace
 

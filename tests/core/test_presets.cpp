@@ -22,7 +22,8 @@ ExperimentConfig preset(const std::string& name)
 TEST(Presets, EveryPresetIsValid)
 {
     const auto names = presetNames();
-    EXPECT_EQ(names, (std::vector<std::string> { "cpu-quick", "seed", "seed-graphs", "seed-tiny", "sins" }));
+    EXPECT_EQ(names,
+        (std::vector<std::string> { "cpu-quick", "observer", "regimes", "seed", "seed-graphs", "seed-tiny", "sins" }));
     for (const auto& name : names) {
         auto c = preset(name);
         EXPECT_EQ(c.name, name);

@@ -112,3 +112,108 @@ TEST(Gpu, DeviceIndexOutOfRangeIsABadInput)
     EXPECT_THROW(resolveDevice("cuda:999"), DeviceError);
     EXPECT_EQ(resolveDevice("auto"), "cuda:0");
 }
+
+#ifdef SYNCTAX_HAVE_CUDA
+#include "core/gputimeline.h"
+#include "core/hostclock.h"
+#include "core/regimeprobe.h"
+
+#include <ATen/cuda/Sleep.h>
+
+#include <iostream>
+
+TEST(Gpu, EventsAreAlignedToTheHostClock)
+{
+    REQUIRE_CUDA();
+    // How long the sleep kernel takes, timed on the host around a synchronize.
+    const auto sleepOnce = [](int64_t cycles) {
+        torch::cuda::synchronize();
+        const int64_t t0 = steadyNowNs();
+        at::cuda::sleep(cycles);
+        torch::cuda::synchronize();
+        return steadyNowNs() - t0;
+    };
+    sleepOnce(1'000'000);
+    const int64_t cycles = 40'000'000; // about 20 ms at 2 GHz
+    const double hostSleepMs = double(sleepOnce(cycles)) * 1e-6;
+
+    auto timeline = GpuTimeline::make("cuda:0");
+    ASSERT_NE(timeline, nullptr);
+    torch::cuda::synchronize();
+    timeline->beginBlock(2);
+    const int64_t begin = steadyNowNs();
+    at::cuda::sleep(cycles);
+    timeline->markStep(0);
+    at::cuda::sleep(cycles);
+    timeline->markStep(1);
+    torch::cuda::synchronize();
+    const int64_t end = steadyNowNs();
+    const auto done = timeline->completionNs();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_NEAR(double(done[0] - begin) * 1e-6, hostSleepMs, 0.1 * hostSleepMs);
+    EXPECT_NEAR(double(done[1] - done[0]) * 1e-6, hostSleepMs, 0.1 * hostSleepMs);
+    EXPECT_LE(done[1], end); // completed before the host saw the synchronize return
+    EXPECT_GT(done[1], end - int64_t(0.1 * hostSleepMs * 1e6));
+}
+
+TEST(Gpu, RegimeQuantitiesForEveryModel)
+{
+    REQUIRE_CUDA();
+    for (const ModelSpec& spec : { ModelSpec { "tiny_mlp", 256, 512, 256, 10 },
+             ModelSpec { "small_resnet", 32, 64, 32, 10 }, ModelSpec { "resnet50", 8, 64, 224, 1000 } }) {
+        for (Mode mode : { Mode::Eager, Mode::CudaGraph }) {
+            auto state = std::make_unique<TrainingState>(spec, torch::Device("cuda:0"), OptimizerKind::Sgd, 0.01, 3);
+            auto executor = makeStepExecutor(mode, std::move(state));
+            for (int i = 0; i < 5; ++i)
+                executor->step();
+            const RegimeMeasurement m = measureRegime(*executor, 0);
+            const std::string where = spec.name + "/" + toString(mode);
+            ASSERT_TRUE(m.available) << where << ": " << m.reason;
+            EXPECT_GT(m.k, 0) << where;
+            EXPECT_GE(m.lUs, 1.0) << where;
+            EXPECT_LE(m.lUs, 100.0) << where;
+            EXPECT_GT(m.dMs, 0.0) << where;
+            EXPECT_GT(m.gMs, 0.0) << where;
+            EXPECT_FALSE(m.label.empty()) << where;
+            std::cout << where << ": D " << m.dMs << " ms, G " << m.gMs << " ms, L " << m.lUs << " us, K " << m.k
+                      << ", " << m.label << (m.queueLimited ? " (queue-limited)" : "") << "\n";
+        }
+    }
+}
+
+TEST(Gpu, ItemCollapsesTheQueueAndIsCountedAsOneSyncPerStep)
+{
+    REQUIRE_CUDA();
+    ExperimentConfig c;
+    c.device = "cuda";
+    c.stepsPerBlock = 20;
+    c.blocks = 3;
+    c.minBlocks = 3;
+    c.warmupMaxSteps = 20;
+    c.models = { ModelSpec { "small_resnet", 64, 64, 32, 10 } };
+    c.styles = { { "none", 0 }, { "item", 0 }, { "item_every_n", 5 }, { "gpu_accumulate", 0 } };
+    c.modes = { Mode::Eager, Mode::CudaGraph };
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    for (const auto& cell : r.cells) {
+        const std::string where = cell.mode + "/" + cell.style;
+        ASSERT_TRUE(cell.ok) << where << ": " << cell.error;
+        ASSERT_TRUE(cell.queue) << where;
+        ASSERT_TRUE(cell.syncsPerStep) << where;
+        if (cell.style == "item") {
+            EXPECT_DOUBLE_EQ(*cell.syncsPerStep, 1.0) << where;
+            EXPECT_LE(cell.queue->maxQueueSteps, 1) << where;
+        } else if (cell.style == "item_every_n") {
+            EXPECT_DOUBLE_EQ(*cell.syncsPerStep, 0.2) << where;
+        } else if (cell.style == "gpu_accumulate") {
+            EXPECT_DOUBLE_EQ(*cell.syncsPerStep, 1.0 / 20) << where; // one .item() per block
+        } else {
+            EXPECT_DOUBLE_EQ(*cell.syncsPerStep, 0.0) << where;
+        }
+        EXPECT_EQ(cell.graphReplays >= 0, cell.mode == "cuda_graph") << where;
+        if (cell.mode == "cuda_graph")
+            EXPECT_EQ(cell.graphReplays, cell.stepsMeasured) << where;
+    }
+    for (const auto& g : r.groups)
+        EXPECT_TRUE(g.regime.available) << g.model << "/" << g.mode << ": " << g.regime.reason;
+}
+#endif
