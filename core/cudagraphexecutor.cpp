@@ -11,11 +11,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <torch/version.h>
 
-#include <atomic>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
+#include <cuda_runtime_api.h>
 #endif
 
 namespace synctax {
@@ -24,34 +20,22 @@ namespace synctax {
 
 namespace {
 
-// The graph's nodes, counted in its DOT dump (each node is one line `"graph_N_node_M"[...`).
-// Debug mode keeps the captured graph for this; -1 when the dump cannot be read.
-int64_t countNodes(at::cuda::CUDAGraph& graph)
-{
-    static std::atomic<int> counter { 0 };
-    const std::string path = (std::filesystem::temp_directory_path()
-        / ("synctax-graph-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".dot"))
-                                 .string();
-#if TORCH_VERSION_MAJOR >= 2
-    graph.debug_dump(path);
-#else
-    return -1; // LibTorch 1.x keeps no captured graph to dump
+// LibTorch 2.8 and later can keep the captured graph (keep_graph) and hand it out.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 8)
+#define SYNCTAX_GRAPH_IS_KEPT 1
 #endif
-    std::ifstream in(path);
-    if (!in)
+
+// The graph's nodes: kernels, copies and memsets, each one launch when run eagerly.
+int64_t countNodes([[maybe_unused]] at::cuda::CUDAGraph& graph)
+{
+#ifdef SYNCTAX_GRAPH_IS_KEPT
+    size_t count = 0;
+    if (cudaGraphGetNodes(graph.raw_cuda_graph(), nullptr, &count) != cudaSuccess)
         return -1;
-    int64_t nodes = 0;
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto start = line.find_first_not_of(" \t");
-        if (start != std::string::npos && line.compare(start, 7, "\"graph_") == 0
-            && line.find("_node_") != std::string::npos && line.find("->") == std::string::npos
-            && line.find('[') != std::string::npos)
-            ++nodes;
-    }
-    in.close();
-    std::remove(path.c_str());
-    return nodes > 0 ? nodes : -1;
+    return int64_t(count);
+#else
+    return -1;
+#endif
 }
 
 // Eager steps on a side stream first: they create the optimizer's state (momentum buffers)
@@ -71,9 +55,6 @@ StepOutput captureStep(TrainingState& state, const torch::Tensor& input, const t
         c10::cuda::CUDAStreamGuard guard(side);
         for (int i = 0; i < warmups; ++i)
             state.runStep(input, target);
-#if TORCH_VERSION_MAJOR >= 2
-        graph.enable_debug_mode();
-#endif
         graph.capture_begin();
         output = state.runStep(input, target);
         graph.capture_end();
@@ -88,12 +69,18 @@ class CudaGraphExecutor : public StepExecutor {
 public:
     explicit CudaGraphExecutor(std::unique_ptr<TrainingState> state)
         : StepExecutor(std::move(state))
+#ifdef SYNCTAX_GRAPH_IS_KEPT
+        , m_graph(/*keep_graph=*/true)
+#endif
     {
         m_input = m_state->batch(0).input.clone();
         m_target = m_state->batch(0).target.clone();
         m_output = captureStep(*m_state, m_input, m_target, m_graph, 3);
         const int64_t nodes = countNodes(m_graph);
         m_launches = nodes > 0 ? nodes + 2 : -1; // the graph plus the two input copies
+#ifdef SYNCTAX_GRAPH_IS_KEPT
+        m_graph.instantiate(); // a kept graph is instantiated on request
+#endif
     }
 
     StepOutput step() override
@@ -130,7 +117,11 @@ int64_t countEagerLaunchesPerStep(TrainingState& state)
 {
     if (!state.device().is_cuda())
         return -1;
+#ifdef SYNCTAX_GRAPH_IS_KEPT
+    at::cuda::CUDAGraph graph(/*keep_graph=*/true);
+#else
     at::cuda::CUDAGraph graph;
+#endif
     const torch::Tensor input = state.batch(0).input.clone();
     const torch::Tensor target = state.batch(0).target.clone();
     captureStep(state, input, target, graph, 1);
