@@ -94,6 +94,7 @@ public:
     }
 
     int64_t launchesPerStep() override { return m_launches; }
+    int64_t queueEntriesPerStep() override { return 3; }
     int64_t replays() const override { return m_replays; }
 
 private:

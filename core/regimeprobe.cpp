@@ -75,7 +75,8 @@ RegimeMeasurement measureRegime(StepExecutor& executor, int64_t hostWorkUs)
     m.k = executor.launchesPerStep();
 
     // As many steps as the queue holds, at most 8; a step larger than the queue still gets one.
-    const int64_t perStep = m.k > 0 ? m.k : queueCapacity;
+    const int64_t entries = executor.queueEntriesPerStep();
+    const int64_t perStep = entries > 0 ? entries : queueCapacity;
     const int n = int(std::clamp<int64_t>((queueCapacity - 20) / perStep, 1, 8));
     m.queueLimited = perStep >= queueCapacity - 20;
     const double cycles = cyclesPerMs(stream);

@@ -14,6 +14,8 @@ public:
     virtual StepOutput step() = 0; // queues one step; returns without waiting for the device
     // Kernel launches and copies one step queues (K); -1 where it cannot be counted.
     virtual int64_t launchesPerStep() = 0;
+    // Entries one step takes in the launch queue: K eagerly, a graph launch and two copies replayed.
+    virtual int64_t queueEntriesPerStep() { return launchesPerStep(); }
     virtual int64_t replays() const { return 0; } // graph replays so far (cuda_graph mode)
     void synchronize() const { m_state->synchronize(); }
     TrainingState& state() { return *m_state; }
