@@ -47,9 +47,10 @@ public:
     {
     }
 
-    void error(const YAML::Node& node, const std::string& message)
+    void error(const YAML::Node& node, const std::string& message) { error(node.Mark(), message); }
+
+    void error(const YAML::Mark& mark, const std::string& message)
     {
-        const YAML::Mark mark = node.Mark();
         m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
     }
 
@@ -217,6 +218,8 @@ public:
             error(root, "missing 'styles' (a list of: " + joined(styleNames()) + ")");
         if (config.warmupMinSteps > config.warmupMaxSteps)
             error(root, "warmup: min_steps is larger than max_steps");
+        if (m_graphMode && config.device == "cpu")
+            error(*m_graphMode, "mode cuda_graph needs a CUDA device, and device is cpu");
     }
 
 private:
@@ -420,11 +423,14 @@ private:
                 continue;
             }
             config.modes.push_back(*mode);
+            if (*mode == Mode::CudaGraph)
+                m_graphMode = item.Mark();
         }
     }
 
     std::string m_source;
     std::vector<ConfigError>& m_errors;
+    std::optional<YAML::Mark> m_graphMode; // where cuda_graph was asked for
 };
 
 } // namespace
