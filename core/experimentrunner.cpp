@@ -257,6 +257,8 @@ void ExperimentRunner::runGroup(
                         m_ring, m_startNs, stop);
                     if (syncs && t.complete)
                         cell.result->syncsPerStep = double(t.syncs) / double(steps);
+                    if (t.complete && round >= 0 && onBlockMeasured)
+                        onBlockMeasured(m_cells[cell.index], round, steps, t.msPerStep);
                     if (t.complete && round >= 0) {
                         for (const QueueSample& q : t.queue) {
                             cell.lagMs.push_back(q.lagMs);

@@ -48,6 +48,8 @@ public:
     int64_t plannedBlocks() const;
 
     std::function<void(const RunProgress&)> onProgress;
+    // After every measured block: its cell, round and ms per step (called on the running thread).
+    std::function<void(const CellPlan&, int round, int64_t steps, double msPerStep)> onBlockMeasured;
     std::function<void(const std::string&)> onNote;
 
     ExperimentResult run(const std::atomic<bool>& stop);

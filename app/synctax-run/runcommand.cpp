@@ -5,6 +5,7 @@
 #include "core/configloader.h"
 #include "core/devices.h"
 #include "core/experimentrunner.h"
+#include "core/journal.h"
 #include "core/presets.h"
 #include "core/resultsjson.h"
 #include "core/resulttable.h"
@@ -100,7 +101,20 @@ int runCommand(const RunOptions& options)
     std::cerr << "synctax-run: " << config->name << " on " << runner->device() << ", " << runner->cells().size()
               << " cells, " << runner->plannedBlocks() << " blocks; results in " << outDir.string() << "\n";
 
-    StepCsvWriter csv((outDir / "steps.csv").string(), runner->cells());
+    std::unique_ptr<StepCsvWriter> csvWriter;
+    std::unique_ptr<Journal> journalWriter;
+    try {
+        csvWriter = std::make_unique<StepCsvWriter>((outDir / "steps.csv").string(), runner->cells());
+        journalWriter = std::make_unique<Journal>((outDir / "journal.jsonl").string(), *config);
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return 2;
+    }
+    StepCsvWriter& csv = *csvWriter;
+    Journal& journal = *journalWriter;
+    runner->onBlockMeasured = [&](const CellPlan& cell, int round, int64_t steps, double msPerStep) {
+        journal.block(cell.model, cell.mode, cell.style, round, steps, msPerStep);
+    };
     std::atomic<bool> runFinished { false };
     std::thread drainer([&] {
         std::vector<StepRecord> batch;
@@ -126,6 +140,7 @@ int runCommand(const RunOptions& options)
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     progress.finish();
+    journal.end(result.stopped);
     runFinished.store(true);
     drainer.join();
 
@@ -142,7 +157,7 @@ int runCommand(const RunOptions& options)
               << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s\n";
     std::cout << formatTable(result) << std::flush;
     std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
-              << " steps), summary.csv\n";
+              << " steps), summary.csv, journal.jsonl\n";
     if (result.droppedRecords > 0)
         std::cerr << "note: " << result.droppedRecords << " step records were dropped (the writer fell behind)\n";
     if (result.stopped) {
