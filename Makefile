@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 RUN_ARGS ?= --out results/latest
 
-.PHONY: all setup configure build run test clean
+.PHONY: all setup configure build run test test-asan test-tsan clean
 
 all: build
 
@@ -30,5 +30,20 @@ run: build
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# Sanitizer builds of the CPU tests (LibTorch itself is not instrumented). ASan + UBSan on every
+# test; TSan on the step ring and the runner, the parts that cross threads.
+SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCTAX_BUILD_GUI=OFF $(CMAKE_ARGS)
+test-asan: setup
+	@cmake -S . -B build-asan $(SAN_CMAKE) \
+		-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j $(JOBS) -LE gpu
+
+test-tsan: setup
+	@cmake -S . -B build-tsan $(SAN_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target test_stepring test_runner synctax-run
+	@cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -R 'StepRing|ExperimentRunner|cli.sigint'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz
