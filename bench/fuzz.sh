@@ -10,7 +10,7 @@ mkdir -p "$out/corpus"
 [ -f build/resources/presetdata.cpp ] || { echo "build first (make build): the presets are generated there"; exit 2; }
 cp resources/presets/*.yaml tests/data/bad-configs/*.yaml "$out/corpus/"
 clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. \
-    tests/fuzz/fuzz_configloader.cpp core/configloader.cpp core/configerror.cpp core/presets.cpp \
+    tests/fuzz/fuzz_configloader.cpp core/configloader.cpp core/yamlchecker.cpp core/configerror.cpp core/presets.cpp \
     core/stylecatalog.cpp core/experimentconfig.cpp models/modelcatalog.cpp build/resources/presetdata.cpp \
     -lyaml-cpp -o "$out/fuzz_configloader"
 cd "$out"

@@ -2,6 +2,7 @@
 
 #include "core/presets.h"
 #include "core/stylecatalog.h"
+#include "core/yamlchecker.h"
 #include "models/modelcatalog.h"
 
 #include <yaml-cpp/yaml.h>
@@ -16,120 +17,10 @@ namespace synctax {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string text;
-    for (const auto& n : names)
-        text += (text.empty() ? "" : ", ") + n;
-    return text;
-}
-
-std::string kindOf(const YAML::Node& node)
-{
-    switch (node.Type()) {
-    case YAML::NodeType::Map:
-        return "a mapping";
-    case YAML::NodeType::Sequence:
-        return "a list";
-    case YAML::NodeType::Null:
-        return "nothing";
-    default:
-        return "'" + node.Scalar() + "'";
-    }
-}
-
 // Walks one YAML document and fills an ExperimentConfig, collecting every error on the way.
-class ConfigReader {
+class ConfigReader : private YamlChecker {
 public:
-    ConfigReader(std::string source, std::vector<ConfigError>& errors)
-        : m_source(std::move(source))
-        , m_errors(errors)
-    {
-    }
-
-    void error(const YAML::Node& node, const std::string& message) { error(node.Mark(), message); }
-
-    void error(const YAML::Mark& mark, const std::string& message)
-    {
-        m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
-    }
-
-    // The key/value pairs of a mapping; reports duplicate keys and keys not in `allowed`.
-    std::vector<std::pair<YAML::Node, YAML::Node>> entries(
-        const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where)
-    {
-        std::vector<std::pair<YAML::Node, YAML::Node>> result;
-        std::set<std::string> seen;
-        for (auto it = map.begin(); it != map.end(); ++it) {
-            const YAML::Node key = it->first;
-            if (!key.IsScalar()) {
-                error(key, "expected a key name in " + where + ", found " + kindOf(key));
-                continue;
-            }
-            const std::string name = key.Scalar();
-            if (!seen.insert(name).second) {
-                error(key, "duplicate key '" + name + "' in " + where);
-                continue;
-            }
-            if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-                error(key, "unknown key '" + name + "' in " + where + "; expected one of: " + joined(allowed));
-                continue;
-            }
-            result.emplace_back(key, it->second);
-        }
-        return result;
-    }
-
-    std::optional<int64_t> integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max)
-    {
-        int64_t value = 0;
-        if (!node.IsScalar() || !YAML::convert<int64_t>::decode(node, value)) {
-            error(node, what + ": expected an integer, found " + kindOf(node));
-            return std::nullopt;
-        }
-        if (value < min || value > max) {
-            error(node,
-                what + ": " + std::to_string(value) + " is out of range; expected " + std::to_string(min) + " to "
-                    + std::to_string(max));
-            return std::nullopt;
-        }
-        return value;
-    }
-
-    std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max)
-    {
-        double value = 0;
-        if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || value != value) {
-            error(node, what + ": expected a number, found " + kindOf(node));
-            return std::nullopt;
-        }
-        if (value < min || value > max) {
-            std::ostringstream range;
-            range << min << " to " << max;
-            error(node, what + ": " + node.Scalar() + " is out of range; expected " + range.str());
-            return std::nullopt;
-        }
-        return value;
-    }
-
-    std::optional<bool> boolean(const YAML::Node& node, const std::string& what)
-    {
-        bool value = false;
-        if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
-            error(node, what + ": expected true or false, found " + kindOf(node));
-            return std::nullopt;
-        }
-        return value;
-    }
-
-    std::optional<std::string> string(const YAML::Node& node, const std::string& what)
-    {
-        if (!node.IsScalar()) {
-            error(node, what + ": expected a string, found " + kindOf(node));
-            return std::nullopt;
-        }
-        return node.Scalar();
-    }
+    using YamlChecker::YamlChecker;
 
     void read(const YAML::Node& root, ExperimentConfig& config)
     {
@@ -428,8 +319,6 @@ private:
         }
     }
 
-    std::string m_source;
-    std::vector<ConfigError>& m_errors;
     std::optional<YAML::Mark> m_graphMode; // where cuda_graph was asked for
 };
 
