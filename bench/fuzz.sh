@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Fuzzes the config loader with libFuzzer (clang, ASan + UBSan) for SECONDS (default 60), starting
-# from the presets and the bad-config corpus. Crashing inputs land in build-fuzz/; add each one to
-# tests/data/bad-configs/ once fixed.
+# Fuzzes the config loader and the results loader with libFuzzer (clang, ASan + UBSan) for SECONDS
+# each (default 60), starting from the presets, the bad-config and the bad-results corpora.
+# Crashing inputs land in build-fuzz/; add each one to its corpus in tests/data/ once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-60}
 out=build-fuzz
-mkdir -p "$out/corpus"
 [ -f build/resources/presetdata.cpp ] || { echo "build first (make build): the presets are generated there"; exit 2; }
-cp resources/presets/*.yaml tests/data/bad-configs/*.yaml "$out/corpus/"
-clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. \
-    tests/fuzz/fuzz_configloader.cpp core/configloader.cpp core/yamlchecker.cpp core/configerror.cpp core/presets.cpp \
-    core/stylecatalog.cpp core/experimentconfig.cpp models/modelcatalog.cpp build/resources/presetdata.cpp \
-    -lyaml-cpp -o "$out/fuzz_configloader"
+mkdir -p "$out/config-corpus" "$out/results-corpus"
+cp resources/presets/*.yaml tests/data/bad-configs/*.yaml "$out/config-corpus/"
+cp tests/data/bad-results/*.json "$out/results-corpus/"
+loaders="core/configloader.cpp core/yamlchecker.cpp core/configerror.cpp core/presets.cpp core/stylecatalog.cpp
+    core/experimentconfig.cpp models/modelcatalog.cpp build/resources/presetdata.cpp"
+flags="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
+clang++ $flags tests/fuzz/fuzz_configloader.cpp $loaders -lyaml-cpp -o "$out/fuzz_configloader"
+clang++ $flags tests/fuzz/fuzz_resultsloader.cpp core/resultsloader.cpp core/resultsjson.cpp core/gpuclocks.cpp \
+    core/statistics.cpp $loaders -lyaml-cpp -ldl -o "$out/fuzz_resultsloader"
 cd "$out"
-./fuzz_configloader -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=5 -print_final_stats=1 corpus 2>&1 \
-    | grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|ERROR|SUMMARY|Done' || true
+for target in configloader resultsloader; do
+    corpus=${target%loader}-corpus
+    echo "fuzz_$target, $SECONDS_TO_RUN s:"
+    ./fuzz_$target -max_total_time="$SECONDS_TO_RUN" -max_len=16384 -timeout=5 -print_final_stats=1 "$corpus" 2>&1 \
+        | grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|ERROR|SUMMARY|Done' || true
+done

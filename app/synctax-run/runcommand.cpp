@@ -79,6 +79,13 @@ int runCommand(const RunOptions& options)
         config->seed = *options.seed;
     if (!options.device.empty())
         config->device = options.device;
+    // The options may contradict the config (--device cpu with cuda_graph): check the result as a whole.
+    if (const ConfigLoadResult checked = loadConfigText(toJson(*config).dump(1), source); !checked.config) {
+        for (const auto& e : checked.errors)
+            std::cerr << source << " with the command-line options: " << e.message << "\n";
+        std::cerr << "nothing was run\n";
+        return 2;
+    }
 
     const std::filesystem::path outDir = options.outDir.empty()
         ? std::filesystem::path("results") / (config->name + "-" + timestamp())

@@ -1,0 +1,77 @@
+#include "core/experimentrunner.h"
+#include "core/resultsjson.h"
+#include "core/resultsloader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace synctax;
+
+namespace {
+
+std::string firstLine(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+} // namespace
+
+TEST(ResultsLoader, ARunReadsBackToTheSameJson)
+{
+    ExperimentConfig c;
+    c.name = "roundtrip";
+    c.device = "cpu";
+    c.stepsPerBlock = 2;
+    c.blocks = 3;
+    c.warmupMinSteps = 0;
+    c.warmupMaxSteps = 2;
+    c.models = { ModelSpec { "tiny_mlp", 4, 8, 8, 3 } };
+    c.styles = { { "none", 0 }, { "item", 0 }, { "item_every_n", 4 } };
+    const ExperimentResult run = ExperimentRunner(c).run(std::atomic<bool> { false });
+    const std::string text = toJson(run).dump(2);
+
+    const ResultsLoadResult loaded = loadResultsText(text, "run.json");
+    ASSERT_TRUE(loaded.result) << formatErrors(loaded.errors);
+    const ExperimentResult& back = *loaded.result;
+    EXPECT_EQ(back.cells.size(), run.cells.size());
+    EXPECT_EQ(toJson(back.config), toJson(run.config));
+    for (size_t i = 0; i < run.cells.size(); ++i) {
+        EXPECT_EQ(back.cells[i].style, run.cells[i].style);
+        EXPECT_EQ(back.cells[i].blockStepMs, run.cells[i].blockStepMs);
+        EXPECT_EQ(back.cells[i].verdict, run.cells[i].verdict);
+        EXPECT_EQ(back.cells[i].overheadPct.has_value(), run.cells[i].overheadPct.has_value());
+    }
+    EXPECT_EQ(back.groups.at(0).regime.reason, "no asynchronous queue on CPU");
+    EXPECT_EQ(back.environment.device, "cpu");
+}
+
+TEST(ResultsLoader, EachBadFileIsRejectedWithItsMessage)
+{
+    const std::filesystem::path dir = SYNCTAX_TEST_DATA "/bad-results";
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++files;
+        const std::string path = entry.path().string();
+        const std::string expected = firstLine(std::filesystem::path(entry.path()).replace_extension(".expect"));
+        const ResultsLoadResult r = loadResultsFile(path);
+        EXPECT_FALSE(r.result) << path << " was accepted";
+        const std::string errors = formatErrors(r.errors);
+        EXPECT_NE(errors.find(expected), std::string::npos) << path << "\nexpected: " << expected << "\ngot:\n"
+                                                            << errors;
+    }
+    EXPECT_GE(files, 20);
+}
+
+TEST(ResultsLoader, AMissingFileSaysSo)
+{
+    const auto r = loadResultsFile("/nonexistent/results.json");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].format(), "/nonexistent/results.json: cannot open the file for reading");
+}
