@@ -9,7 +9,6 @@
 
 namespace synctax {
 
-class GpuTimeline;
 class LoggingStyle;
 class StepExecutor;
 class StepRing;

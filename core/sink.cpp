@@ -4,7 +4,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 namespace synctax {
 
@@ -26,7 +25,6 @@ Sink::Sink(const SinkSpec& spec)
         m_owned = true;
         break;
     }
-    m_terminal = m_file && isatty(fileno(m_file));
 }
 
 Sink::~Sink()

@@ -18,12 +18,10 @@ public:
 
     void write(std::string_view text);
     void flush();
-    bool isTerminal() const { return m_terminal; }
 
 private:
     std::FILE* m_file = nullptr;
     bool m_owned = false;
-    bool m_terminal = false;
 };
 
 } // namespace synctax
