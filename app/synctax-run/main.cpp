@@ -32,6 +32,11 @@ int main(int argc, char** argv)
     auto* printCmd = app.add_subcommand("print-config", "Print a preset's YAML (a starting point for your own)");
     printCmd->add_option("preset", preset, "Preset name")->required();
 
+    std::string diffA, diffB;
+    auto* diffCmd = app.add_subcommand("diff", "Compare two results files cell by cell, with their intervals");
+    diffCmd->add_option("a", diffA, "results.json of run A")->required();
+    diffCmd->add_option("b", diffB, "results.json of run B")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -50,5 +55,7 @@ int main(int argc, char** argv)
         return synctax::presetsCommand();
     if (*printCmd)
         return synctax::printConfigCommand(preset);
+    if (*diffCmd)
+        return synctax::diffCommand(diffA, diffB);
     return 2;
 }

@@ -7,7 +7,9 @@
 #include "core/experimentrunner.h"
 #include "core/journal.h"
 #include "core/presets.h"
+#include "core/resultsdiff.h"
 #include "core/resultsjson.h"
+#include "core/resultsloader.h"
 #include "core/resulttable.h"
 #include "core/stepcsvwriter.h"
 #include "core/stepring.h"
@@ -208,6 +210,18 @@ int printConfigCommand(const std::string& preset)
         return 2;
     }
     std::cout << *text;
+    return 0;
+}
+
+int diffCommand(const std::string& a, const std::string& b)
+{
+    const ResultsLoadResult ra = loadResultsFile(a);
+    const ResultsLoadResult rb = loadResultsFile(b);
+    if (!ra.result || !rb.result) {
+        std::cerr << formatErrors(ra.errors) << formatErrors(rb.errors);
+        return 2;
+    }
+    std::cout << "A: " << a << "\nB: " << b << "\n" << formatDiff(diffResults(*ra.result, *rb.result));
     return 0;
 }
 

@@ -19,5 +19,6 @@ int runCommand(const RunOptions& options);
 int validateCommand(const std::string& config);
 int presetsCommand();
 int printConfigCommand(const std::string& preset);
+int diffCommand(const std::string& a, const std::string& b);
 
 } // namespace synctax

@@ -65,3 +65,10 @@ list(LENGTH lines nlines)
 if(nlines LESS 100)
     message(FATAL_ERROR "steps.csv has only ${nlines} lines")
 endif()
+# A results file compared with itself: no differences.
+execute_process(COMMAND ${RUNNER} diff ${WORK}/results.json ${WORK}/results.json
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "no differences" at)
+if(NOT rc EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "diff with itself: exit ${rc}\n${out}\n${err}")
+endif()

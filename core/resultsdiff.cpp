@@ -1,0 +1,122 @@
+#include "core/resultsdiff.h"
+
+#include "core/resulttable.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace synctax {
+
+namespace {
+
+const CellResult* find(const ExperimentResult& r, const CellResult& like)
+{
+    for (const auto& c : r.cells) {
+        if (c.model == like.model && c.mode == like.mode && c.style == like.style)
+            return &c;
+    }
+    return nullptr;
+}
+
+CellDiff cellDiff(const CellResult& c)
+{
+    CellDiff d;
+    d.model = c.model;
+    d.mode = c.mode;
+    d.style = c.style;
+    return d;
+}
+
+std::string pct(const std::optional<Interval>& i) { return i ? formatOverhead(*i) : std::string("-"); }
+
+} // namespace
+
+bool CellDiff::intervalsOverlap() const
+{
+    if (!a || !b)
+        return a.has_value() == b.has_value();
+    return a->low <= b->high && b->low <= a->high;
+}
+
+bool CellDiff::same() const
+{
+    if (onlyInA || onlyInB || msA != msB || a.has_value() != b.has_value())
+        return false;
+    return !a || (a->estimate == b->estimate && a->low == b->low && a->high == b->high);
+}
+
+bool ResultsDiff::identical() const
+{
+    return environment.empty() && std::all_of(cells.begin(), cells.end(), [](const CellDiff& c) { return c.same(); });
+}
+
+ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
+{
+    ResultsDiff diff;
+    for (const auto& ca : a.cells) {
+        CellDiff d = cellDiff(ca);
+        d.a = ca.overheadPct;
+        d.msA = ca.stepMs.mean;
+        if (const CellResult* cb = find(b, ca)) {
+            d.b = cb->overheadPct;
+            d.msB = cb->stepMs.mean;
+        } else {
+            d.onlyInA = true;
+        }
+        diff.cells.push_back(d);
+    }
+    for (const auto& cb : b.cells) {
+        if (!find(a, cb)) {
+            CellDiff d = cellDiff(cb);
+            d.b = cb.overheadPct;
+            d.msB = cb.stepMs.mean;
+            d.onlyInB = true;
+            diff.cells.push_back(d);
+        }
+    }
+    const std::pair<const char*, std::string Environment::*> fields[] = {
+        { "device", &Environment::device },
+        { "device_name", &Environment::deviceName },
+        { "driver", &Environment::driverVersion },
+        { "torch_version", &Environment::torchVersion },
+        { "synctax_version", &Environment::synctaxVersion },
+        { "cpu", &Environment::cpu },
+        { "host", &Environment::host },
+    };
+    for (const auto& [name, member] : fields) {
+        if (a.environment.*member != b.environment.*member)
+            diff.environment.push_back({ name, a.environment.*member, b.environment.*member });
+    }
+    return diff;
+}
+
+std::string formatDiff(const ResultsDiff& diff)
+{
+    if (diff.identical())
+        return "no differences\n";
+    std::string out;
+    for (const auto& e : diff.environment)
+        out += "environment " + e.field + ": " + e.a + "  |  " + e.b + "\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "%-40s %24s %24s %8s  %s\n", "cell", "A", "B", "B-A", "intervals");
+    out += line;
+    for (const auto& c : diff.cells) {
+        const std::string name = c.model + "/" + c.mode + "/" + c.style;
+        if (c.onlyInA || c.onlyInB) {
+            out += name + ": only in " + (c.onlyInA ? "A" : "B") + "\n";
+            continue;
+        }
+        char delta[32] = "-";
+        if (c.a && c.b)
+            std::snprintf(delta, sizeof delta, "%+.2f", c.b->estimate - c.a->estimate);
+        std::snprintf(line, sizeof line, "%-40s %24s %24s %8s  %s\n", name.c_str(), pct(c.a).c_str(), pct(c.b).c_str(),
+            delta,
+            !c.a && !c.b               ? "baseline"
+                : c.intervalsOverlap() ? "overlap"
+                                       : "DISJOINT");
+        out += line;
+    }
+    return out;
+}
+
+} // namespace synctax
