@@ -1,5 +1,8 @@
 #include "core/configerror.h"
 
+#include <fstream>
+#include <sstream>
+
 namespace synctax {
 
 std::string ConfigError::format() const
@@ -15,6 +18,18 @@ std::string formatErrors(const std::vector<ConfigError>& errors)
     for (const auto& e : errors)
         text += e.format() + "\n";
     return text;
+}
+
+std::optional<std::string> readInputFile(const std::string& path, std::vector<ConfigError>& errors)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back({ path, 0, 0, "cannot open the file for reading" });
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 } // namespace synctax

@@ -8,10 +8,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 namespace synctax {
 
@@ -356,15 +354,10 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
 
 ConfigLoadResult loadConfigFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        ConfigLoadResult result;
-        result.errors.push_back({ path, 0, 0, "cannot open the file for reading" });
-        return result;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return loadConfigText(text.str(), path);
+    ConfigLoadResult result;
+    if (const auto text = readInputFile(path, result.errors))
+        return loadConfigText(*text, path);
+    return result;
 }
 
 ConfigLoadResult loadConfigOrPreset(const std::string& nameOrPath)

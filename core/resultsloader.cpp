@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace synctax {
@@ -338,15 +337,10 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
 
 ResultsLoadResult loadResultsFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        ResultsLoadResult result;
-        result.errors.push_back({ path, 0, 0, "cannot open the file for reading" });
-        return result;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return loadResultsText(text.str(), path);
+    ResultsLoadResult result;
+    if (const auto text = readInputFile(path, result.errors))
+        return loadResultsText(*text, path);
+    return result;
 }
 
 } // namespace synctax

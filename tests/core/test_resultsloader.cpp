@@ -1,25 +1,11 @@
 #include "core/experimentrunner.h"
 #include "core/resultsjson.h"
 #include "core/resultsloader.h"
+#include "corpus.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 using namespace synctax;
-
-namespace {
-
-std::string firstLine(const std::filesystem::path& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
-} // namespace
 
 TEST(ResultsLoader, ARunReadsBackToTheSameJson)
 {
@@ -52,21 +38,15 @@ TEST(ResultsLoader, ARunReadsBackToTheSameJson)
 
 TEST(ResultsLoader, EachBadFileIsRejectedWithItsMessage)
 {
-    const std::filesystem::path dir = SYNCTAX_TEST_DATA "/bad-results";
-    int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().extension() != ".json")
-            continue;
-        ++files;
-        const std::string path = entry.path().string();
-        const std::string expected = firstLine(std::filesystem::path(entry.path()).replace_extension(".expect"));
+    const auto cases = corpus(SYNCTAX_TEST_DATA "/bad-results", ".json");
+    for (const auto& [path, expected] : cases) {
         const ResultsLoadResult r = loadResultsFile(path);
         EXPECT_FALSE(r.result) << path << " was accepted";
         const std::string errors = formatErrors(r.errors);
         EXPECT_NE(errors.find(expected), std::string::npos) << path << "\nexpected: " << expected << "\ngot:\n"
                                                             << errors;
     }
-    EXPECT_GE(files, 20);
+    EXPECT_GE(cases.size(), 20u);
 }
 
 TEST(ResultsLoader, AMissingFileSaysSo)
