@@ -1,5 +1,7 @@
 #include "core/stylecatalog.h"
 
+#include "core/experimentconfig.h"
+
 #include <algorithm>
 
 namespace synctax {
@@ -38,6 +40,19 @@ std::vector<std::string> styleNames()
     for (const auto& s : styleCatalog())
         names.push_back(s.name);
     return names;
+}
+
+bool syncsAfterStep(const StyleSpec& spec, int64_t step, int64_t stepsPerBlock)
+{
+    const std::string& s = spec.name;
+    if (s == "item" || s == "progress_bar_postfix" || s == "print_every_step" || s == "writer_flush_every_step"
+        || s == "metrics_item_each" || s == "metrics_stacked")
+        return true;
+    if (s == "item_every_n" || s == "progress_bar_postfix_every_n")
+        return spec.n > 0 && (step + 1) % spec.n == 0;
+    if (s == "gpu_accumulate")
+        return step + 1 == stepsPerBlock;
+    return false;
 }
 
 } // namespace synctax

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,12 @@ struct StyleInfo {
 const std::vector<StyleInfo>& styleCatalog();
 std::optional<StyleInfo> findStyle(const std::string& name);
 std::vector<std::string> styleNames();
+
+// Whether the style makes the host wait for the GPU right after `step` (0-based within a block):
+// every step for item, every n-th for the *_every_n styles, the block's last step for
+// gpu_accumulate. The baseline's own end-of-block synchronize is not counted; deferred_async
+// waits only when its ring of pending copies is full, which this cannot know.
+bool syncsAfterStep(const struct StyleSpec& spec, int64_t step, int64_t stepsPerBlock);
 
 // The baseline every overhead is measured against.
 inline const char* baselineStyle() { return "none"; }

@@ -168,3 +168,21 @@ TEST(LoggingStyles, WriterFlushesEachScalarAndCleansUp)
     }
     EXPECT_TRUE(scratchFiles().empty());
 }
+
+TEST(LoggingStyles, SyncPointsFollowEachStylesCadence)
+{
+    auto syncSteps = [](const std::string& name, int64_t n) {
+        std::vector<int64_t> steps;
+        for (int64_t step = 0; step < 12; ++step)
+            if (synctax::syncsAfterStep({ name, n }, step, 12))
+                steps.push_back(step);
+        return steps;
+    };
+    EXPECT_EQ(syncSteps("item", 0).size(), 12u);
+    EXPECT_EQ(syncSteps("item_every_n", 5), (std::vector<int64_t> { 4, 9 }));
+    EXPECT_EQ(syncSteps("progress_bar_postfix_every_n", 4), (std::vector<int64_t> { 3, 7, 11 }));
+    EXPECT_EQ(syncSteps("gpu_accumulate", 0), (std::vector<int64_t> { 11 }));
+    EXPECT_TRUE(syncSteps("none", 0).empty());
+    EXPECT_TRUE(syncSteps("progress_bar", 0).empty());
+    EXPECT_TRUE(syncSteps("deferred_async", 0).empty());
+}
