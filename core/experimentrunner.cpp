@@ -214,6 +214,12 @@ void ExperimentRunner::runGroup(
         group.stopReason = "failed";
         result.groups.push_back(group);
         reportProgress(groupLabel + ": failed");
+        if (onGroupFinished) {
+            std::vector<CellResult> failed;
+            for (const auto& cell : cells)
+                failed.push_back(*cell.result);
+            onGroupFinished(group, failed);
+        }
         return;
     }
     const StyleContext context { *m_sink, device, steps };
@@ -323,6 +329,12 @@ void ExperimentRunner::runGroup(
             group.clocks.lowClockBlocks += cell.result->lowClockBlocks;
     }
     result.groups.push_back(group);
+    if (onGroupFinished) {
+        std::vector<CellResult> finished;
+        for (const auto& cell : cells)
+            finished.push_back(*cell.result);
+        onGroupFinished(group, finished);
+    }
 }
 
 } // namespace synctax

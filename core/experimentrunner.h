@@ -51,6 +51,8 @@ public:
     // After every measured block: its cell, round and ms per step (called on the running thread).
     std::function<void(const CellPlan&, int round, int64_t steps, double msPerStep)> onBlockMeasured;
     std::function<void(const std::string&)> onNote;
+    // After each model and mode: its group and its cells, analysed (called on the running thread).
+    std::function<void(const GroupResult&, const std::vector<CellResult>&)> onGroupFinished;
 
     ExperimentResult run(const std::atomic<bool>& stop);
 

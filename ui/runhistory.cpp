@@ -12,10 +12,7 @@ void RunHistory::reset(std::vector<CellPlan> cells, uint32_t runId)
     ++m_version;
 }
 
-void RunHistory::clear()
-{
-    reset({}, 0);
-}
+void RunHistory::clear() { reset({}, 0); }
 
 size_t RunHistory::append(const std::vector<StepRecord>& records)
 {

@@ -1,0 +1,116 @@
+// synctax: the desktop app. With --screenshot it renders its window offscreen after a run or a
+// load and saves it, for tests and documentation.
+#include "core/experimentconfig.h"
+#include "synctax_version.h"
+#include "ui/configpanel.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace synctax;
+
+namespace {
+
+int fail(const QString& message)
+{
+    std::fprintf(stderr, "synctax: %s\n", qPrintable(message));
+    return 2;
+}
+
+bool saveScreenshot(MainWindow& window, const QString& path)
+{
+    const bool ok = window.grab().save(path);
+    if (ok)
+        std::printf("synctax: screenshot saved to %s\n", qPrintable(path));
+    else
+        std::fprintf(stderr, "synctax: cannot write %s\n", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("SyncTax"));
+    QApplication::setOrganizationName(QStringLiteral("SyncTax"));
+    QApplication::setApplicationVersion(QStringLiteral(SYNCTAX_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("What does per-step logging cost in a training loop, and why?"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("A results.json to open, or an experiment YAML"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Render the window after the run or load completes, save it as FILE.png and quit"),
+        QStringLiteral("FILE.png"));
+    const QCommandLineOption preset(
+        QStringLiteral("preset"), QStringLiteral("Load a built-in preset"), QStringLiteral("NAME"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run the experiment at start"));
+    const QCommandLineOption quick(
+        QStringLiteral("quick"), QStringLiteral("Shrink every cell to a few steps (smoke test)"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot"),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOptions({ screenshot, preset, run, quick, size });
+    parser.process(app);
+
+    MainWindow window;
+    const bool headless = parser.isSet(screenshot);
+    window.setQuiet(headless);
+    if (parser.isSet(preset) && !window.loadPreset(parser.value(preset)))
+        return fail(QStringLiteral("unknown preset '%1'").arg(parser.value(preset)));
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        QString error;
+        const QString& path = files.first();
+        const bool ok = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? window.openResults(path, &error)
+                                                                                   : window.openConfig(path, &error);
+        if (!ok && headless)
+            return fail(error);
+    }
+    if (parser.isSet(quick)) {
+        ExperimentConfig config = window.configPanel()->config();
+        applyQuick(config);
+        window.configPanel()->setConfig(config);
+    }
+    if (headless) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200)
+            return fail(QStringLiteral("--size: expected WIDTHxHEIGHT, e.g. 1600x1000"));
+        window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+    window.show();
+
+    if (headless) {
+        const QString path = parser.value(screenshot);
+        int exitCode = 0;
+        auto shoot = [&] {
+            // Let the charts lay out and paint once more before grabbing.
+            QTimer::singleShot(300, &window, [&] {
+                exitCode = saveScreenshot(window, path) ? exitCode : 1;
+                window.close();
+                app.exit(exitCode);
+            });
+        };
+        if (parser.isSet(run)) {
+            QObject::connect(&window, &MainWindow::runFinished, &window, [&](bool) {
+                exitCode = window.shownResult().cells.empty() ? 1 : 0;
+                shoot();
+            });
+            if (!window.run())
+                return fail(QStringLiteral("the experiment cannot run (see the messages above)"));
+        } else {
+            shoot();
+        }
+        return app.exec();
+    }
+    if (parser.isSet(run))
+        QTimer::singleShot(0, &window, &MainWindow::run);
+    return app.exec();
+}

@@ -1,0 +1,544 @@
+#include "core/experimentconfig.h"
+#include "core/experimentresult.h"
+#include "core/experimentrunner.h"
+#include "core/stylecatalog.h"
+#include "ui/charts/downsample.h"
+#include "ui/charts/overheadchart.h"
+#include "ui/charts/queuechart.h"
+#include "ui/charts/stepchart.h"
+#include "ui/runhistory.h"
+
+#include <QApplication>
+#include <QAreaSeries>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QFile>
+#include <QLineSeries>
+#include <QMenu>
+#include <QScatterSeries>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+using namespace synctax;
+
+namespace {
+
+StepRecord record(uint32_t cell, int round, uint32_t step, double stepMs, float lagMs = -1, int32_t queueSteps = -1)
+{
+    StepRecord r;
+    r.runId = 7;
+    r.cell = cell;
+    r.round = round;
+    r.step = step;
+    r.startNs = 0;
+    r.loggedNs = int64_t(stepMs * 1e6);
+    r.lagMs = lagMs;
+    r.queueSteps = queueSteps;
+    return r;
+}
+
+CellPlan plan(uint32_t index, const char* model, const char* style)
+{
+    return CellPlan { index, model, "eager", style };
+}
+
+template <typename Series> QList<Series*> seriesOf(QChartView& view)
+{
+    QList<Series*> found;
+    for (QAbstractSeries* s : view.chart()->series()) {
+        if (auto* typed = qobject_cast<Series*>(s))
+            found.append(typed);
+    }
+    return found;
+}
+
+QLineSeries* lineNamed(QChartView& view, const QString& name)
+{
+    for (QLineSeries* s : seriesOf<QLineSeries>(view)) {
+        if (s->name() == name)
+            return s;
+    }
+    return nullptr;
+}
+
+QByteArray head(const QString& path, int bytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.read(bytes);
+}
+
+// Shows a chart offscreen so its layout (plot area, axes) is real.
+void showAt(QWidget& widget, QSize size)
+{
+    widget.resize(size);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+}
+
+// With SYNCTAX_SCREENSHOT_DIR set, keeps a picture of each chart to look at.
+void screenshot(QWidget& widget, const char* name)
+{
+    const QByteArray dir = qgetenv("SYNCTAX_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        widget.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/chart-%1.png").arg(QLatin1String(name)));
+}
+
+ExperimentResult twoModelResult()
+{
+    ExperimentResult result;
+    for (const char* model : { "tiny_mlp", "small_resnet" }) {
+        GroupResult group;
+        group.model = model;
+        group.mode = "eager";
+        group.noiseFloorPct = std::string(model) == "tiny_mlp" ? 1.5 : 0.8;
+        result.groups.push_back(group);
+    }
+    const auto cell = [&](const char* model, const char* style, std::optional<Interval> overhead) {
+        CellResult c;
+        c.model = model;
+        c.mode = "eager";
+        c.style = style;
+        c.overheadPct = overhead;
+        result.cells.push_back(c);
+    };
+    cell("tiny_mlp", "none", std::nullopt);
+    cell("tiny_mlp", "item", Interval { 42.0, 38.5, 46.0 });
+    cell("tiny_mlp", "gpu_accumulate", Interval { 3.0, 1.0, 5.5 });
+    cell("tiny_mlp", "aa_control", Interval { 0.4, -1.1, 1.5 });
+    cell("small_resnet", "none", std::nullopt);
+    cell("small_resnet", "item", Interval { 12.0, 10.0, 14.5 });
+    cell("small_resnet", "gpu_accumulate", std::nullopt); // too few rounds: no interval
+    cell("small_resnet", "aa_control", Interval { -0.2, -0.8, 0.5 });
+    return result;
+}
+
+} // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void downsampleLeavesSmallInputUnchanged()
+    {
+        const std::vector<float> values { 3, 1, 4, 1, 5, 9, 2, 6 };
+        const std::vector<SamplePoint> points = minMaxDownsample(values, 4, 10);
+        QCOMPARE(points.size(), values.size());
+        for (size_t i = 0; i < values.size(); ++i) {
+            QCOMPARE(points[i].x, 10.0 + double(i));
+            QCOMPARE(points[i].y, double(values[i]));
+        }
+    }
+
+    void downsampleKeepsMinAndMaxOfEachBucketInOrder()
+    {
+        std::vector<float> values(10000);
+        for (size_t i = 0; i < values.size(); ++i)
+            values[i] = 10.0f + float(std::sin(double(i) * 0.37)) + float(i % 7) * 0.1f;
+        values[5437] = 200; // one hiccup
+        values[8123] = -5;
+        const size_t buckets = 100;
+        const std::vector<size_t> kept = minMaxIndices(values.data(), values.size(), buckets);
+        QVERIFY(kept.size() <= 2 * buckets);
+        QVERIFY(std::is_sorted(kept.begin(), kept.end()));
+        QVERIFY(std::adjacent_find(kept.begin(), kept.end()) == kept.end());
+        QVERIFY(std::find(kept.begin(), kept.end(), size_t(5437)) != kept.end());
+        QVERIFY(std::find(kept.begin(), kept.end(), size_t(8123)) != kept.end());
+        for (size_t b = 0; b < buckets; ++b) {
+            const size_t begin = b * values.size() / buckets;
+            const size_t end = (b + 1) * values.size() / buckets;
+            const auto lowest
+                = size_t(std::min_element(values.begin() + long(begin), values.begin() + long(end)) - values.begin());
+            const auto highest
+                = size_t(std::max_element(values.begin() + long(begin), values.begin() + long(end)) - values.begin());
+            QVERIFY2(std::find(kept.begin(), kept.end(), lowest) != kept.end(), qPrintable(QString::number(b)));
+            QVERIFY2(std::find(kept.begin(), kept.end(), highest) != kept.end(), qPrintable(QString::number(b)));
+            const auto inBucket
+                = std::count_if(kept.begin(), kept.end(), [&](size_t i) { return i >= begin && i < end; });
+            QCOMPARE(inBucket, 2);
+        }
+    }
+
+    void downsampleWithXValuesKeepsSpikesAndGaps()
+    {
+        std::vector<SamplePoint> points;
+        for (int i = 0; i < 3000; ++i) {
+            if (i >= 1000 && i < 2000)
+                continue; // a gap in x
+            points.push_back({ double(i), i == 2500 ? 99.0 : 1.0 + (i % 3) });
+        }
+        const std::vector<SamplePoint> kept = minMaxDownsample(points, 50);
+        QVERIFY(kept.size() <= 100);
+        QVERIFY(std::is_sorted(kept.begin(), kept.end(), [](auto& a, auto& b) { return a.x < b.x; }));
+        QVERIFY(std::any_of(kept.begin(), kept.end(), [](auto& p) { return p.x == 2500 && p.y == 99; }));
+        QVERIFY(std::none_of(kept.begin(), kept.end(), [](auto& p) { return p.x >= 1000 && p.x < 2000; }));
+        QCOMPARE(minMaxDownsample(points, 5000).size(), points.size());
+    }
+
+    void stepChartShowsOneDownsampledSeriesPerStyleOfTheGroup()
+    {
+        RunHistory history;
+        history.reset({ plan(0, "tiny_mlp", "none"), plan(1, "tiny_mlp", "item"), plan(2, "tiny_mlp", "aa_control"),
+                          plan(3, "small_resnet", "none") },
+            7);
+        std::vector<StepRecord> records;
+        for (uint32_t i = 0; i < 5000; ++i) {
+            records.push_back(record(0, int(i / 50), i % 50, 2.0 + (i % 5) * 0.01));
+            records.push_back(record(1, int(i / 50), i % 50, i == 2500 ? 200.0 : 3.0 + (i % 7) * 0.01));
+            records.push_back(record(2, int(i / 50), i % 50, 2.0 + (i % 3) * 0.01));
+            records.push_back(record(3, int(i / 50), i % 50, 9.0));
+        }
+        QCOMPARE(history.append(records), records.size());
+
+        StepChart chart;
+        chart.setHistory(&history);
+        chart.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        showAt(chart, QSize(900, 500));
+        chart.refresh();
+
+        QCOMPARE(chart.chart()->title(), QStringLiteral("Step time — tiny_mlp (eager)"));
+        const QList<QLineSeries*> lines = seriesOf<QLineSeries>(chart);
+        QCOMPARE(lines.size(), 3);
+        QStringList names;
+        for (QLineSeries* s : lines)
+            names.append(s->name());
+        names.sort();
+        QCOMPARE(names, QStringList({ "aa_control", "item", "none" }));
+        QVERIFY(chart.placeholder().isEmpty());
+
+        const int plotWidth = int(chart.chart()->plotArea().width());
+        QVERIFY(plotWidth > 100);
+        for (QLineSeries* s : lines) {
+            QVERIFY2(s->count() > plotWidth / 2, qPrintable(s->name()));
+            QVERIFY2(s->count() <= 2 * plotWidth, qPrintable(s->name()));
+        }
+        // The hiccup survives downsampling, but the axis is not stretched to it.
+        const QList<QPointF> item = lineNamed(chart, "item")->points();
+        QVERIFY(std::any_of(item.begin(), item.end(), [](const QPointF& p) { return p.x() == 2500 && p.y() == 200; }));
+        auto* axisY = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+        QVERIFY(axisY->max() < 20);
+        QVERIFY(axisY->max() >= 3.06);
+        QCOMPARE(axisY->titleText(), QStringLiteral("host step time (ms)"));
+
+        const QPen baseline = lineNamed(chart, "none")->pen();
+        const QPen other = lineNamed(chart, "item")->pen();
+        QVERIFY(baseline.widthF() > other.widthF() + 0.5);
+        QVERIFY(baseline.color().lightness() < 60);
+        QVERIFY(other.color().lightness() > baseline.color().lightness());
+        QVERIFY(lineNamed(chart, "aa_control")->pen().widthF() < baseline.widthF());
+
+        // Nothing new: nothing redrawn. New steps: the lines grow.
+        lineNamed(chart, "none")->clear();
+        chart.refresh();
+        QCOMPARE(lineNamed(chart, "none")->count(), 0);
+        history.append({ record(0, 100, 0, 2.5) });
+        chart.refresh();
+        QVERIFY(lineNamed(chart, "none")->count() > 0);
+        QCOMPARE(lineNamed(chart, "none")->points().last().x(), 5000.0);
+        screenshot(chart, "step");
+
+        chart.setGroup(QStringLiteral("small_resnet"), QStringLiteral("eager"));
+        chart.refresh();
+        QCOMPARE(seriesOf<QLineSeries>(chart).size(), 1);
+        QCOMPARE(seriesOf<QLineSeries>(chart).first()->name(), QStringLiteral("none"));
+        QVERIFY(seriesOf<QLineSeries>(chart).first()->count() <= 2 * plotWidth);
+    }
+
+    void stepChartDrawsEveryStyleOfTheCatalog()
+    {
+        std::vector<CellPlan> cells;
+        for (const StyleInfo& style : styleCatalog())
+            cells.push_back(CellPlan { uint32_t(cells.size()), "tiny_mlp", "eager", style.name });
+        cells.push_back(CellPlan { uint32_t(cells.size()), "tiny_mlp", "eager", aaControlStyle() });
+        RunHistory history;
+        history.reset(cells, 7);
+        std::vector<StepRecord> records;
+        for (uint32_t c = 0; c < cells.size(); ++c) {
+            for (uint32_t i = 0; i < 400; ++i)
+                records.push_back(record(c, int(i / 50), i % 50, 2.0 + c * 0.3 + (i % 5) * 0.05));
+        }
+        history.append(records);
+        StepChart chart;
+        chart.setHistory(&history);
+        chart.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        showAt(chart, QSize(900, 320));
+        chart.refresh();
+        const QList<QLineSeries*> lines = seriesOf<QLineSeries>(chart);
+        QCOMPARE(lines.size(), int(cells.size()));
+        QCOMPARE(lines.first()->name(), QStringLiteral("none")); // heads the legend
+        screenshot(chart, "step-all");
+        chart.resize(900, 240);
+        screenshot(chart, "step-all-short");
+    }
+
+    void queueChartMarksSyncPointsOfItemEveryN()
+    {
+        ExperimentConfig config;
+        ModelSpec model;
+        model.name = "tiny_mlp";
+        model.stepsPerBlock = 12;
+        config.models = { model };
+        config.styles = { StyleSpec { "none", 0 }, StyleSpec { "item_every_n", 5 } };
+
+        RunHistory history;
+        history.reset({ plan(0, "tiny_mlp", "none"), plan(1, "tiny_mlp", "item_every_n") }, 7);
+        std::vector<StepRecord> records;
+        for (int round = 0; round < 2; ++round) {
+            for (uint32_t step = 0; step < 12; ++step) {
+                const bool synced = (step + 1) % 5 == 0;
+                records.push_back(record(1, round, step, 2.0, synced ? 0.2f : 8.0f + float(step), synced ? 0 : 4));
+                records.push_back(record(0, round, step, 2.0)); // a CPU-like cell: no CUDA events
+            }
+        }
+        history.append(records);
+
+        QueueChart chart;
+        chart.setHistory(&history, &config);
+        chart.setCell(1);
+        showAt(chart, QSize(900, 500));
+        chart.refresh();
+
+        QCOMPARE(chart.chart()->title(), QStringLiteral("Queue — tiny_mlp/eager/item_every_n"));
+        QVERIFY(chart.placeholder().isEmpty());
+        const QList<QScatterSeries*> scatter = seriesOf<QScatterSeries>(chart);
+        QCOMPARE(scatter.size(), 1);
+        QList<double> syncSteps;
+        for (const QPointF& p : scatter.first()->points())
+            syncSteps.append(p.x());
+        // Step in block 4 and 9 of each 12-step block; the count restarts with every block.
+        QCOMPARE(syncSteps, QList<double>({ 4, 9, 16, 21 }));
+        for (const QPointF& p : scatter.first()->points())
+            QCOMPARE(p.y(), double(0.2f)); // on the lag line, where the queue has drained
+        QLineSeries* lag = lineNamed(chart, chart.chart()->series().at(1)->name());
+        QVERIFY(lag);
+        QCOMPARE(lag->count(), 24); // fewer than two per pixel: every step
+        QCOMPARE(lineNamed(chart, "queued steps")->count(), 24);
+        screenshot(chart, "queue");
+
+        chart.setCell(0);
+        chart.refresh();
+        QCOMPARE(
+            chart.placeholder(), QStringLiteral("No GPU queue on this device: lag and queue depth need CUDA events."));
+        QCOMPARE(scatter.first()->count(), 0);
+        QCOMPARE(lineNamed(chart, "queued steps")->count(), 0);
+        screenshot(chart, "queue-cpu");
+
+        chart.setCell(-1);
+        chart.refresh();
+        QCOMPARE(chart.shownCell(), history.lastCell());
+    }
+
+    void queueChartShowsTheLastStepsOfALongCell()
+    {
+        ExperimentConfig config;
+        config.stepsPerBlock = 50;
+        config.styles = { StyleSpec { "item", 0 } };
+        RunHistory history;
+        history.reset({ plan(0, "tiny_mlp", "item") }, 7);
+        std::vector<StepRecord> records;
+        for (uint32_t i = 0; i < 10000; ++i)
+            records.push_back(record(0, int(i / 50), i % 50, 2.0, 0.1f + float(i % 9) * 0.01f, int32_t(i % 2)));
+        history.append(records);
+        QueueChart chart;
+        chart.setHistory(&history, &config);
+        showAt(chart, QSize(700, 400));
+        chart.refresh();
+        QCOMPARE(chart.shownCell(), 0);
+        auto* axisX = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).first());
+        QCOMPARE(axisX->min(), double(10000 - QueueChart::windowSteps));
+        QCOMPARE(axisX->max(), 9999.0);
+        const int plotWidth = int(chart.chart()->plotArea().width());
+        QVERIFY(lineNamed(chart, "queued steps")->count() <= 2 * plotWidth);
+        // item syncs every step: one marker per slot of the plot, every slot marked.
+        const int markers = seriesOf<QScatterSeries>(chart).first()->count();
+        QVERIFY(markers <= plotWidth / QueueChart::markerSlotPixels + 1);
+        QVERIFY(markers >= plotWidth / QueueChart::markerSlotPixels - 1);
+    }
+
+    void overheadChartDrawsBarsWhiskersAndNoiseBands()
+    {
+        OverheadChart chart;
+        chart.setResult(twoModelResult());
+        showAt(chart, QSize(1200, 700));
+
+        QCOMPARE(chart.styles(), QStringList({ "aa_control", "item", "gpu_accumulate" }));
+        const QList<QBarSeries*> bars = seriesOf<QBarSeries>(chart);
+        QCOMPARE(bars.size(), 1);
+        const QList<QBarSet*> sets = bars.first()->barSets();
+        QCOMPARE(sets.size(), 2);
+        QCOMPARE(sets[0]->label(), QStringLiteral("tiny_mlp"));
+        QCOMPARE(sets[1]->label(), QStringLiteral("small_resnet"));
+        QCOMPARE(sets[0]->at(0), 0.4);
+        QCOMPARE(sets[0]->at(1), 42.0);
+        QCOMPARE(sets[0]->at(2), 3.0);
+        QCOMPARE(sets[1]->at(0), -0.2);
+        QCOMPARE(sets[1]->at(1), 12.0);
+        QCOMPARE(sets[1]->at(2), 0.0); // no interval: no bar
+        QCOMPARE(bars.first()->barWidth(), OverheadChart::barWidth);
+
+        // Two groups share barWidth of each category, side by side: centres at +-barWidth/4.
+        const auto whisker = [&](const QString& group, const QString& style) -> QLineSeries* {
+            for (QLineSeries* s : seriesOf<QLineSeries>(chart)) {
+                if (s->objectName() == QStringLiteral("ci:%1:%2").arg(group, style))
+                    return s;
+            }
+            return nullptr;
+        };
+        const auto checkWhisker = [&](const char* group, const char* style, double x, double low, double high) {
+            QLineSeries* s = whisker(QLatin1String(group), QLatin1String(style));
+            QVERIFY2(s, style);
+            double top = -1e9;
+            double bottom = 1e9;
+            for (const QPointF& p : s->points()) {
+                QVERIFY(std::abs(p.x() - x) < 0.1);
+                top = std::max(top, p.y());
+                bottom = std::min(bottom, p.y());
+            }
+            QVERIFY(s->points().contains(QPointF(x, low)));
+            QVERIFY(s->points().contains(QPointF(x, high)));
+            QCOMPARE(bottom, low);
+            QCOMPARE(top, high);
+        };
+        const double quarter = OverheadChart::barWidth / 4;
+        checkWhisker("tiny_mlp", "aa_control", 0 - quarter, -1.1, 1.5);
+        checkWhisker("tiny_mlp", "item", 1 - quarter, 38.5, 46.0);
+        checkWhisker("tiny_mlp", "gpu_accumulate", 2 - quarter, 1.0, 5.5);
+        checkWhisker("small_resnet", "aa_control", 0 + quarter, -0.8, 0.5);
+        checkWhisker("small_resnet", "item", 1 + quarter, 10.0, 14.5);
+        QVERIFY(!whisker("small_resnet", "gpu_accumulate"));
+
+        const QList<QAreaSeries*> bands = seriesOf<QAreaSeries>(chart);
+        QCOMPARE(bands.size(), 2);
+        QCOMPARE(bands[0]->name(), QStringLiteral("A/A noise floor tiny_mlp"));
+        QCOMPARE(bands[0]->upperSeries()->at(0).y(), 1.5);
+        QCOMPARE(bands[0]->lowerSeries()->at(0).y(), -1.5);
+        QCOMPARE(bands[1]->upperSeries()->at(1).y(), 0.8);
+        QCOMPARE(bands[1]->upperSeries()->at(0).x(), -0.5);
+        QCOMPARE(bands[1]->upperSeries()->at(1).x(), 2.5);
+
+        auto* axisY = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+        QVERIFY(axisY->min() <= -1.5);
+        QVERIFY(axisY->max() >= 46.0);
+        QCOMPARE(axisY->titleText(), QStringLiteral("overhead vs none (%)"));
+        QVERIFY(chart.placeholder().isEmpty());
+        screenshot(chart, "overhead");
+
+        OverheadChart empty;
+        ExperimentResult noIntervals = twoModelResult();
+        for (CellResult& c : noIntervals.cells)
+            c.overheadPct.reset();
+        empty.setResult(noIntervals);
+        QVERIFY(!empty.placeholder().isEmpty());
+        QVERIFY(seriesOf<QLineSeries>(empty).size() == 1); // the zero line only: no whiskers
+    }
+
+    void overheadChartRotatesLongLabelsAndNamesModes()
+    {
+        ExperimentResult result = twoModelResult();
+        for (const char* style : { "progress_bar_postfix_every_n", "writer_flush_every_step", "metrics_item_each",
+                 "metrics_stacked", "deferred_async", "print_every_step", "progress_bar" }) {
+            CellResult c;
+            c.model = "tiny_mlp";
+            c.mode = "cuda_graph";
+            c.style = style;
+            c.overheadPct = Interval { 5, 4, 6 };
+            result.cells.push_back(c);
+        }
+        OverheadChart chart;
+        chart.setResult(result);
+        showAt(chart, QSize(1200, 700));
+        const QList<QBarSet*> sets = seriesOf<QBarSeries>(chart).first()->barSets();
+        QCOMPARE(sets.size(), 3);
+        QCOMPARE(sets[2]->label(), QStringLiteral("tiny_mlp (cuda_graph)"));
+        auto* axisX = chart.chart()->axes(Qt::Horizontal).first();
+        QVERIFY(axisX->labelsAngle() != 0);
+        screenshot(chart, "overhead-many");
+    }
+
+    void contextMenuOffersTheThreeExports()
+    {
+        OverheadChart chart;
+        chart.setResult(twoModelResult());
+        showAt(chart, QSize(600, 400));
+        QStringList offered;
+        QTimer::singleShot(0, &chart, [&offered] {
+            if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+                for (QAction* action : menu->actions())
+                    offered.append(action->text());
+                menu->close();
+            }
+        });
+        QContextMenuEvent event(QContextMenuEvent::Mouse, QPoint(100, 100), chart.mapToGlobal(QPoint(100, 100)));
+        QApplication::sendEvent(chart.viewport(), &event);
+        QCOMPARE(offered, QStringList({ "Export PNG…", "Export SVG…", "Export PDF…" }));
+    }
+
+    void exportsPngSvgAndPdf()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        OverheadChart overhead;
+        overhead.setResult(twoModelResult());
+        RunHistory history;
+        history.reset({ plan(0, "tiny_mlp", "none") }, 7);
+        std::vector<StepRecord> records;
+        for (uint32_t i = 0; i < 300; ++i)
+            records.push_back(record(0, int(i / 50), i % 50, 2.0 + (i % 4) * 0.1, -1, -1));
+        history.append(records);
+        StepChart step;
+        step.setHistory(&history);
+        step.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        QueueChart queue;
+        queue.setHistory(&history, nullptr);
+
+        const QList<std::pair<const char*, ChartPanel*>> charts { { "overhead", &overhead }, { "step", &step },
+            { "queue", &queue } };
+        for (const auto& [name, panel] : charts) {
+            showAt(*panel, QSize(640, 400));
+            if (auto* s = qobject_cast<StepChart*>(panel))
+                s->refresh();
+            if (auto* q = qobject_cast<QueueChart*>(panel))
+                q->refresh();
+            const QSizeF onScreen = panel->chart()->size();
+            const QString base = dir.filePath(QLatin1String(name));
+            QVERIFY(panel->exportPng(base + ".png", QSize(1200, 700), 2.0));
+            QVERIFY(panel->exportSvg(base + ".svg", QSize(1200, 700)));
+            QVERIFY(panel->exportPdf(base + ".pdf"));
+            QCOMPARE(panel->chart()->size(), onScreen);
+            QCOMPARE(panel->chart()->geometry(), QRectF(QPointF(0, 0), onScreen));
+            screenshot(*panel, qPrintable(QStringLiteral("after-export-%1").arg(QLatin1String(name))));
+
+            QCOMPARE(head(base + ".png", 4), QByteArray("\x89PNG"));
+            const QByteArray svg = head(base + ".svg", 200);
+            QVERIFY2(svg.startsWith("<?xml") || svg.startsWith("<svg"), svg.constData());
+            QCOMPARE(head(base + ".pdf", 4), QByteArray("%PDF"));
+            QVERIFY(QFileInfo(base + ".png").size() > 10000);
+            QVERIFY(QFileInfo(base + ".svg").size() > 2000);
+            QVERIFY(QFileInfo(base + ".pdf").size() > 1000);
+            const QImage png(base + ".png");
+            QCOMPARE(png.size(), QSize(2400, 1400));
+
+            const QByteArray keep = qgetenv("SYNCTAX_SCREENSHOT_DIR");
+            if (!keep.isEmpty()) {
+                for (const char* ext : { ".png", ".svg", ".pdf" }) {
+                    const QString target = QString::fromLocal8Bit(keep) + "/chart-export-" + name + ext;
+                    QFile::remove(target);
+                    QFile::copy(base + ext, target);
+                }
+            }
+        }
+        QCOMPARE(
+            queue.placeholder(), QStringLiteral("No GPU queue on this device: lag and queue depth need CUDA events."));
+        QVERIFY(!overhead.exportPng(dir.filePath("missing-folder/x.png"), QSize(100, 100), 1));
+        QTest::ignoreMessage(QtWarningMsg, "QPainter::begin(): Returned false");
+        QVERIFY(!overhead.exportPdf(dir.filePath("missing-folder/x.pdf")));
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

@@ -1,0 +1,204 @@
+// The app as a user drives it: a real CPU experiment through the window, stopped, saved, reopened.
+#include "core/configloader.h"
+#include "core/presets.h"
+#include "core/resultsloader.h"
+#include "core/stylecatalog.h"
+#include "ui/comparisonmodel.h"
+#include "ui/configpanel.h"
+#include "ui/mainwindow.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentConfig tinyConfig()
+{
+    ExperimentConfig c = *loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml").config;
+    c.models.resize(1); // tiny_mlp: seconds on two cores
+    return c;
+}
+
+// Blocks of 400 steps of 50 ms host work: a block lasts 20 s, so a run that ends within a second of
+// Stop did not wait for its block to end.
+ExperimentConfig slowConfig()
+{
+    ExperimentConfig c = tinyConfig();
+    c.hostWorkUs = 50'000;
+    c.models[0].stepsPerBlock = 400;
+    c.stepsPerBlock = 400;
+    c.warmupMinSteps = 2;
+    c.warmupMaxSteps = 4;
+    c.timeBudgetS = 3600;
+    return c;
+}
+
+QAction* action(MainWindow& w, const char* name) { return w.findChild<QAction*>(QString::fromLatin1(name)); }
+
+bool tableHasAnEstimate(const ComparisonModel& model)
+{
+    for (int r = 0; r < model.rowCount(); ++r)
+        for (int c = 0; c < model.columnCount(); ++c)
+            if (model.data(model.index(r, c)).toString().contains(QLatin1Char('[')))
+                return true;
+    return false;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void runFillsTheTableAndSaves()
+    {
+        MainWindow w;
+        w.setQuiet(true);
+        QAbstractItemModelTester tester(w.comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.configPanel()->setConfig(tinyConfig());
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        action(w, "runAction")->trigger();
+        QVERIFY(w.controller().isRunning());
+        QVERIFY(!action(w, "runAction")->isEnabled());
+        // The table fills while the run goes on, from live snapshots.
+        QTRY_VERIFY_WITH_TIMEOUT(tableHasAnEstimate(*w.comparisonModel()), 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(w.controller().history().totalSteps() > 0);
+
+        const ExperimentResult& shown = w.shownResult();
+        QCOMPARE(int(shown.cells.size()), int(tinyConfig().styles.size()) + 1); // + the A/A control
+        for (const CellResult& cell : shown.cells) {
+            QVERIFY2(cell.ok, cell.error.c_str());
+            if (cell.style != baselineStyle())
+                QVERIFY2(cell.overheadPct.has_value(), cell.style.c_str());
+        }
+        QCOMPARE(w.comparisonModel()->rowCount(), int(shown.cells.size()));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("results.json"));
+        QVERIFY(w.saveResults(path));
+        const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
+        QVERIFY(loaded.result.has_value());
+        QCOMPARE(loaded.result->cells.size(), shown.cells.size());
+        // Every run is also kept without asking.
+        QVERIFY(QFile::exists(w.lastSavedRun()));
+
+        MainWindow other;
+        other.setQuiet(true);
+        QVERIFY(other.openResults(path));
+        QCOMPARE(other.comparisonModel()->rowCount(), w.comparisonModel()->rowCount());
+        QCOMPARE(other.comparisonModel()->columnCount(), w.comparisonModel()->columnCount());
+    }
+
+    void stopEndsTheRunWithinAStep()
+    {
+        MainWindow w;
+        w.setQuiet(true);
+        w.configPanel()->setConfig(slowConfig());
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.run());
+        // Let the loop get into its first round of 20-second blocks.
+        QTest::qWait(1500);
+        QVERIFY(w.controller().isRunning());
+        action(w, "stopAction")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(w.shownResult().stopped);
+        QVERIFY(!w.controller().isRunning());
+        QVERIFY(action(w, "runAction")->isEnabled());
+        // A stopped run can still be saved.
+        QTemporaryDir dir;
+        QVERIFY(w.saveResults(dir.filePath(QStringLiteral("partial.json"))));
+        QVERIFY(loadResultsFile(dir.filePath(QStringLiteral("partial.json")).toStdString()).result.has_value());
+    }
+
+    void openingAFileDuringARunStopsIt()
+    {
+        MainWindow done;
+        done.setQuiet(true);
+        done.configPanel()->setConfig(tinyConfig());
+        QSignalSpy doneSpy(&done, &MainWindow::runFinished);
+        QVERIFY(done.run());
+        QTRY_COMPARE_WITH_TIMEOUT(doneSpy.size(), 1, 120000);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("results.json"));
+        QVERIFY(done.saveResults(path));
+
+        MainWindow w;
+        w.setQuiet(true);
+        w.configPanel()->setConfig(slowConfig());
+        QVERIFY(w.run());
+        QTest::qWait(1000);
+        QVERIFY(w.openResults(path));
+        QVERIFY(!w.controller().isRunning());
+        QCOMPARE(w.shownResult().cells.size(), done.shownResult().cells.size());
+        // The interrupted run was kept before the file replaced it.
+        QVERIFY(QFile::exists(w.lastSavedRun()));
+    }
+
+    void closingDuringARunStopsIt()
+    {
+        auto* w = new MainWindow;
+        w->setQuiet(true);
+        w->configPanel()->setConfig(slowConfig());
+        w->show();
+        QVERIFY(w->run());
+        QTest::qWait(1000);
+        QVERIFY(w->close());
+        QVERIFY(!w->controller().isRunning());
+        delete w;
+    }
+
+    void malformedResultsAreRefusedWithAReason()
+    {
+        MainWindow w;
+        w.setQuiet(true);
+        const QDir dir(QStringLiteral(SYNCTAX_TEST_DATA "/bad-results"));
+        const QStringList files = dir.entryList({ QStringLiteral("*.json") });
+        QVERIFY(files.size() >= 20);
+        for (const QString& f : files) {
+            QString error;
+            QVERIFY2(!w.openResults(dir.filePath(f), &error), qPrintable(f));
+            QVERIFY2(!error.isEmpty(), qPrintable(f));
+        }
+        QString error;
+        QVERIFY(!w.openResults(QStringLiteral("/nonexistent/results.json"), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void experimentYamlRoundTripsThroughTheWindow()
+    {
+        MainWindow w;
+        w.setQuiet(true);
+        QVERIFY(w.loadPreset(QStringLiteral("regimes")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("exp.yaml"));
+        QVERIFY(w.saveConfig(path));
+        MainWindow other;
+        other.setQuiet(true);
+        QVERIFY(other.openConfig(path));
+        QCOMPARE(other.configPanel()->config().name, w.configPanel()->config().name);
+        QCOMPARE(other.configPanel()->config().styles.size(), w.configPanel()->config().styles.size());
+        QFile bad(dir.filePath(QStringLiteral("bad.yaml")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("synctax: 1\nmodels: [tiny_mlp]\nstyles: [none, itme]\n");
+        bad.close();
+        QString error;
+        QVERIFY(!other.openConfig(bad.fileName(), &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.yaml:3:")), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QChartView>
+#include <QSize>
+#include <QString>
+
+namespace synctax {
+
+// The base of every SyncTax chart: an antialiased raster view (no OpenGL series, so exports and
+// offscreen tests draw the same thing), exports to PNG, SVG and PDF from code or from its
+// right-click menu, and a placeholder line shown instead of data that cannot exist here.
+class ChartPanel : public QChartView {
+    Q_OBJECT
+public:
+    explicit ChartPanel(QWidget* parent = nullptr);
+
+    // The size charts are exported at from the context menu: a 16:9-ish slide.
+    static QSize defaultExportSize() { return QSize(1200, 700); }
+
+    // `size` in logical pixels; `scale` multiplies the pixels (2: crisp on a slide or HiDPI screen).
+    bool exportPng(const QString& path, QSize size = defaultExportSize(), qreal scale = 2.0);
+    bool exportSvg(const QString& path, QSize size = defaultExportSize());
+    // One page the size of defaultExportSize(), vector text and lines.
+    bool exportPdf(const QString& path);
+
+    // Drawn over the plot area while not empty; subclasses set it when they have nothing to show.
+    void setPlaceholder(const QString& text);
+    QString placeholder() const { return m_placeholder; }
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+
+    // How many pixels wide the plot is, for downsampling: at least 1.
+    int plotWidthPixels() const;
+
+private:
+    // Lays the chart out at `size`, draws it into `painter` (whose window is that size), then puts
+    // it back as it is on screen.
+    void renderChart(QPainter* painter, QSize size);
+    void paintPlaceholder(QPainter* painter, const QRectF& plotArea) const;
+    void exportWithDialog(const QString& format);
+
+    QString m_placeholder;
+};
+
+} // namespace synctax

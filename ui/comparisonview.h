@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QTableView>
+
+class QAction;
+class QSortFilterProxyModel;
+
+namespace synctax {
+
+class ComparisonModel;
+
+// The comparison table, sortable by the overhead estimate, with Ctrl+C and a context menu that
+// copy the selection as tab-separated text (headers included) for a spreadsheet or a bug report.
+class ComparisonView : public QTableView {
+    Q_OBJECT
+public:
+    explicit ComparisonView(QWidget* parent = nullptr);
+
+    // The view shows `model` through its own sort proxy; it does not take ownership.
+    void setComparisonModel(ComparisonModel* model);
+    ComparisonModel* comparisonModel() const { return m_model; }
+    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+
+    // The selection as ComparisonModel::toTsv writes it, in the order the view shows.
+    QString selectionAsTsv() const;
+
+public Q_SLOTS:
+    void copySelection();
+
+Q_SIGNALS:
+    // The current cell moved to the column of this model and mode.
+    void groupSelected(const QString& model, const QString& mode);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    void widenColumnsToContents();
+
+    ComparisonModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy;
+    QAction* m_copyAction;
+};
+
+} // namespace synctax

@@ -1,0 +1,410 @@
+#include "ui/configpanel.h"
+
+#include "core/stylecatalog.h"
+#include "models/modelcatalog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace synctax {
+
+namespace {
+
+// The same limits as the YAML loader, so that the panel cannot produce a config that the loader rejects.
+constexpr int kMaxBatch = 65536;
+constexpr int kMaxSteps = 100000;
+constexpr int kMaxBlocks = 100000;
+constexpr int kMaxN = 1000000;
+constexpr int kMaxHostWorkUs = 10000000;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+std::optional<uint64_t> parseSeed(const QString& text)
+{
+    bool ok = false;
+    const qulonglong value = text.toULongLong(&ok);
+    if (!ok || value > qulonglong(std::numeric_limits<int64_t>::max()))
+        return std::nullopt;
+    return uint64_t(value);
+}
+
+template <typename Spec> const Spec* findSpec(const std::vector<Spec>& specs, const std::string& name)
+{
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
+    return it == specs.end() ? nullptr : &*it;
+}
+
+// Checked entries keep their order in the config that was set (it orders cells in results); entries the
+// user added follow in catalog order.
+template <typename Spec, typename Row, typename Make>
+std::vector<Spec> inConfigOrder(const std::vector<Spec>& original, const std::vector<Row>& rows, Make make)
+{
+    std::vector<Spec> specs;
+    for (const auto& spec : original) {
+        auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == spec.name; });
+        if (row != rows.end() && row->check->isChecked())
+            specs.push_back(make(*row, &spec));
+    }
+    for (const auto& row : rows) {
+        if (row.check->isChecked() && !findSpec(original, row.name))
+            specs.push_back(make(row, nullptr));
+    }
+    return specs;
+}
+
+} // namespace
+
+ConfigPanel::ConfigPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* content = new QWidget;
+    auto* contentLayout = new QVBoxLayout(content);
+    for (QGroupBox* group : { createModelsGroup(), createStylesGroup(), createExecutionGroup(), createRunLengthGroup(),
+             createWorkloadGroup() }) {
+        contentLayout->addWidget(group);
+        m_groups.push_back(group);
+    }
+    contentLayout->addStretch();
+
+    // A dock shorter than the panel scrolls instead of squeezing the editors.
+    auto* scroll = new QScrollArea;
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+
+    setConfig(ExperimentConfig {});
+}
+
+QGroupBox* ConfigPanel::createModelsGroup()
+{
+    auto* group = new QGroupBox(tr("Models"));
+    auto* grid = new QGridLayout(group);
+    for (const auto& model : modelCatalog()) {
+        ModelRow row { model.name, new QCheckBox(qs(model.name)), new QSpinBox };
+        row.check->setObjectName(qs("model." + model.name));
+        row.check->setToolTip(tr("%1\nDefault batch %2").arg(qs(model.description)).arg(model.batch));
+        row.batch->setObjectName(qs("batch." + model.name));
+        row.batch->setRange(1, kMaxBatch);
+        row.batch->setPrefix(tr("batch "));
+        row.batch->setToolTip(tr("Samples per training step (default %1)").arg(model.batch));
+        const int r = grid->rowCount();
+        grid->addWidget(row.check, r, 0);
+        grid->addWidget(row.batch, r, 1);
+        connect(row.check, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
+        connect(row.batch, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
+        m_models.push_back(row);
+    }
+    grid->setColumnStretch(0, 1);
+    return group;
+}
+
+QGroupBox* ConfigPanel::createStylesGroup()
+{
+    auto* group = new QGroupBox(tr("Logging styles"));
+    auto* list = new QVBoxLayout(group);
+    list->setSpacing(2);
+    // The interval sits under its style, indented to the style's name: beside the longest name it would not
+    // fit a dock of ~320 px.
+    const int indent
+        = style()->pixelMetric(QStyle::PM_IndicatorWidth) + style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing);
+    for (const auto& info : styleCatalog()) {
+        StyleRow row { info.name, new QCheckBox(qs(info.name)), nullptr };
+        row.check->setObjectName(qs("style." + info.name));
+        row.check->setToolTip(qs(info.summary));
+        list->addWidget(row.check);
+        if (info.name == baselineStyle()) {
+            // Every overhead is measured against the baseline, so a run always includes it.
+            row.check->setChecked(true);
+            row.check->setEnabled(false);
+            row.check->setText(tr("%1 (baseline)").arg(qs(info.name)));
+            row.check->setToolTip(tr("%1\nAlways measured: every overhead is relative to it").arg(qs(info.summary)));
+        }
+        if (info.defaultN > 0) {
+            row.n = new QSpinBox;
+            row.n->setObjectName(qs("n." + info.name));
+            row.n->setRange(1, kMaxN);
+            row.n->setPrefix(tr("every "));
+            row.n->setSuffix(tr(" steps"));
+            row.n->setToolTip(tr("n: steps between reads (default %1)").arg(info.defaultN));
+            auto* nRow = new QHBoxLayout;
+            nRow->addSpacing(indent);
+            nRow->addWidget(row.n);
+            nRow->addStretch();
+            list->addLayout(nRow);
+            connect(row.n, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
+        }
+        connect(row.check, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
+        m_styles.push_back(row);
+    }
+    return group;
+}
+
+QGroupBox* ConfigPanel::createExecutionGroup()
+{
+    auto* group = new QGroupBox(tr("Modes and device"));
+    auto* form = new QFormLayout(group);
+    m_eager = new QCheckBox(qs(toString(Mode::Eager)));
+    m_eager->setObjectName(QStringLiteral("mode.eager"));
+    m_eager->setToolTip(tr("Ordinary step by step execution"));
+    m_cudaGraph = new QCheckBox(qs(toString(Mode::CudaGraph)));
+    m_cudaGraph->setObjectName(QStringLiteral("mode.cuda_graph"));
+    m_cudaGraph->setToolTip(tr("The step captured once and replayed as a CUDA graph (needs a CUDA device)"));
+    auto* modes = new QHBoxLayout;
+    modes->addWidget(m_eager);
+    modes->addWidget(m_cudaGraph);
+    modes->addStretch();
+    form->addRow(tr("Modes"), modes);
+
+    m_device = new QComboBox;
+    m_device->setObjectName(QStringLiteral("device"));
+    m_device->addItem(QStringLiteral("auto"), QStringLiteral("auto"));
+    m_device->setItemData(0, tr("The first CUDA device if there is one, else the CPU"), Qt::ToolTipRole);
+    m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+    m_device->addItem(QStringLiteral("cuda"), QStringLiteral("cuda"));
+    form->addRow(tr("Device"), m_device);
+
+    connect(m_eager, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
+    connect(m_cudaGraph, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &ConfigPanel::onEdited);
+    return group;
+}
+
+QGroupBox* ConfigPanel::createRunLengthGroup()
+{
+    auto* group = new QGroupBox(tr("Run length"));
+    auto* form = new QFormLayout(group);
+    m_stepsPerBlock = createSpinBox("stepsPerBlock", 1, kMaxSteps,
+        tr("Training steps in one block: one style's turn in a round (models may override it)"));
+    m_blocks = createSpinBox("blocks", 2, kMaxBlocks, tr("The most rounds a model and mode may run"));
+    m_minBlocks
+        = createSpinBox("minBlocks", 2, kMaxBlocks, tr("Rounds run before the interval target may stop a model early"));
+    m_targetCiPp = createDoubleSpinBox("targetCiPp", 0, 100, 2,
+        tr("Stop once every cell's 95% interval is this narrow (half-width, percentage points); "
+           "0 runs every round"));
+    m_targetCiPp->setSingleStep(0.05);
+    m_targetCiPp->setSuffix(tr(" pp"));
+    m_timeBudgetS = createDoubleSpinBox("timeBudgetS", 0.1, 86400, 1, tr("Time per model and mode, warm-up included"));
+    m_timeBudgetS->setSuffix(tr(" s"));
+    form->addRow(tr("Steps per block"), m_stepsPerBlock);
+    form->addRow(tr("Blocks (max rounds)"), m_blocks);
+    form->addRow(tr("Min blocks"), m_minBlocks);
+    form->addRow(tr("Target CI ±"), m_targetCiPp);
+    form->addRow(tr("Time budget/model"), m_timeBudgetS);
+    return group;
+}
+
+QGroupBox* ConfigPanel::createWorkloadGroup()
+{
+    auto* group = new QGroupBox(tr("Workload"));
+    auto* form = new QFormLayout(group);
+    m_hostWorkUs = createSpinBox("hostWorkUs", 0, kMaxHostWorkUs,
+        tr("CPU busy-work added to each step, as a data loader would (models may override it)"));
+    m_hostWorkUs->setSuffix(QStringLiteral(" µs"));
+    m_seed = new QLineEdit;
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setToolTip(tr("Seeds the weights, the data and the order of styles in each round"));
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
+    connect(m_seed, &QLineEdit::textChanged, this, &ConfigPanel::onEdited);
+    form->addRow(tr("Host work/step"), m_hostWorkUs);
+    form->addRow(tr("Seed"), m_seed);
+    return group;
+}
+
+QSpinBox* ConfigPanel::createSpinBox(const char* objectName, int minimum, int maximum, const QString& toolTip)
+{
+    auto* spin = new QSpinBox;
+    spin->setObjectName(QString::fromLatin1(objectName));
+    spin->setRange(minimum, maximum);
+    spin->setToolTip(toolTip);
+    connect(spin, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
+    return spin;
+}
+
+QDoubleSpinBox* ConfigPanel::createDoubleSpinBox(
+    const char* objectName, double minimum, double maximum, int decimals, const QString& toolTip)
+{
+    auto* spin = new QDoubleSpinBox;
+    spin->setObjectName(QString::fromLatin1(objectName));
+    spin->setDecimals(decimals);
+    spin->setRange(minimum, maximum);
+    spin->setToolTip(toolTip);
+    connect(spin, &QDoubleSpinBox::valueChanged, this, &ConfigPanel::onEdited);
+    return spin;
+}
+
+void ConfigPanel::setConfig(const ExperimentConfig& config)
+{
+    m_loading = true;
+    m_config = config;
+    for (auto& row : m_models) {
+        const ModelSpec* spec = findSpec(config.models, row.name);
+        const int64_t batch = spec && spec->batch > 0 ? spec->batch : findModel(row.name)->batch;
+        row.check->setChecked(spec != nullptr);
+        row.batch->setValue(int(batch));
+    }
+    for (auto& row : m_styles) {
+        const StyleSpec* spec = findSpec(config.styles, row.name);
+        if (row.name != baselineStyle())
+            row.check->setChecked(spec != nullptr);
+        if (row.n)
+            row.n->setValue(int(spec && spec->n > 0 ? spec->n : findStyle(row.name)->defaultN));
+    }
+    const auto hasMode
+        = [&](Mode m) { return std::find(config.modes.begin(), config.modes.end(), m) != config.modes.end(); };
+    m_eager->setChecked(hasMode(Mode::Eager));
+    m_cudaGraph->setChecked(hasMode(Mode::CudaGraph));
+
+    // cuda:N is valid in a config but not offered: show it as one more choice rather than lose it.
+    int deviceIndex = m_device->findData(qs(config.device));
+    if (deviceIndex < 0) {
+        m_device->addItem(qs(config.device), qs(config.device));
+        deviceIndex = m_device->count() - 1;
+    }
+    m_device->setCurrentIndex(deviceIndex);
+
+    m_stepsPerBlock->setValue(int(config.stepsPerBlock));
+    m_blocks->setValue(int(config.blocks));
+    m_minBlocks->setValue(int(config.minBlocks));
+    m_targetCiPp->setValue(config.targetCiPp);
+    m_shownTargetCiPp = m_targetCiPp->value();
+    m_timeBudgetS->setValue(config.timeBudgetS);
+    m_shownTimeBudgetS = m_timeBudgetS->value();
+    m_hostWorkUs->setValue(int(config.hostWorkUs));
+    m_seed->setText(QString::number(qulonglong(config.seed)));
+    updateEnabledRows();
+    m_loading = false;
+}
+
+ExperimentConfig ConfigPanel::config() const
+{
+    ExperimentConfig config = m_config;
+    config.models = checkedModels();
+    config.styles = checkedStyles();
+    config.modes = checkedModes();
+    config.device = m_device->currentData().toString().toStdString();
+    config.stepsPerBlock = m_stepsPerBlock->value();
+    config.blocks = m_blocks->value();
+    config.minBlocks = m_minBlocks->value();
+    if (m_targetCiPp->value() != m_shownTargetCiPp)
+        config.targetCiPp = m_targetCiPp->value();
+    if (m_timeBudgetS->value() != m_shownTimeBudgetS)
+        config.timeBudgetS = m_timeBudgetS->value();
+    config.hostWorkUs = m_hostWorkUs->value();
+    if (auto seed = parseSeed(m_seed->text()))
+        config.seed = *seed;
+    return config;
+}
+
+std::vector<ModelSpec> ConfigPanel::checkedModels() const
+{
+    return inConfigOrder(m_config.models, m_models, [](const ModelRow& row, const ModelSpec* original) {
+        const auto defaults = findModel(row.name);
+        ModelSpec spec;
+        if (original) {
+            spec = *original;
+        } else {
+            spec.name = row.name;
+            spec.width = defaults->width;
+            spec.inputSize = defaults->inputSize;
+            spec.classes = defaults->classes;
+        }
+        // A config that leaves the batch unset (0) keeps it unset while the catalog default is shown.
+        const bool unsetAndUnchanged = original && original->batch <= 0 && row.batch->value() == defaults->batch;
+        if (!unsetAndUnchanged)
+            spec.batch = row.batch->value();
+        return spec;
+    });
+}
+
+std::vector<StyleSpec> ConfigPanel::checkedStyles() const
+{
+    auto styles = inConfigOrder(m_config.styles, m_styles, [](const StyleRow& row, const StyleSpec* original) {
+        StyleSpec spec = original ? *original : StyleSpec { row.name, 0 };
+        if (row.n)
+            spec.n = row.n->value();
+        return spec;
+    });
+    // Like the loader, put a baseline the config did not list first.
+    if (!findSpec(m_config.styles, baselineStyle())) {
+        auto baseline
+            = std::find_if(styles.begin(), styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
+        std::rotate(styles.begin(), baseline, baseline + 1);
+    }
+    return styles;
+}
+
+std::vector<Mode> ConfigPanel::checkedModes() const
+{
+    std::vector<Mode> modes;
+    const auto isChecked = [&](Mode m) { return (m == Mode::Eager ? m_eager : m_cudaGraph)->isChecked(); };
+    for (Mode m : m_config.modes) {
+        if (isChecked(m) && std::find(modes.begin(), modes.end(), m) == modes.end())
+            modes.push_back(m);
+    }
+    for (Mode m : { Mode::Eager, Mode::CudaGraph }) {
+        if (isChecked(m) && std::find(modes.begin(), modes.end(), m) == modes.end())
+            modes.push_back(m);
+    }
+    return modes;
+}
+
+QStringList ConfigPanel::problems() const
+{
+    QStringList problems;
+    if (std::none_of(m_models.begin(), m_models.end(), [](const ModelRow& r) { return r.check->isChecked(); }))
+        problems << tr("Select at least one model");
+    const bool anyStyle = std::any_of(m_styles.begin(), m_styles.end(),
+        [](const StyleRow& r) { return r.name != baselineStyle() && r.check->isChecked(); });
+    if (!anyStyle)
+        problems << tr("Select at least one style to compare with the baseline");
+    if (!m_eager->isChecked() && !m_cudaGraph->isChecked())
+        problems << tr("Select at least one mode");
+    if (m_cudaGraph->isChecked() && m_device->currentData().toString() == QLatin1String("cpu"))
+        problems << tr("cuda_graph needs a CUDA device, and the device is cpu");
+    if (!parseSeed(m_seed->text()))
+        problems << tr("The seed must be a whole number from 0 to %1").arg(std::numeric_limits<int64_t>::max());
+    return problems;
+}
+
+void ConfigPanel::setRunning(bool running)
+{
+    for (QGroupBox* group : m_groups)
+        group->setEnabled(!running);
+}
+
+void ConfigPanel::onEdited()
+{
+    updateEnabledRows();
+    if (!m_loading)
+        Q_EMIT configChanged();
+}
+
+void ConfigPanel::updateEnabledRows()
+{
+    for (auto& row : m_models)
+        row.batch->setEnabled(row.check->isChecked());
+    for (auto& row : m_styles) {
+        if (row.n)
+            row.n->setEnabled(row.check->isChecked());
+    }
+}
+
+} // namespace synctax

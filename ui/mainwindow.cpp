@@ -1,0 +1,561 @@
+#include "ui/mainwindow.h"
+
+#include "core/configloader.h"
+#include "core/configwriter.h"
+#include "core/presets.h"
+#include "core/resultsjson.h"
+#include "core/resultsloader.h"
+#include "ui/charts/overheadchart.h"
+#include "ui/charts/queuechart.h"
+#include "ui/charts/stepchart.h"
+#include "ui/comparisonmodel.h"
+#include "ui/comparisonview.h"
+#include "ui/configpanel.h"
+#include "ui/explanationpanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include <cmath>
+
+namespace synctax {
+
+namespace {
+
+constexpr int maxRecentFiles = 8;
+
+QString joinedErrors(const std::vector<ConfigError>& errors)
+{
+    QStringList lines;
+    for (const auto& e : errors)
+        lines << QString::fromStdString(e.format());
+    return lines.join('\n');
+}
+
+QString formatDuration(double seconds)
+{
+    const auto s = qint64(std::lround(seconds));
+    if (s >= 3600)
+        return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 s").arg(s);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+{
+    setWindowTitle(QStringLiteral("SyncTax"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+    createViews();
+    createActions();
+    createStatusBar();
+    connectController();
+    loadPreset(QString::fromStdString(defaultPresetName(false)));
+    readSettings();
+    setRunning(false);
+}
+
+MainWindow::~MainWindow() { m_controller.stopAndWait(); }
+
+void MainWindow::createViews()
+{
+    m_comparison = new ComparisonModel(this);
+    m_table = new ComparisonView(this);
+    m_table->setObjectName(QStringLiteral("comparisonView"));
+    m_table->setComparisonModel(m_comparison);
+    setCentralWidget(m_table);
+
+    auto dock = [this](QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_configPanel = new ConfigPanel(this);
+    dock(m_configPanel, tr("Experiment"), QStringLiteral("experimentDock"), Qt::LeftDockWidgetArea);
+
+    m_overheadChart = new OverheadChart(this);
+    m_overheadChart->setMinimumSize(420, 300);
+    auto* overheadDock = dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
+    m_explanation = new ExplanationPanel(this);
+    dock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
+
+    m_stepChart = new StepChart(this);
+    m_stepChart->setHistory(&m_controller.history());
+    m_stepChart->setMinimumHeight(240);
+    auto* stepDock = dock(m_stepChart, tr("Step time"), QStringLiteral("stepDock"), Qt::BottomDockWidgetArea);
+    m_queueChart = new QueueChart(this);
+    m_queueChart->setHistory(&m_controller.history(), &m_shown.config);
+    m_queueChart->setMinimumHeight(240);
+    auto* queueDock = dock(m_queueChart, tr("Queue"), QStringLiteral("queueDock"), Qt::BottomDockWidgetArea);
+    splitDockWidget(stepDock, queueDock, Qt::Horizontal);
+
+    m_log = new QPlainTextEdit(this);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000);
+    auto* logDock = dock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(queueDock, logDock);
+    queueDock->raise();
+    resizeDocks({ overheadDock }, { 520 }, Qt::Horizontal);
+
+    connect(m_table, &ComparisonView::groupSelected, this, [this](const QString& model, const QString& mode) {
+        const int index = m_groupBox->findData(QStringList { model, mode });
+        if (index >= 0 && index != m_groupBox->currentIndex()) {
+            m_followRun = false;
+            m_groupBox->setCurrentIndex(index);
+        }
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto* openConfigAction = file->addAction(tr("&Open Experiment…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open experiment"), QFileInfo(m_configPath).path(), tr("Experiments (*.yaml *.yml)"));
+        if (!path.isEmpty())
+            openConfig(path);
+    });
+    openConfigAction->setShortcut(QKeySequence::Open);
+    auto* saveConfigAction = file->addAction(tr("&Save Experiment…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"),
+            m_configPath.isEmpty() ? QStringLiteral("experiment.yaml") : m_configPath,
+            tr("Experiments (*.yaml *.yml)"));
+        if (!path.isEmpty())
+            saveConfig(path);
+    });
+    saveConfigAction->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json)"));
+        if (!path.isEmpty())
+            openResults(path);
+    });
+    openResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    auto* saveResultsAction = file->addAction(tr("Save R&esults…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save results"), QStringLiteral("results.json"), tr("Results (*.json)"));
+        if (!path.isEmpty())
+            saveResults(path);
+    });
+    saveResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    m_recentMenu = file->addMenu(tr("Recent &Files"));
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    for (const std::string& name : presetNames()) {
+        const QString qname = QString::fromStdString(name);
+        presets->addAction(qname, this, [this, qname] { loadPreset(qname); });
+    }
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    m_runAction = runMenu->addAction(tr("&Run"), this, &MainWindow::run);
+    m_runAction->setShortcut(QKeySequence(tr("Ctrl+R")));
+    m_runAction->setObjectName(QStringLiteral("runAction"));
+    m_stopAction = runMenu->addAction(tr("&Stop"), this, &MainWindow::stop);
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About SyncTax"), this, [this] {
+        QMessageBox::about(this, tr("About SyncTax"),
+            tr("<b>SyncTax</b><p>What does <tt>loss.item()</tt>, a progress bar or per-step logging really cost "
+               "in a training loop, and why? SyncTax measures each logging style against the same loop without "
+               "it, in interleaved rounds, with 95% confidence intervals and an A/A noise floor.</p>"));
+    });
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->addAction(m_runAction);
+    bar->addAction(m_stopAction);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Model: "), this));
+    m_groupBox = new QComboBox(this);
+    m_groupBox->setObjectName(QStringLiteral("groupBox"));
+    m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_groupBox->setToolTip(tr("The model (and mode) shown by the step-time chart and the explanation"));
+    bar->addWidget(m_groupBox);
+    connect(m_groupBox, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
+        m_followRun = false;
+        selectGroup(index);
+    });
+    connect(m_groupBox, QOverload<int>::of(&QComboBox::currentIndexChanged), this, &MainWindow::selectGroup);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_cellLabel = new QLabel(this);
+    m_etaLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setTextVisible(true);
+    statusBar()->addWidget(m_cellLabel, 1);
+    statusBar()->addPermanentWidget(m_etaLabel);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::connectController()
+{
+    connect(&m_controller, &RunController::runStarted, this, [this] {
+        m_followRun = true;
+        m_shown = m_controller.result();
+        showResult(m_shown);
+    });
+    connect(&m_controller, &RunController::stepsAvailable, this, [this] {
+        // Once per drain: each chart replaces its series at most once.
+        if (m_followRun && m_controller.history().lastCell() >= 0) {
+            const CellPlan& cell = m_controller.history().cells()[size_t(m_controller.history().lastCell())];
+            const int index = m_groupBox->findData(
+                QStringList { QString::fromStdString(cell.model), QString::fromStdString(cell.mode) });
+            if (index >= 0 && index != m_groupBox->currentIndex())
+                m_groupBox->setCurrentIndex(index);
+        }
+        m_stepChart->refresh();
+        m_queueChart->refresh();
+    });
+    connect(&m_controller, &RunController::resultAvailable, this, [this] {
+        m_shown = m_controller.result();
+        showResult(m_shown);
+    });
+    connect(&m_controller, &RunController::progress, this, &MainWindow::onProgress);
+    connect(&m_controller, &RunController::noteAvailable, this, [this](const QString& note) {
+        log(note);
+        statusBar()->showMessage(note, 10000);
+    });
+    connect(&m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(&m_controller, &RunController::runFailed, this, [this](const QString& message) {
+        setRunning(false);
+        log(tr("Run failed: %1").arg(message));
+        fail(tr("Run failed"), message, nullptr);
+        Q_EMIT runFinished(true);
+    });
+}
+
+bool MainWindow::run()
+{
+    if (m_controller.isRunning())
+        return false;
+    const QStringList problems = m_configPanel->problems();
+    if (!problems.isEmpty()) {
+        fail(tr("Cannot run"), problems.join('\n'), nullptr);
+        return false;
+    }
+    const ExperimentConfig config = m_configPanel->config();
+    m_shown = ExperimentResult {};
+    m_shown.config = config;
+    if (!m_controller.start(config))
+        return false;
+    log(tr("Run started: %1").arg(QString::fromStdString(config.name)));
+    setRunning(true);
+    m_progress->setValue(0);
+    m_etaLabel->clear();
+    return true;
+}
+
+void MainWindow::stop()
+{
+    if (!m_controller.isRunning())
+        return;
+    m_controller.stop();
+    m_cellLabel->setText(tr("Stopping after the current step…"));
+}
+
+void MainWindow::onProgress(qint64 done, qint64 total, const QString& cell, double elapsedS)
+{
+    m_progress->setMaximum(int(std::max<qint64>(total, 1)));
+    m_progress->setValue(int(std::min(done, total)));
+    m_cellLabel->setText(cell);
+    if (done > 0 && total > done) {
+        // Adaptive stopping usually ends a model early, so this is an upper bound.
+        const double remaining = elapsedS * double(total - done) / double(done);
+        m_etaLabel->setText(tr("%1 elapsed, at most %2 left").arg(formatDuration(elapsedS), formatDuration(remaining)));
+    } else {
+        m_etaLabel->setText(tr("%1 elapsed").arg(formatDuration(elapsedS)));
+    }
+}
+
+void MainWindow::onRunFinished(bool stopped)
+{
+    setRunning(false);
+    m_shown = m_controller.result();
+    showResult(m_shown);
+    m_stepChart->refresh();
+    m_queueChart->refresh();
+    m_progress->setValue(m_progress->maximum());
+    const QString what = stopped
+        ? tr("Run stopped after %1; partial results kept").arg(formatDuration(m_shown.durationS))
+        : tr("Run finished in %1").arg(formatDuration(m_shown.durationS));
+    m_cellLabel->setText(what);
+    log(what);
+    autosave();
+    Q_EMIT runFinished(stopped);
+}
+
+void MainWindow::autosave()
+{
+    // Every run is kept, finished or stopped, so closing the window never loses measurements.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs/")
+        + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    if (!QDir().mkpath(dir))
+        return log(tr("Could not create %1 to keep the run").arg(dir));
+    QString error;
+    if (saveResults(dir + QStringLiteral("/results.json"), &error)) {
+        m_lastSavedRun = dir + QStringLiteral("/results.json");
+        log(tr("Results kept in %1").arg(m_lastSavedRun));
+    }
+}
+
+void MainWindow::setRunning(bool running)
+{
+    m_runAction->setEnabled(!running);
+    m_stopAction->setEnabled(running);
+    m_configPanel->setRunning(running);
+    m_progress->setVisible(running || m_progress->value() > 0);
+}
+
+void MainWindow::showResult(const ExperimentResult& result)
+{
+    m_comparison->setResult(result);
+    m_overheadChart->setResult(result);
+    m_explanation->setResult(result);
+    updateGroups();
+}
+
+void MainWindow::updateGroups()
+{
+    QList<QStringList> groups;
+    auto add = [&](const std::string& model, const std::string& mode) {
+        const QStringList g { QString::fromStdString(model), QString::fromStdString(mode) };
+        if (!groups.contains(g))
+            groups << g;
+    };
+    if (m_controller.isRunning()) {
+        for (const CellPlan& c : m_controller.history().cells())
+            add(c.model, c.mode);
+    }
+    for (const CellResult& c : m_shown.cells)
+        add(c.model, c.mode);
+    bool same = groups.size() == m_groupBox->count();
+    for (int i = 0; same && i < groups.size(); ++i)
+        same = m_groupBox->itemData(i).toStringList() == groups[i];
+    if (same)
+        return;
+    const QVariant current = m_groupBox->currentData();
+    QSignalBlocker block(m_groupBox);
+    m_groupBox->clear();
+    for (const QStringList& g : groups)
+        m_groupBox->addItem(g[1] == QLatin1String("eager") ? g[0] : QStringLiteral("%1 (%2)").arg(g[0], g[1]), g);
+    const int index = std::max(0, m_groupBox->findData(current));
+    m_groupBox->setCurrentIndex(index);
+    selectGroup(index);
+}
+
+void MainWindow::selectGroup(int index)
+{
+    const QStringList g = m_groupBox->itemData(index).toStringList();
+    if (g.size() != 2)
+        return;
+    m_stepChart->setGroup(g[0], g[1]);
+    m_explanation->setGroup(g[0], g[1]);
+    m_stepChart->refresh();
+}
+
+bool MainWindow::openConfig(const QString& path, QString* error)
+{
+    const ConfigLoadResult loaded = loadConfigFile(path.toStdString());
+    if (!loaded.config) {
+        fail(tr("Cannot open experiment"), joinedErrors(loaded.errors), error);
+        return false;
+    }
+    m_configPanel->setConfig(*loaded.config);
+    m_configPath = path;
+    addRecentFile(path);
+    log(tr("Opened experiment %1").arg(path));
+    return true;
+}
+
+bool MainWindow::saveConfig(const QString& path, QString* error)
+{
+    QFile file(path);
+    const QByteArray yaml = QByteArray::fromStdString(toYaml(m_configPanel->config()));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(yaml) != yaml.size()) {
+        fail(tr("Cannot save experiment"), tr("%1: %2").arg(path, file.errorString()), error);
+        return false;
+    }
+    m_configPath = path;
+    addRecentFile(path);
+    return true;
+}
+
+bool MainWindow::openResults(const QString& path, QString* error)
+{
+    // Opening a file replaces what is on screen: a run in progress stops first, and keeps what it measured.
+    if (m_controller.isRunning()) {
+        m_controller.stopAndWait();
+        if (m_controller.isRunning())
+            return false;
+    }
+    const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
+    if (!loaded.result) {
+        fail(tr("Cannot open results"), joinedErrors(loaded.errors), error);
+        return false;
+    }
+    m_controller.clear();
+    m_shown = *loaded.result;
+    m_followRun = false;
+    showResult(m_shown);
+    m_configPanel->setConfig(m_shown.config);
+    addRecentFile(path);
+    setWindowTitle(QStringLiteral("SyncTax — %1").arg(QFileInfo(path).fileName()));
+    log(tr("Opened results %1 (%2, %3)")
+            .arg(path,
+                QString::fromStdString(m_shown.environment.deviceName.empty() ? m_shown.environment.device
+                                                                              : m_shown.environment.deviceName),
+                QString::fromStdString(m_shown.startedAt)));
+    return true;
+}
+
+bool MainWindow::saveResults(const QString& path, QString* error)
+{
+    try {
+        writeJsonFileAtomically(path.toStdString(), toJson(m_shown));
+    } catch (const std::exception& e) {
+        fail(tr("Cannot save results"), QString::fromStdString(e.what()), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::loadPreset(const QString& name)
+{
+    const auto text = presetText(name.toStdString());
+    if (!text)
+        return false;
+    const ConfigLoadResult loaded = loadConfigText(*text, name.toStdString() + ".yaml");
+    if (!loaded.config)
+        return false;
+    m_configPanel->setConfig(*loaded.config);
+    m_configPath.clear();
+    return true;
+}
+
+void MainWindow::openAny(const QString& path)
+{
+    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        openResults(path);
+    else
+        openConfig(path);
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > maxRecentFiles)
+        files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openAny(f); })->setToolTip(f);
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QString yaml = settings.value(QStringLiteral("lastConfig")).toString();
+    if (!yaml.isEmpty()) {
+        const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment");
+        if (loaded.config)
+            m_configPanel->setConfig(*loaded.config);
+    }
+    updateRecentMenu();
+}
+
+void MainWindow::writeSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("lastConfig"), QString::fromStdString(toYaml(m_configPanel->config())));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // A run in progress stops within one step; its partial result is kept like any other run's.
+    m_controller.stopAndWait();
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        openAny(urls.first().toLocalFile());
+}
+
+void MainWindow::log(const QString& line)
+{
+    m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
+}
+
+void MainWindow::fail(const QString& title, const QString& message, QString* error)
+{
+    if (error)
+        *error = message;
+    log(title + QStringLiteral(": ") + message);
+    if (!m_quiet)
+        QMessageBox::warning(this, title, message);
+}
+
+} // namespace synctax

@@ -1,0 +1,114 @@
+#pragma once
+
+#include "core/experimentconfig.h"
+#include "core/experimentresult.h"
+#include "ui/runcontroller.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+
+namespace synctax {
+
+class ComparisonModel;
+class ComparisonView;
+class ConfigPanel;
+class ExplanationPanel;
+class OverheadChart;
+class QueueChart;
+class StepChart;
+
+// The app's window: the experiment panel on the left, the comparison table in the middle, the
+// charts and the explanation in docks around it. It shows either the run in progress (live) or
+// a finished run, from this session or from a results file recorded elsewhere.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Each returns false and says why in `error` (also shown to the user unless `quiet`).
+    bool openConfig(const QString& path, QString* error = nullptr);
+    bool saveConfig(const QString& path, QString* error = nullptr);
+    bool openResults(const QString& path, QString* error = nullptr);
+    bool saveResults(const QString& path, QString* error = nullptr);
+    bool loadPreset(const QString& name);
+    void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
+
+    RunController& controller() { return m_controller; }
+    ConfigPanel* configPanel() const { return m_configPanel; }
+    ComparisonModel* comparisonModel() const { return m_comparison; }
+    ComparisonView* comparisonView() const { return m_table; }
+    StepChart* stepChart() const { return m_stepChart; }
+    QueueChart* queueChart() const { return m_queueChart; }
+    OverheadChart* overheadChart() const { return m_overheadChart; }
+    ExplanationPanel* explanationPanel() const { return m_explanation; }
+    // What the views show: the live or finished run, or the opened file.
+    const ExperimentResult& shownResult() const { return m_shown; }
+    QString lastSavedRun() const { return m_lastSavedRun; }
+
+public Q_SLOTS:
+    bool run();
+    void stop();
+
+Q_SIGNALS:
+    void runFinished(bool stopped);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createViews();
+    void createActions();
+    void createStatusBar();
+    void connectController();
+    void showResult(const ExperimentResult& result);
+    void updateGroups();
+    void selectGroup(int index);
+    void onProgress(qint64 done, qint64 total, const QString& cell, double elapsedS);
+    void onRunFinished(bool stopped);
+    void setRunning(bool running);
+    void addRecentFile(const QString& path);
+    void updateRecentMenu();
+    void openAny(const QString& path);
+    void autosave();
+    void log(const QString& line);
+    void fail(const QString& title, const QString& message, QString* error);
+    void readSettings();
+    void writeSettings();
+
+    RunController m_controller;
+    ExperimentResult m_shown;
+    bool m_quiet = false;
+    bool m_followRun = true; // the group selector follows the cell being measured
+    QString m_configPath;
+    QString m_lastSavedRun;
+
+    ConfigPanel* m_configPanel = nullptr;
+    ComparisonModel* m_comparison = nullptr;
+    ComparisonView* m_table = nullptr;
+    StepChart* m_stepChart = nullptr;
+    QueueChart* m_queueChart = nullptr;
+    OverheadChart* m_overheadChart = nullptr;
+    ExplanationPanel* m_explanation = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QComboBox* m_groupBox = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_cellLabel = nullptr;
+    QLabel* m_etaLabel = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+};
+
+} // namespace synctax
