@@ -61,8 +61,10 @@ std::string gpuBound(
 std::string dispatchBound(const RegimeMeasurement& r, double hostMs, const CellResult* item)
 {
     std::string text = "Dispatch-bound: the host needs " + formatMs(hostMs) + " ms to queue a step the GPU runs in "
-        + formatMs(r.gMs) + " ms, so the queue is nearly empty and item() only adds its ~" + formatUs(r.lUs)
-        + " µs round trip";
+        + formatMs(r.gMs) + " ms, so the queue stays short and the GPU idles between steps. item() adds its ~"
+        + formatUs(r.lUs)
+        + " µs round trip plus the wait for the step's last kernels, which the host would otherwise overlap with "
+          "queueing the next step";
     if (item)
         text += " (measured item " + formatOverhead(*item->overheadPct) + ")";
     return text + ".";

@@ -46,9 +46,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
         if (!m_model || !current.isValid())
             return;
-        const int column = m_proxy->mapToSource(current).column();
-        if (column >= 1)
-            Q_EMIT groupSelected(m_model->modelOfColumn(column), m_model->modeOfColumn(column));
+        const QModelIndex source = m_proxy->mapToSource(current);
+        const int column = source.column();
+        if (column < 1)
+            return;
+        Q_EMIT groupSelected(m_model->modelOfColumn(column), m_model->modeOfColumn(column));
+        Q_EMIT cellSelected(
+            m_model->modelOfColumn(column), m_model->modeOfColumn(column), m_model->styleOfRow(source.row()));
     });
 }
 

@@ -30,6 +30,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The current cell moved to the column of this model and mode.
     void groupSelected(const QString& model, const QString& mode);
+    // The current cell moved to this model, mode and style.
+    void cellSelected(const QString& model, const QString& mode, const QString& style);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

@@ -64,8 +64,9 @@ QString formatDuration(double seconds)
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(QWidget* parent, bool restoreSettings)
     : QMainWindow(parent)
+    , m_restoreSettings(restoreSettings)
 {
     setWindowTitle(QStringLiteral("SyncTax"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -76,7 +77,10 @@ MainWindow::MainWindow(QWidget* parent)
     createStatusBar();
     connectController();
     loadPreset(QString::fromStdString(defaultPresetName(false)));
-    readSettings();
+    if (m_restoreSettings)
+        readSettings();
+    else
+        updateRecentMenu();
     setRunning(false);
 }
 
@@ -102,7 +106,7 @@ void MainWindow::createViews()
 
     m_overheadChart = new OverheadChart(this);
     m_overheadChart->setMinimumSize(420, 300);
-    auto* overheadDock = dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
+    dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
     m_explanation = new ExplanationPanel(this);
     dock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
 
@@ -122,8 +126,8 @@ void MainWindow::createViews()
     auto* logDock = dock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(queueDock, logDock);
     queueDock->raise();
-    resizeDocks({ overheadDock }, { 520 }, Qt::Horizontal);
 
+    connect(m_table, &ComparisonView::cellSelected, this, &MainWindow::showCell);
     connect(m_table, &ComparisonView::groupSelected, this, [this](const QString& model, const QString& mode) {
         const int index = m_groupBox->findData(QStringList { model, mode });
         if (index >= 0 && index != m_groupBox->currentIndex()) {
@@ -131,6 +135,25 @@ void MainWindow::createViews()
             m_groupBox->setCurrentIndex(index);
         }
     });
+}
+
+bool MainWindow::showCell(const QString& model, const QString& mode, const QString& style)
+{
+    const int group = m_groupBox->findData(QStringList { model, mode });
+    if (group < 0)
+        return false;
+    m_followRun = false;
+    m_groupBox->setCurrentIndex(group);
+    const auto& cells = m_controller.history().cells();
+    for (const CellPlan& c : cells) {
+        if (QString::fromStdString(c.model) == model && QString::fromStdString(c.mode) == mode
+            && QString::fromStdString(c.style) == style) {
+            m_queueChart->setCell(int(c.index));
+            m_queueChart->refresh();
+            return true;
+        }
+    }
+    return false;
 }
 
 void MainWindow::createActions()
@@ -230,6 +253,8 @@ void MainWindow::connectController()
 {
     connect(&m_controller, &RunController::runStarted, this, [this] {
         m_followRun = true;
+        m_stepChart->setHistory(&m_controller.history());
+        m_queueChart->setHistory(&m_controller.history(), &m_shown.config);
         m_shown = m_controller.result();
         showResult(m_shown);
     });
@@ -433,6 +458,13 @@ bool MainWindow::openResults(const QString& path, QString* error)
         return false;
     }
     m_controller.clear();
+    // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
+    const QString noSteps
+        = tr("Per-step times are not stored in results files: they show while a run is measured here.");
+    m_stepChart->setNoHistoryText(noSteps);
+    m_queueChart->setNoHistoryText(noSteps);
+    m_stepChart->setHistory(nullptr);
+    m_queueChart->setHistory(nullptr, &m_shown.config);
     m_shown = *loaded.result;
     m_followRun = false;
     showResult(m_shown);
@@ -505,7 +537,7 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QString yaml = settings.value(QStringLiteral("lastConfig")).toString();
     if (!yaml.isEmpty()) {
         const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment");
@@ -523,11 +555,25 @@ void MainWindow::writeSettings()
     settings.setValue(QStringLiteral("lastConfig"), QString::fromStdString(toYaml(m_configPanel->config())));
 }
 
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_layoutRestored)
+        return;
+    m_layoutRestored = true;
+    // Dock sizes only take once the window has its size: the overhead chart gets room for its labels.
+    auto* overhead = findChild<QDockWidget*>(QStringLiteral("overheadDock"));
+    auto* explanation = findChild<QDockWidget*>(QStringLiteral("explanationDock"));
+    resizeDocks({ overhead }, { int(width() * 0.38) }, Qt::Horizontal);
+    resizeDocks({ overhead, explanation }, { 3 * height() / 5, height() / 5 }, Qt::Vertical);
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     // A run in progress stops within one step; its partial result is kept like any other run's.
     m_controller.stopAndWait();
-    writeSettings();
+    if (m_restoreSettings)
+        writeSettings();
     event->accept();
 }
 

@@ -31,7 +31,8 @@ class StepChart;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // restoreSettings false: start from the default layout and experiment (screenshots, tests).
+    explicit MainWindow(QWidget* parent = nullptr, bool restoreSettings = true);
     ~MainWindow() override;
 
     // Each returns false and says why in `error` (also shown to the user unless `quiet`).
@@ -40,6 +41,8 @@ public:
     bool openResults(const QString& path, QString* error = nullptr);
     bool saveResults(const QString& path, QString* error = nullptr);
     bool loadPreset(const QString& name);
+    // Shows this cell's queue and its group's step times and explanation; false when there is no such cell.
+    bool showCell(const QString& model, const QString& mode, const QString& style);
     void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
 
     RunController& controller() { return m_controller; }
@@ -63,6 +66,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -89,6 +93,8 @@ private:
     RunController m_controller;
     ExperimentResult m_shown;
     bool m_quiet = false;
+    bool m_restoreSettings = true;
+    bool m_layoutRestored = false; // a saved window state was applied; the default dock sizes are not
     bool m_followRun = true; // the group selector follows the cell being measured
     QString m_configPath;
     QString m_lastSavedRun;

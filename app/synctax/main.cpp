@@ -57,11 +57,17 @@ int main(int argc, char** argv)
         QStringLiteral("quick"), QStringLiteral("Shrink every cell to a few steps (smoke test)"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot"),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({ screenshot, preset, run, quick, size });
+    const QCommandLineOption cell(QStringLiteral("cell"),
+        QStringLiteral("After the run or load, show this cell's queue and its model's charts"),
+        QStringLiteral("MODEL/MODE/STYLE"));
+    const QCommandLineOption resultsOut(QStringLiteral("results-out"),
+        QStringLiteral("With --screenshot: also save the results shown to FILE.json"), QStringLiteral("FILE.json"));
+    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut });
     parser.process(app);
 
-    MainWindow window;
     const bool headless = parser.isSet(screenshot);
+    // A screenshot shows the default layout, whatever an interactive session left in the settings.
+    MainWindow window(nullptr, !headless);
     window.setQuiet(headless);
     if (parser.isSet(preset) && !window.loadPreset(parser.value(preset)))
         return fail(QStringLiteral("unknown preset '%1'").arg(parser.value(preset)));
@@ -91,6 +97,14 @@ int main(int argc, char** argv)
         const QString path = parser.value(screenshot);
         int exitCode = 0;
         auto shoot = [&] {
+            if (parser.isSet(cell)) {
+                const QStringList parts = parser.value(cell).split(QLatin1Char('/'));
+                if (parts.size() != 3 || !window.showCell(parts[0], parts[1], parts[2]))
+                    std::fprintf(
+                        stderr, "synctax: --cell %s: no such cell in this run\n", qPrintable(parser.value(cell)));
+            }
+            if (parser.isSet(resultsOut) && !window.saveResults(parser.value(resultsOut)))
+                exitCode = 1;
             // Let the charts lay out and paint once more before grabbing.
             QTimer::singleShot(300, &window, [&] {
                 exitCode = saveScreenshot(window, path) ? exitCode : 1;

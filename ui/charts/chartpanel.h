@@ -25,6 +25,9 @@ public:
 
     // Drawn over the plot area while not empty; subclasses set it when they have nothing to show.
     void setPlaceholder(const QString& text);
+    // What a chart of per-step data says when it has no history to show (the default: "No run yet.").
+    void setNoHistoryText(const QString& text) { m_noHistoryText = text; }
+    QString noHistoryText() const { return m_noHistoryText; }
     QString placeholder() const { return m_placeholder; }
 
 protected:
@@ -42,6 +45,7 @@ private:
     void exportWithDialog(const QString& format);
 
     QString m_placeholder;
+    QString m_noHistoryText = tr("No run yet.");
 };
 
 } // namespace synctax

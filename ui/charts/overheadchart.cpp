@@ -22,6 +22,21 @@ namespace synctax {
 
 namespace {
 
+// Style names are long snake_case words; broken into short lines at underscores they fit under
+// their bars without rotation, and Qt Charts does not cut them.
+QStringList wrappedLabel(const QString& style)
+{
+    constexpr int lineLength = 9;
+    QStringList lines;
+    for (const QString& word : style.split(QLatin1Char('_'))) {
+        if (!lines.isEmpty() && lines.last().size() + 1 + word.size() <= lineLength)
+            lines.last() += QLatin1Char('_') + word;
+        else
+            lines << word;
+    }
+    return lines;
+}
+
 QColor groupColor(int index)
 {
     static const std::array<QColor, 6> palette { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1),
@@ -79,7 +94,10 @@ void OverheadChart::setResult(const ExperimentResult& result)
     m_bars.clear();
     m_styles = orderedStyles(result);
     m_axisX->clear();
-    m_axisX->append(m_styles);
+    QStringList labels;
+    for (const QString& style : m_styles)
+        labels << wrappedLabel(style).join(QStringLiteral("<br>"));
+    m_axisX->append(labels);
 
     std::vector<std::pair<std::string, std::string>> groups;
     std::vector<double> floors;
@@ -224,11 +242,12 @@ void OverheadChart::updateLabelAngle()
     const QFontMetricsF metrics(m_axisX->labelsFont());
     qreal longest = 0;
     for (const QString& style : m_styles)
-        longest = std::max(longest, metrics.horizontalAdvance(style));
+        for (const QString& line : wrappedLabel(style))
+            longest = std::max(longest, metrics.horizontalAdvance(line));
     // Qt Charts cuts a label that is wider than its category once rotated, so take the least
     // rotation that fits; judged at no more than the export width so exports are not cut either.
     const qreal width = std::min(plotWidthPixels(), defaultExportSize().width() - 150);
-    const qreal category = width / m_styles.size() - 8;
+    const qreal category = width / m_styles.size() - 4;
     int angle = -90;
     for (int candidate : { 0, -30, -45, -60 }) {
         const qreal radians = qDegreesToRadians(qreal(-candidate));

@@ -171,7 +171,7 @@ void QueueChart::refresh()
     if (cell < 0) {
         clearSeries();
         chart()->setTitle(tr("Queue"));
-        setPlaceholder(m_history ? tr("Waiting for the first measured block…") : tr("No run yet."));
+        setPlaceholder(m_history ? tr("Waiting for the first measured block…") : noHistoryText());
         return;
     }
     const CellPlan& plan = m_history->cells().at(size_t(cell));

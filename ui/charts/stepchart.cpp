@@ -145,7 +145,7 @@ void StepChart::refresh()
     setNiceRange(m_axisY, 0, ceiling > 0 ? ceiling : 1, true);
 
     if (!m_history)
-        setPlaceholder(tr("No run yet."));
+        setPlaceholder(noHistoryText());
     else if (m_lines.empty())
         setPlaceholder(tr("This run has no cells for %1 (%2).").arg(m_model, m_mode));
     else if (longest == 0)
