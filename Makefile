@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 RUN_ARGS ?= --out results/latest
 
-.PHONY: all setup configure build run test test-asan test-tsan clean
+.PHONY: all setup configure build run test test-asan test-asan-core test-tsan package clean
 
 all: build
 
@@ -30,6 +30,10 @@ run: build
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The two Debian packages, synctax-runner (CLI, no Qt) and synctax (desktop app), in $(BUILD)/packages/.
+package: build
+	@cd $(BUILD) && cpack -G DEB
+
 # Sanitizer builds of the CPU tests (LibTorch itself is not instrumented). ASan + UBSan on every
 # test; TSan on the step ring and the runner, the parts that cross threads.
 SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCTAX_BUILD_GUI=OFF $(CMAKE_ARGS)
@@ -39,6 +43,17 @@ test-asan: setup
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS) -LE gpu
+
+# What CI runs besides `make test`: the core's LibTorch-free logic (config, statistics, the step
+# ring, results files) under ASan + UBSan; the full test-asan takes too long for every push.
+ASAN_CORE_TESTS = test_config test_statistics test_stepring
+test-asan-core: setup
+	@cmake -S . -B build-asan $(SAN_CMAKE) \
+		-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+	@cmake --build build-asan -j $(JOBS) --target $(ASAN_CORE_TESTS)
+	@cd build-asan && for t in $(ASAN_CORE_TESTS); do \
+		ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		./bin/$$t --gtest_brief=1 || exit 1; done
 
 test-tsan: setup
 	@cmake -S . -B build-tsan $(SAN_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null

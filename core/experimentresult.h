@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/experimentconfig.h"
+#include "core/prediction.h"
 #include "core/regime.h"
 #include "core/statistics.h"
 
@@ -57,6 +58,7 @@ struct CellResult {
     int lowClockBlocks = 0; // blocks that ended with the SM clock under 75% of its default
     std::optional<double> syncsPerStep; // counted in the unmeasured round; CUDA only
     std::optional<QueueSummary> queue; // from per-step CUDA events; CUDA only
+    std::optional<Prediction> prediction; // the queue model's, from the group's measured regime; CUDA only
     int64_t graphReplays = -1; // cuda_graph cells: replays in measured blocks; -1 otherwise
 };
 

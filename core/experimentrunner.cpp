@@ -7,6 +7,7 @@
 #include "core/groupanalysis.h"
 #include "core/hostclock.h"
 #include "core/loggingstyle.h"
+#include "core/prediction.h"
 #include "core/regimeprobe.h"
 #include "core/sink.h"
 #include "core/statistics.h"
@@ -318,6 +319,20 @@ void ExperimentRunner::runGroup(
     for (auto& cell : cells)
         summarise(cell);
     analyseGroup(results, group, m_config.seed);
+    // The queue model's expectation beside each measurement: one simulated block per style, cheap
+    // (steps x launches of arithmetic), from this group's own D, G, L, K and H.
+    if (group.regime.available) {
+        double baselineLagMs = 0;
+        for (const auto& cell : cells) {
+            if (cell.result->style == baselineStyle() && cell.result->queue)
+                baselineLagMs = cell.result->queue->medianLagMs;
+        }
+        const std::vector<Prediction> predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
+        for (size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i].result->ok && cells[i].result->style != baselineStyle())
+                cells[i].result->prediction = predictions[i];
+        }
+    }
     if (!clockSamples.empty()) {
         group.clocks.blocks = int(clockSamples.size());
         group.clocks.minMhz = *std::min_element(clockSamples.begin(), clockSamples.end());

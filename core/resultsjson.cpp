@@ -177,6 +177,9 @@ json toJson(const ExperimentResult& result)
         }
         if (c.naiveBestOfPct)
             cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
+        cell["prediction"] = c.prediction
+            ? json { { "overhead_pct", number(c.prediction->overheadPct) }, { "regime", c.prediction->regime } }
+            : json(nullptr);
         cells.push_back(cell);
     }
     json orders = json::array();

@@ -207,6 +207,10 @@ private:
         }
         if (const json* n = member(c, p, "naive_best_of_pct", json::value_t::number_float, true))
             cell.naiveBestOfPct = checked(n->get<double>(), p + "/naive_best_of_pct", -100, largest);
+        if (const json* pr = member(c, p, "prediction", json::value_t::object, true)) {
+            const std::string pp = p + "/prediction";
+            cell.prediction = Prediction { number(*pr, pp, "overhead_pct", -100, largest), text(*pr, pp, "regime") };
+        }
         if (const json* v = member(c, p, "verdict", json::value_t::string, true)) {
             const std::string verdict = v->get<std::string>();
             if (verdict == "baseline")

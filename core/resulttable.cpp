@@ -52,7 +52,10 @@ std::string cellText(const CellResult& c)
     if (!c.overheadPct)
         return text + "n/a";
     const bool noise = c.verdict == Verdict::WithinNoise;
-    return text + formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
+    text += formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
+    if (c.prediction)
+        text += "  pred " + fixed(c.prediction->overheadPct, "%+.1f%%");
+    return text;
 }
 
 } // namespace
@@ -107,6 +110,10 @@ std::string formatTable(const ExperimentResult& result)
     out += "ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired block "
            "ratios [95% bootstrap CI]; ~ = within noise (the interval includes 0 or the estimate is under the "
            "aa_control noise floor)\n";
+    const bool predicted = std::any_of(
+        result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
+    if (predicted)
+        out += "pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H\n";
     for (const auto& g : result.groups) {
         const std::string name = manyModes ? g.model + "/" + g.mode : g.model;
         out += name + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + "), noise floor "

@@ -10,6 +10,7 @@ packages=(
     libgtest-dev libgmock-dev
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
     xvfb xauth
+    desktop-file-utils appstream file
 )
 
 missing=()

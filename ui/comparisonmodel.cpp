@@ -148,7 +148,19 @@ QString ComparisonModel::cellText(const CellResult& c) const
         return time + QStringLiteral("  baseline");
     if (!c.overheadPct)
         return time;
-    return time + QStringLiteral("  ") + qs(formatOverhead(*c.overheadPct));
+    QString text = time + QStringLiteral("  ") + qs(formatOverhead(*c.overheadPct));
+    if (m_showPredictions && c.prediction)
+        text += QString::asprintf("  pred %+.1f%%", c.prediction->overheadPct);
+    return text;
+}
+
+void ComparisonModel::setShowPredictions(bool show)
+{
+    if (show == m_showPredictions)
+        return;
+    m_showPredictions = show;
+    if (rowCount() > 0 && columnCount() > 1)
+        Q_EMIT dataChanged(index(0, 1), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole });
 }
 
 QString ComparisonModel::cellToolTip(const CellResult& c) const
@@ -172,6 +184,9 @@ QString ComparisonModel::cellToolTip(const CellResult& c) const
         lines << QStringLiteral("verdict: ") + QString::fromLatin1(toString(*c.verdict));
     if (c.naiveBestOfPct)
         lines << QStringLiteral("naive best-of: %1%").arg(*c.naiveBestOfPct, 0, 'f', 1);
+    if (c.prediction)
+        lines << QString::asprintf("queue model predicts: %+.1f%% (", c.prediction->overheadPct)
+                + qs(c.prediction->regime) + QLatin1Char(')');
     if (c.syncsPerStep)
         lines << QStringLiteral("syncs/step: %1").arg(*c.syncsPerStep, 0, 'f', 2);
     if (c.queue) {

@@ -26,6 +26,9 @@ public:
     // dataChanged is emitted, so that views keep their selection and scroll position.
     void setResult(const ExperimentResult& result);
     void clear();
+    // Adds the queue model's prediction beside each measured overhead ("pred +1.3%").
+    void setShowPredictions(bool show);
+    bool showPredictions() const { return m_showPredictions; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -59,6 +62,7 @@ private:
     std::vector<std::string> m_styles;
     std::vector<Group> m_groups;
     bool m_manyModes = false;
+    bool m_showPredictions = false;
     std::vector<CellResult> m_cells;
     std::vector<GroupResult> m_groupResults;
     std::vector<std::vector<int>> m_cellIndex; // [row][group] -> index in m_cells, -1 when absent

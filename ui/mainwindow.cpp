@@ -5,6 +5,8 @@
 #include "core/presets.h"
 #include "core/resultsjson.h"
 #include "core/resultsloader.h"
+#include "core/resulttable.h"
+#include "core/traceexport.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
@@ -12,6 +14,9 @@
 #include "ui/comparisonview.h"
 #include "ui/configpanel.h"
 #include "ui/explanationpanel.h"
+#include "ui/historycsv.h"
+#include "ui/reportwriter.h"
+#include "ui/teachview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -137,6 +142,17 @@ void MainWindow::createViews()
     });
 }
 
+TeachView* MainWindow::teachView()
+{
+    if (!m_teach) {
+        m_teach = new TeachView(this);
+        m_teach->setWindowFlag(Qt::Window);
+        m_teach->setWindowTitle(tr("SyncTax — Teach: the queue simulator"));
+        m_teach->resize(1400, 900);
+    }
+    return m_teach;
+}
+
 bool MainWindow::showCell(const QString& model, const QString& mode, const QString& style)
 {
     const int group = m_groupBox->findData(QStringList { model, mode });
@@ -188,6 +204,17 @@ void MainWindow::createActions()
             saveResults(path);
     });
     saveResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    file->addSeparator();
+    auto* exportAction = file->addAction(tr("&Export Charts, Report and Data…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export into folder"));
+        if (dir.isEmpty())
+            return;
+        QStringList written;
+        if (exportAll(dir, &written))
+            statusBar()->showMessage(tr("Exported %1 files to %2").arg(written.size()).arg(dir), 10000);
+    });
+    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+    exportAction->setObjectName(QStringLiteral("exportAction"));
     m_recentMenu = file->addMenu(tr("Recent &Files"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -208,8 +235,24 @@ void MainWindow::createActions()
     m_stopAction->setObjectName(QStringLiteral("stopAction"));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    auto* predictions = m_viewMenu->addAction(tr("Show &Predictions"));
+    predictions->setCheckable(true);
+    predictions->setShortcut(QKeySequence(tr("Ctrl+P")));
+    predictions->setObjectName(QStringLiteral("predictionsAction"));
+    predictions->setToolTip(tr("Beside each measured overhead, what the queue model predicts from D, G, L, K and H"));
+    connect(predictions, &QAction::toggled, m_comparison, &ComparisonModel::setShowPredictions);
+    m_viewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu* teach = menuBar()->addMenu(tr("&Teach"));
+    auto* teachAction = teach->addAction(tr("&Queue Simulator…"), this, [this] {
+        teachView()->show();
+        teachView()->raise();
+        teachView()->activateWindow();
+    });
+    teachAction->setShortcut(QKeySequence(tr("Ctrl+T")));
+    teachAction->setToolTip(tr("Why the tax is self-limiting, and where it is not: a simulated loop, no GPU needed"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About SyncTax"), this, [this] {
@@ -490,6 +533,69 @@ bool MainWindow::saveResults(const QString& path, QString* error)
     return true;
 }
 
+bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* error)
+{
+    if (!QDir().mkpath(dir)) {
+        fail(tr("Cannot export"), tr("%1: cannot create the folder").arg(dir), error);
+        return false;
+    }
+    QStringList files;
+    const QDir out(dir);
+    const std::pair<const char*, ChartPanel*> charts[]
+        = { { "overhead", m_overheadChart }, { "step-time", m_stepChart }, { "queue", m_queueChart } };
+    for (const auto& [name, chart] : charts) {
+        const QString base = out.filePath(QString::fromLatin1(name));
+        if (!chart->exportPng(base + QStringLiteral(".png")) || !chart->exportSvg(base + QStringLiteral(".svg"))
+            || !chart->exportPdf(base + QStringLiteral(".pdf"))) {
+            fail(
+                tr("Cannot export"), tr("%1: could not write the %2 chart").arg(dir, QString::fromLatin1(name)), error);
+            return false;
+        }
+        files << base + QStringLiteral(".png") << base + QStringLiteral(".svg") << base + QStringLiteral(".pdf");
+    }
+    QString why;
+    const QString report = out.filePath(QStringLiteral("report.pdf"));
+    if (!writeReportPdf(report, m_shown, m_overheadChart->renderImage(QSize(900, 520), 2.0), &why)) {
+        fail(tr("Cannot export"), why, error);
+        return false;
+    }
+    files << report;
+    const QString results = out.filePath(QStringLiteral("results.json"));
+    if (!saveResults(results, error))
+        return false;
+    files << results;
+    QFile summary(out.filePath(QStringLiteral("summary.csv")));
+    const QByteArray csv = QByteArray::fromStdString(summaryCsv(m_shown));
+    if (!summary.open(QIODevice::WriteOnly | QIODevice::Truncate) || summary.write(csv) != csv.size()) {
+        fail(tr("Cannot export"), tr("%1: %2").arg(summary.fileName(), summary.errorString()), error);
+        return false;
+    }
+    summary.close();
+    files << summary.fileName();
+    if (m_controller.history().totalSteps() > 0) {
+        const QString steps = out.filePath(QStringLiteral("steps.csv"));
+        if (!writeHistoryCsv(steps, m_controller.history(), &why)) {
+            fail(tr("Cannot export"), why, error);
+            return false;
+        }
+        files << steps;
+        // The timeline for Perfetto or chrome://tracing: host and GPU step slices, queue and lag counters.
+        const QString trace = out.filePath(QStringLiteral("trace.json"));
+        try {
+            writeChromeTrace(
+                trace.toStdString(), m_controller.history().records(), m_controller.history().cells(), &m_shown);
+        } catch (const std::exception& e) {
+            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
+            return false;
+        }
+        files << trace;
+    }
+    log(tr("Exported %1 files to %2").arg(files.size()).arg(dir));
+    if (written)
+        *written = files;
+    return true;
+}
+
 bool MainWindow::loadPreset(const QString& name)
 {
     const auto text = presetText(name.toStdString());
@@ -564,7 +670,7 @@ void MainWindow::showEvent(QShowEvent* event)
     // Dock sizes only take once the window has its size: the overhead chart gets room for its labels.
     auto* overhead = findChild<QDockWidget*>(QStringLiteral("overheadDock"));
     auto* explanation = findChild<QDockWidget*>(QStringLiteral("explanationDock"));
-    resizeDocks({ overhead }, { int(width() * 0.38) }, Qt::Horizontal);
+    resizeDocks({ overhead }, { int(width() * 0.35) }, Qt::Horizontal);
     resizeDocks({ overhead, explanation }, { 3 * height() / 5, height() / 5 }, Qt::Vertical);
 }
 

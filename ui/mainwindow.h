@@ -24,6 +24,7 @@ class ExplanationPanel;
 class OverheadChart;
 class QueueChart;
 class StepChart;
+class TeachView;
 
 // The app's window: the experiment panel on the left, the comparison table in the middle, the
 // charts and the explanation in docks around it. It shows either the run in progress (live) or
@@ -41,6 +42,9 @@ public:
     bool openResults(const QString& path, QString* error = nullptr);
     bool saveResults(const QString& path, QString* error = nullptr);
     bool loadPreset(const QString& name);
+    // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
+    // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json.
+    bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // Shows this cell's queue and its group's step times and explanation; false when there is no such cell.
     bool showCell(const QString& model, const QString& mode, const QString& style);
     void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
@@ -53,6 +57,9 @@ public:
     QueueChart* queueChart() const { return m_queueChart; }
     OverheadChart* overheadChart() const { return m_overheadChart; }
     ExplanationPanel* explanationPanel() const { return m_explanation; }
+    // The simulator's Teach window (created on first use): D, G, H, L, K, Q and the sync interval
+    // as sliders, the pipeline animated, the tax curve and the regime map. Needs no GPU.
+    TeachView* teachView();
     // What the views show: the live or finished run, or the opened file.
     const ExperimentResult& shownResult() const { return m_shown; }
     QString lastSavedRun() const { return m_lastSavedRun; }
@@ -106,6 +113,7 @@ private:
     QueueChart* m_queueChart = nullptr;
     OverheadChart* m_overheadChart = nullptr;
     ExplanationPanel* m_explanation = nullptr;
+    TeachView* m_teach = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QComboBox* m_groupBox = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -26,6 +26,10 @@ size_t RunHistory::append(const std::vector<StepRecord>& records)
         h.queueSteps.push_back(r.queueSteps);
         h.round.push_back(r.round);
         h.stepInBlock.push_back(r.step);
+        h.startNs.push_back(r.startNs);
+        h.dispatchedNs.push_back(r.dispatchedNs);
+        h.loggedNs.push_back(r.loggedNs);
+        h.gpuDoneNs.push_back(r.gpuDoneNs);
         m_lastCell = int(r.cell);
         ++kept;
     }
@@ -34,6 +38,30 @@ size_t RunHistory::append(const std::vector<StepRecord>& records)
         ++m_version;
     }
     return kept;
+}
+
+std::vector<StepRecord> RunHistory::records() const
+{
+    std::vector<StepRecord> out;
+    out.reserve(m_totalSteps);
+    for (size_t c = 0; c < m_history.size(); ++c) {
+        const CellHistory& h = m_history[c];
+        for (size_t i = 0; i < h.size(); ++i) {
+            StepRecord r;
+            r.runId = m_runId;
+            r.cell = uint32_t(c);
+            r.round = h.round[i];
+            r.step = h.stepInBlock[i];
+            r.startNs = h.startNs[i];
+            r.dispatchedNs = h.dispatchedNs[i];
+            r.loggedNs = h.loggedNs[i];
+            r.gpuDoneNs = h.gpuDoneNs[i];
+            r.lagMs = h.lagMs[i];
+            r.queueSteps = h.queueSteps[i];
+            out.push_back(r);
+        }
+    }
+    return out;
 }
 
 } // namespace synctax

@@ -1,4 +1,5 @@
 #include "runcommand.h"
+#include "simulatecommand.h"
 
 #include "synctax_version.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv)
     runCmd->add_option("--device", run.device, "auto, cpu, cuda or cuda:N (overrides the config)");
     runCmd->add_option("--out", run.outDir, "Output directory (default: results/<name>-<time>)");
     runCmd->add_flag("--quick", run.quick, "Shrink every cell to a few steps of a tiny batch (smoke test)");
+    runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
     auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks");
 
     std::string config;
@@ -36,6 +38,24 @@ int main(int argc, char** argv)
     auto* diffCmd = app.add_subcommand("diff", "Compare two results files cell by cell, with their intervals");
     diffCmd->add_option("a", diffA, "results.json of run A")->required();
     diffCmd->add_option("b", diffB, "results.json of run B")->required();
+
+    synctax::SimulateOptions simulate;
+    auto* simulateCmd = app.add_subcommand("simulate", "Simulate a loop's queue and each style's tax; no GPU needed");
+    simulateCmd
+        ->add_option("config", simulate.config,
+            "Simulation file or built-in simulation (teach-regimes); a results.json: its cells predicted again")
+        ->required();
+    simulateCmd->add_option("--out", simulate.outDir, "Also write steps.csv and simulation.csv into this directory");
+
+    synctax::SweepOptions sweep;
+    auto* sweepCmd = app.add_subcommand("sweep", "Simulated tax of loss.item() over G/(D+H) and H, as CSV");
+    sweepCmd->add_option("--out", sweep.outPath, "CSV file (default: stdout)");
+    sweepCmd->add_option("--d-ms", sweep.dMs, "Host dispatch time per step, ms")->capture_default_str();
+    sweepCmd->add_option("--l-us", sweep.lUs, "Sync round trip, us")->capture_default_str();
+    sweepCmd->add_option("--k", sweep.k, "Launches per step")->capture_default_str()->check(CLI::PositiveNumber);
+    sweepCmd->add_option("--steps-per-block", sweep.stepsPerBlock, "Steps per block")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
 
     try {
         app.parse(argc, argv);
@@ -57,5 +77,9 @@ int main(int argc, char** argv)
         return synctax::printConfigCommand(preset);
     if (*diffCmd)
         return synctax::diffCommand(diffA, diffB);
+    if (*simulateCmd)
+        return synctax::simulateCommand(simulate);
+    if (*sweepCmd)
+        return synctax::sweepCommand(sweep);
     return 2;
 }

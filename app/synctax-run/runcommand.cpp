@@ -13,6 +13,7 @@
 #include "core/resulttable.h"
 #include "core/stepcsvwriter.h"
 #include "core/stepring.h"
+#include "core/traceexport.h"
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -125,6 +126,8 @@ int runCommand(const RunOptions& options)
         journal.block(cell.model, cell.mode, cell.style, round, steps, msPerStep);
     };
     std::atomic<bool> runFinished { false };
+    // Kept for the trace only: a million steps take 50 MB here.
+    std::vector<StepRecord> traceRecords;
     std::thread drainer([&] {
         std::vector<StepRecord> batch;
         for (;;) {
@@ -132,6 +135,8 @@ int runCommand(const RunOptions& options)
             batch.clear();
             ring.drain(batch);
             csv.write(batch);
+            if (!options.tracePath.empty())
+                traceRecords.insert(traceRecords.end(), batch.begin(), batch.end());
             if (last)
                 break;
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -156,6 +161,8 @@ int runCommand(const RunOptions& options)
     try {
         writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
         writeText(outDir / "summary.csv", summaryCsv(result));
+        if (!options.tracePath.empty())
+            writeChromeTrace(options.tracePath, traceRecords, runner->cells(), &result);
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
@@ -167,6 +174,8 @@ int runCommand(const RunOptions& options)
     std::cout << formatTable(result) << std::flush;
     std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
               << " steps), summary.csv, journal.jsonl\n";
+    if (!options.tracePath.empty())
+        std::cerr << "wrote " << options.tracePath << " (open it in ui.perfetto.dev)\n";
     if (result.droppedRecords > 0)
         std::cerr << "note: " << result.droppedRecords << " step records were dropped (the writer fell behind)\n";
     if (result.stopped) {

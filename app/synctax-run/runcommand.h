@@ -12,6 +12,7 @@ struct RunOptions {
     std::string outDir; // default: results/<name>-<timestamp>
     bool quick = false;
     std::optional<uint64_t> seed;
+    std::string tracePath; // Chrome Trace Event JSON of every step; none when empty
 };
 
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran), 130 interrupted (results kept).

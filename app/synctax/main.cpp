@@ -4,10 +4,12 @@
 #include "synctax_version.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
+#include "ui/teachview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
@@ -22,7 +24,7 @@ int fail(const QString& message)
     return 2;
 }
 
-bool saveScreenshot(MainWindow& window, const QString& path)
+bool saveScreenshot(QWidget& window, const QString& path)
 {
     const bool ok = window.grab().save(path);
     if (ok)
@@ -40,6 +42,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("SyncTax"));
     QApplication::setOrganizationName(QStringLiteral("SyncTax"));
     QApplication::setApplicationVersion(QStringLiteral(SYNCTAX_VERSION));
+    // Wayland matches the window to its menu entry and icon by this name.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.synctax.SyncTax"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.synctax.SyncTax.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("What does per-step logging cost in a training loop, and why?"));
@@ -62,10 +67,16 @@ int main(int argc, char** argv)
         QStringLiteral("MODEL/MODE/STYLE"));
     const QCommandLineOption resultsOut(QStringLiteral("results-out"),
         QStringLiteral("With --screenshot: also save the results shown to FILE.json"), QStringLiteral("FILE.json"));
-    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut });
+    const QCommandLineOption exportCharts(QStringLiteral("export-charts"),
+        QStringLiteral("Export every chart (PNG, SVG, PDF), the report and the data of RESULTS.json (or of --run) "
+                       "into DIR, offscreen, and quit"),
+        QStringLiteral("DIR"));
+    const QCommandLineOption teach(QStringLiteral("teach"),
+        QStringLiteral("Open the Teach window (the queue simulator); with --screenshot, that window is saved"));
+    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach });
     parser.process(app);
 
-    const bool headless = parser.isSet(screenshot);
+    const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
     // A screenshot shows the default layout, whatever an interactive session left in the settings.
     MainWindow window(nullptr, !headless);
     window.setQuiet(headless);
@@ -92,9 +103,12 @@ int main(int argc, char** argv)
         window.resize(wh[0].toInt(), wh[1].toInt());
     }
     window.show();
+    if (parser.isSet(teach))
+        window.teachView()->show();
 
     if (headless) {
         const QString path = parser.value(screenshot);
+        const QString exportDir = parser.value(exportCharts);
         int exitCode = 0;
         auto shoot = [&] {
             if (parser.isSet(cell)) {
@@ -107,7 +121,20 @@ int main(int argc, char** argv)
                 exitCode = 1;
             // Let the charts lay out and paint once more before grabbing.
             QTimer::singleShot(300, &window, [&] {
-                exitCode = saveScreenshot(window, path) ? exitCode : 1;
+                QWidget& shown = parser.isSet(teach) ? static_cast<QWidget&>(*window.teachView()) : window;
+                if (parser.isSet(teach))
+                    window.teachView()->flush();
+                if (!path.isEmpty() && !saveScreenshot(shown, path))
+                    exitCode = 1;
+                QStringList written;
+                QString error;
+                if (!exportDir.isEmpty()) {
+                    if (window.exportAll(exportDir, &written, &error))
+                        std::printf("synctax: exported %lld files to %s\n", static_cast<long long>(written.size()),
+                            qPrintable(exportDir));
+                    else
+                        exitCode = fail(error);
+                }
                 window.close();
                 app.exit(exitCode);
             });

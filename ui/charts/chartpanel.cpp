@@ -1,6 +1,7 @@
 #include "ui/charts/chartpanel.h"
 
 #include <QContextMenuEvent>
+#include <QTextDocumentFragment>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -87,10 +88,10 @@ void ChartPanel::renderChart(QPainter* painter, QSize size)
     chart()->resize(screenSize);
 }
 
-bool ChartPanel::exportPng(const QString& path, QSize size, qreal scale)
+QImage ChartPanel::renderImage(QSize size, qreal scale)
 {
     if (size.isEmpty() || scale <= 0)
-        return false;
+        return {};
     QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     // Fonts are sized in points: give the image the screen's dots per inch so the text measures
@@ -101,7 +102,19 @@ bool ChartPanel::exportPng(const QString& path, QSize size, qreal scale)
     QPainter painter(&image);
     renderChart(&painter, size);
     painter.end();
-    return image.save(path, "PNG");
+    return image;
+}
+
+bool ChartPanel::exportPng(const QString& path, QSize size, qreal scale)
+{
+    const QImage image = renderImage(size, scale);
+    return !image.isNull() && image.save(path, "PNG");
+}
+
+QString ChartPanel::plainTitle() const
+{
+    // Titles may hold rich text (a subtitle in <small>); file metadata takes plain text.
+    return QTextDocumentFragment::fromHtml(chart()->title()).toPlainText().simplified();
 }
 
 bool ChartPanel::exportSvg(const QString& path, QSize size)
@@ -113,7 +126,7 @@ bool ChartPanel::exportSvg(const QString& path, QSize size)
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(logicalDpiX());
-    generator.setTitle(chart()->title());
+    generator.setTitle(plainTitle());
     generator.setDescription(QStringLiteral("SyncTax chart"));
     QPainter painter;
     if (!painter.begin(&generator))
@@ -132,7 +145,7 @@ bool ChartPanel::exportPdf(const QString& path)
     writer.setResolution(dpi);
     writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / dpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setTitle(chart()->title());
+    writer.setTitle(plainTitle());
     writer.setCreator(QStringLiteral("SyncTax"));
     QPainter painter;
     if (!painter.begin(&writer))

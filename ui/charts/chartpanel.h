@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QImage>
 #include <QSize>
 #include <QString>
 
@@ -19,6 +20,9 @@ public:
 
     // `size` in logical pixels; `scale` multiplies the pixels (2: crisp on a slide or HiDPI screen).
     bool exportPng(const QString& path, QSize size = defaultExportSize(), qreal scale = 2.0);
+    // The chart drawn at `size` (layout units) into an image `scale` times larger; null when size is empty.
+    QImage renderImage(QSize size = defaultExportSize(), qreal scale = 2.0);
+    QString plainTitle() const;
     bool exportSvg(const QString& path, QSize size = defaultExportSize());
     // One page the size of defaultExportSize(), vector text and lines.
     bool exportPdf(const QString& path);

@@ -1,0 +1,230 @@
+#include "simulatecommand.h"
+
+#include "core/prediction.h"
+#include "core/regime.h"
+#include "core/resultsloader.h"
+#include "core/resulttable.h"
+#include "core/simulationconfig.h"
+#include "core/simulator.h"
+#include "core/stepcsvwriter.h"
+#include "core/stylecatalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace synctax {
+
+namespace {
+
+// printf-style text; the runner never calls setlocale, so numbers use the C locale's '.'.
+template <typename... Args> std::string format(const char* pattern, Args... args)
+{
+    char text[256];
+    std::snprintf(text, sizeof text, pattern, args...);
+    return text;
+}
+
+std::string describe(const QueueModel& m)
+{
+    return format("D %.3f ms, G %.3f ms, H %.0f us, L %.1f us, K %lld, Q %lld", m.dMs, m.gMs, m.hUs, m.lUs,
+               static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity))
+        + (m.tailMs > 0 ? format(", GPU tail %.3f ms", m.tailMs) : std::string());
+}
+
+std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
+
+// A measured run, predicted again from each group's D, G, L, K and H: how far the model is off.
+int compareWithMeasured(const std::string& path)
+{
+    const ResultsLoadResult loaded = loadResultsFile(path);
+    if (!loaded.result) {
+        std::cerr << formatErrors(loaded.errors);
+        return 2;
+    }
+    const ExperimentResult& run = *loaded.result;
+    std::cout << "predicted vs measured overhead, " << run.config.name << " on " << run.environment.device << " ("
+              << run.environment.deviceName << ")\n";
+    double largest = -1;
+    std::string largestCell;
+    for (const auto& group : run.groups) {
+        const std::string name = group.model + "/" + group.mode;
+        if (!group.regime.available) {
+            std::cout << "\n" << name << ": no regime measured (" << group.regime.reason << "); nothing to predict\n";
+            continue;
+        }
+        std::vector<const CellResult*> cells;
+        std::vector<StyleSpec> styles;
+        for (const auto& c : run.cells) {
+            if (c.model != group.model || c.mode != group.mode || !c.overheadPct)
+                continue;
+            const auto spec = std::find_if(run.config.styles.begin(), run.config.styles.end(),
+                [&](const StyleSpec& s) { return s.name == c.style; });
+            cells.push_back(&c);
+            styles.push_back(spec != run.config.styles.end() ? *spec : StyleSpec { baselineStyle(), 0 });
+        }
+        const auto model = std::find_if(run.config.models.begin(), run.config.models.end(),
+            [&](const ModelSpec& m) { return m.name == group.model; });
+        const int64_t steps
+            = model != run.config.models.end() ? run.config.stepsPerBlockFor(*model) : run.config.stepsPerBlock;
+        double baselineLagMs = 0;
+        for (const auto& c : run.cells) {
+            if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle() && c.queue)
+                baselineLagMs = c.queue->medianLagMs;
+        }
+        const auto predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
+        std::cout << "\n"
+                  << name << ": " << describe(queueModelFor(group.regime, baselineLagMs)) << " -> "
+                  << group.regime.label << (group.regime.queueLimited ? " (D queue-limited)" : "") << "\n";
+        std::cout << format("  %-30s %26s %10s %8s\n", "style", "measured [95% CI]", "predicted", "diff pp");
+        for (size_t i = 0; i < cells.size(); ++i) {
+            const double diff = predictions[i].overheadPct - cells[i]->overheadPct->estimate;
+            std::cout << format("  %-30s %26s %+9.1f%% %+8.1f\n", cells[i]->style.c_str(),
+                formatOverhead(*cells[i]->overheadPct).c_str(), predictions[i].overheadPct, diff);
+            if (std::abs(diff) > largest) {
+                largest = std::abs(diff);
+                largestCell = name + "/" + cells[i]->style;
+            }
+        }
+    }
+    if (largest >= 0)
+        std::cout << format("\nlargest |predicted - measured|: %.1f pp (", largest) << largestCell << ")\n";
+    return 0;
+}
+
+} // namespace
+
+int simulateCommand(const SimulateOptions& options)
+{
+    if (std::filesystem::path(options.config).extension() == ".json")
+        return compareWithMeasured(options.config);
+    const SimulationLoadResult loaded = loadSimulationOrBuiltin(options.config);
+    if (!loaded.config) {
+        std::cerr << formatErrors(loaded.errors) << loaded.errors.size() << " error(s); nothing was simulated\n";
+        return 2;
+    }
+    const SimulationConfig& config = *loaded.config;
+
+    std::vector<CellPlan> cells;
+    for (const auto& scenario : config.scenarios) {
+        for (const auto& style : config.styles)
+            cells.push_back({ uint32_t(cells.size()), scenario.name, "simulated", style.name });
+    }
+    std::unique_ptr<StepCsvWriter> steps;
+    std::FILE* summary = nullptr;
+    if (!options.outDir.empty()) {
+        const std::filesystem::path dir(options.outDir);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        try {
+            if (ec)
+                throw std::runtime_error("cannot create '" + dir.string() + "': " + ec.message());
+            steps = std::make_unique<StepCsvWriter>((dir / "steps.csv").string(), cells);
+        } catch (const std::exception& e) {
+            std::cerr << "synctax-run: " << e.what() << "\n";
+            return 2;
+        }
+        summary = std::fopen((dir / "simulation.csv").string().c_str(), "w");
+        if (!summary) {
+            std::cerr << "synctax-run: cannot write " << (dir / "simulation.csv").string() << "\n";
+            return 2;
+        }
+        std::fputs("scenario,regime,d_ms,g_ms,h_us,l_us,k,queue_capacity,jitter,style,n,ms_per_step,overhead_pct,"
+                   "syncs_per_step,max_queue_launches\n",
+            summary);
+    }
+
+    std::cout << config.name << " (simulated: " << config.blocks << " blocks of " << config.stepsPerBlock
+              << " steps per style; no GPU used)\n";
+    uint32_t firstCell = 0;
+    for (const auto& scenario : config.scenarios) {
+        const QueueModel& m = scenario.model;
+        const std::string regime = classifyRegime(m.dMs, m.gMs, m.hUs);
+        std::vector<StepRecord> records;
+        const auto simulated = simulateStyles(
+            m, config.styles, config.stepsPerBlock, config.blocks, steps ? &records : nullptr, firstCell);
+        firstCell += uint32_t(config.styles.size());
+        if (steps)
+            steps->write(records);
+
+        std::cout << "\n" << scenario.name << ": " << describe(m) << " -> " << regime << "\n";
+        if (!scenario.description.empty())
+            std::cout << "  " << scenario.description << "\n";
+        std::cout << format("  %-34s %10s %10s %11s %10s\n", "style", "ms/step", "overhead", "syncs/step", "max queue");
+        for (const auto& s : simulated) {
+            const bool baseline = s.style.name == baselineStyle();
+            std::cout << format("  %-34s %10.3f %10s %11.2f %10lld\n", styleLabel(s.style).c_str(), s.msPerStep,
+                baseline ? "baseline" : format("%+.1f%%", s.overheadPct).c_str(), s.syncsPerStep,
+                static_cast<long long>(s.maxQueueLaunches));
+            if (summary) {
+                std::fputs((scenario.name + "," + regime + ","
+                               + format("%.6g,%.6g,%.6g,%.6g,%lld,%lld,%.6g,", m.dMs, m.gMs, m.hUs, m.lUs,
+                                   static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity), m.jitter)
+                               + s.style.name + "," + std::to_string(s.style.n) + ","
+                               + format("%.6f,%.4f,%.4f,%lld\n", s.msPerStep, s.overheadPct, s.syncsPerStep,
+                                   static_cast<long long>(s.maxQueueLaunches)))
+                               .c_str(),
+                    summary);
+            }
+        }
+    }
+    std::cout << "\noverhead = simulated time of all blocks / the baseline's, same GPU times (paired); "
+                 "max queue = launches queued and not complete\n";
+    if (summary) {
+        const bool ok = std::fclose(summary) == 0;
+        steps->flush();
+        std::cerr << "wrote " << options.outDir << "/steps.csv (" << steps->rows() << " steps), simulation.csv\n";
+        if (!ok) {
+            std::cerr << "synctax-run: writing simulation.csv failed\n";
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int sweepCommand(const SweepOptions& options)
+{
+    std::FILE* out = stdout;
+    if (!options.outPath.empty()) {
+        out = std::fopen(options.outPath.c_str(), "w");
+        if (!out) {
+            std::cerr << "synctax-run: cannot write " << options.outPath << "\n";
+            return 2;
+        }
+    }
+    // The map of the middle regime: G/(D+H) from 0.1 to 10, five points a decade, at several H.
+    const std::vector<double> hostWorkMs { 0, 0.5, 1, 2, 5 };
+    const std::vector<StyleSpec> styles { { baselineStyle(), 0 }, { "item", 0 } };
+    std::fputs("h_ms,d_ms,g_ms,g_over_d_plus_h,l_us,k,queue_capacity,steps_per_block,none_ms_per_step,"
+               "item_ms_per_step,item_tax_ms_per_step,item_tax_pct,regime\n",
+        out);
+    for (double hMs : hostWorkMs) {
+        for (int i = 0; i <= 10; ++i) {
+            const double ratio = std::pow(10.0, -1.0 + 0.2 * i);
+            QueueModel m;
+            m.dMs = options.dMs;
+            m.hUs = hMs * 1e3;
+            m.gMs = ratio * (options.dMs + hMs);
+            m.lUs = options.lUs;
+            m.k = options.k;
+            m.queueCapacity = options.queueCapacity;
+            const auto s = simulateStyles(m, styles, options.stepsPerBlock, 1);
+            std::fprintf(out, "%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.4f,%s\n", hMs, m.dMs, m.gMs,
+                ratio, m.lUs, static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity),
+                static_cast<long long>(options.stepsPerBlock), s[0].msPerStep, s[1].msPerStep,
+                s[1].msPerStep - s[0].msPerStep, s[1].overheadPct, classifyRegime(m.dMs, m.gMs, m.hUs).c_str());
+        }
+    }
+    if (out != stdout && std::fclose(out) != 0) {
+        std::cerr << "synctax-run: writing " << options.outPath << " failed\n";
+        return 2;
+    }
+    if (out != stdout)
+        std::cerr << "wrote " << options.outPath << " (" << hostWorkMs.size() * 11 << " points)\n";
+    return 0;
+}
+
+} // namespace synctax

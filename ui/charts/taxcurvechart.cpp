@@ -1,0 +1,122 @@
+#include "ui/charts/taxcurvechart.h"
+
+#include "ui/charts/chartstyle.h"
+#include "ui/taxestimate.h"
+
+#include <QElapsedTimer>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace synctax {
+
+namespace {
+
+// Short blocks keep 30 points cheap; the estimate's difference of two block lengths keeps them
+// steady-state.
+constexpr int64_t curveBlockSteps = 10;
+
+QString syncLabel(int64_t n)
+{
+    if (n <= 0)
+        return QObject::tr("no sync");
+    if (n == 1)
+        return QObject::tr("item every step");
+    return QObject::tr("item every %1 steps").arg(n);
+}
+
+} // namespace
+
+TaxCurveChart::TaxCurveChart(QWidget* parent)
+    : ChartPanel(parent)
+    , m_line(new QLineSeries(this))
+    , m_point(new QScatterSeries(this))
+    , m_axisX(new QLogValueAxis(this))
+    , m_axisY(new QValueAxis(this))
+{
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(50);
+    connect(&m_debounce, &QTimer::timeout, this, &TaxCurveChart::recompute);
+
+    m_line->setPen(QPen(QColor(0xe1, 0x57, 0x59), 2));
+    m_point->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_point->setMarkerSize(11);
+    m_point->setColor(QColor(0x20, 0x20, 0x20));
+    m_point->setBorderColor(Qt::white);
+    m_point->setName(tr("this model"));
+
+    m_axisX->setBase(10);
+    m_axisX->setRange(minGMs, maxGMs);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisX->setMinorTickCount(8);
+    m_axisX->setTitleText(tr("GPU time per step G (ms, log)"));
+    m_axisY->setTitleText(tr("tax (%)"));
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    for (QXYSeries* series : { static_cast<QXYSeries*>(m_line), static_cast<QXYSeries*>(m_point) }) {
+        chart()->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+    }
+    recompute();
+}
+
+void TaxCurveChart::setModel(const QueueModel& model, int64_t syncEveryN)
+{
+    m_model = model;
+    m_syncEveryN = syncEveryN;
+    m_debounce.start();
+}
+
+void TaxCurveChart::flush()
+{
+    if (m_debounce.isActive()) {
+        m_debounce.stop();
+        recompute();
+    }
+}
+
+void TaxCurveChart::recompute()
+{
+    QElapsedTimer clock;
+    clock.start();
+    m_curve.clear();
+    QList<QPointF> points;
+    double highest = 0;
+    for (int i = 0; i < pointCount; ++i) {
+        QueueModel model = m_model;
+        model.gMs = minGMs * std::pow(maxGMs / minGMs, double(i) / (pointCount - 1));
+        const double tax = estimateSyncTax(model, m_syncEveryN, curveBlockSteps).taxPct;
+        m_curve.emplace_back(model.gMs, tax);
+        points.append(m_curve.back());
+        highest = std::max(highest, tax);
+    }
+    const double currentG = std::clamp(m_model.gMs, minGMs, maxGMs);
+    QueueModel current = m_model;
+    current.gMs = currentG;
+    m_current = QPointF(currentG, estimateSyncTax(current, m_syncEveryN, curveBlockSteps).taxPct);
+    highest = std::max(highest, m_current.y());
+    // The model's own point joins the line, so the marker sits on it even on a sharp peak.
+    const auto at = std::lower_bound(
+        points.begin(), points.end(), m_current, [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    points.insert(at, m_current);
+    m_line->replace(points);
+    m_point->replace(QList<QPointF> { m_current });
+    m_line->setName(tr("tax of %1 (D %2 ms, H %3 ms, L %4 µs, K %5)")
+                        .arg(syncLabel(m_syncEveryN))
+                        .arg(m_model.dMs, 0, 'g', 3)
+                        .arg(m_model.hUs * 1e-3, 0, 'g', 3)
+                        .arg(m_model.lUs, 0, 'g', 3)
+                        .arg(m_model.k));
+    chart()->setTitle(tr("Tax vs GPU time per step"));
+    setNiceRange(m_axisY, 0, std::max(5.0, highest * 1.08), true);
+    m_lastComputeMs = double(clock.nsecsElapsed()) * 1e-6;
+}
+
+} // namespace synctax

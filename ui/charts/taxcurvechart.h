@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/simulator.h"
+#include "ui/charts/chartpanel.h"
+
+#include <QPointF>
+#include <QTimer>
+#include <vector>
+
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
+
+namespace synctax {
+
+// The simulated tax of syncing every n steps against the GPU time per step G, with D, H, L, K
+// and Q held where the model has them: low at both ends (dispatch-bound, GPU-bound), a peak
+// where D + H ≈ G. The model's own G is marked. Updates are debounced: setModel() within 50 ms
+// of another costs one recomputation.
+class TaxCurveChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit TaxCurveChart(QWidget* parent = nullptr);
+
+    void setModel(const QueueModel& model, int64_t syncEveryN);
+    // Recomputes now if an update is pending (tests, exports).
+    void flush();
+
+    static constexpr double minGMs = 0.05;
+    static constexpr double maxGMs = 100;
+    static constexpr int pointCount = 30;
+
+    // x: G (ms), y: tax (%).
+    const std::vector<QPointF>& curve() const { return m_curve; }
+    QPointF current() const { return m_current; }
+    double lastComputeMs() const { return m_lastComputeMs; }
+
+private:
+    void recompute();
+
+    QueueModel m_model;
+    int64_t m_syncEveryN = 1;
+    QTimer m_debounce;
+    QLineSeries* m_line = nullptr;
+    QScatterSeries* m_point = nullptr;
+    QLogValueAxis* m_axisX = nullptr;
+    QValueAxis* m_axisY = nullptr;
+    std::vector<QPointF> m_curve;
+    QPointF m_current;
+    double m_lastComputeMs = 0;
+};
+
+} // namespace synctax
