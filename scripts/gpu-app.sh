@@ -3,7 +3,8 @@
 # desktop app included, against the image's LibTorch. STAGES (comma-separated, default all):
 #   test   every test, the gpu and ui labels included
 #   oom    bench/oom-demo.yaml: one model runs out of memory, the other completes
-#   shots  the seed preset run live in the app, saved with --screenshot (+ its results)
+#   gputest  only the tests labelled gpu
+#   shots  the seed preset run live in the app: screenshot, results, exports, predicted vs measured
 # Results, logs and screenshots go to $OUT (at most 8 files come back from there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,14 +51,27 @@ PY
     echo "oom-demo: exit $rc (1 expected: a cell failed), $(($(date +%s) - t)) s"
 fi
 
-if has shots; then
+if has gputest; then
     t=$(date +%s)
+    (cd "$BUILD" && ctest --output-on-failure -L gpu >"$OUT_DIR/ctest-gpu.log" 2>&1) || status=1
+    grep -E 'tests passed|tests failed|\(Failed\)' "$OUT_DIR/ctest-gpu.log" || true
+    echo "gpu tests: $(($(date +%s) - t)) s"
+fi
+
+if has shots; then
+    # The seed preset run live in the app: the screenshot, its results (with the queue model's
+    # predictions), and everything File > Export writes, the GPU timeline included.
+    t=$(date +%s)
+    exported=$BUILD/app-export
+    rm -rf "$exported"
     "$BUILD/bin/synctax" --preset seed --run --cell small_resnet/eager/item \
         --screenshot "$OUT_DIR/app-seed-gpu.png" --results-out "$OUT_DIR/app-seed-gpu.json" \
-        >"$BUILD/logs/app-seed.log" 2>&1 || status=1
+        --export-charts "$exported" >"$BUILD/logs/app-seed.log" 2>&1 || status=1
     tail -3 "$BUILD/logs/app-seed.log"
-    # The same results opened as a file, with the queue of the baseline: the queue stays deep.
-    "$BUILD/bin/synctax" "$OUT_DIR/app-seed-gpu.json" --screenshot "$OUT_DIR/app-open-results.png" || status=1
-    echo "screenshots: $(($(date +%s) - t)) s"
+    ls -la "$exported" || true
+    cp "$exported/overhead.png" "$exported/queue.png" "$exported/report.pdf" "$OUT_DIR/" || status=1
+    [ -f "$exported/trace.json" ] && gzip -c "$exported/trace.json" >"$OUT_DIR/trace.json.gz"
+    "$BUILD/bin/synctax-run" simulate "$OUT_DIR/app-seed-gpu.json" | tee "$OUT_DIR/predicted-vs-measured.txt" || status=1
+    echo "app run and exports: $(($(date +%s) - t)) s"
 fi
 exit $status

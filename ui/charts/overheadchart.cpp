@@ -239,23 +239,43 @@ void OverheadChart::updateLabelAngle()
 {
     if (m_styles.isEmpty())
         return;
-    const QFontMetricsF metrics(m_axisX->labelsFont());
-    qreal longest = 0;
-    for (const QString& style : m_styles)
-        for (const QString& line : wrappedLabel(style))
-            longest = std::max(longest, metrics.horizontalAdvance(line));
-    // Qt Charts cuts a label that is wider than its category once rotated, so take the least
-    // rotation that fits; judged at no more than the export width so exports are not cut either.
+    if (m_baseLabelFont.pointSizeF() <= 0)
+        m_baseLabelFont = m_axisX->labelsFont();
+    // Qt Charts cuts a label that is wider than its category once rotated, so first try slightly
+    // smaller type, then the least rotation that fits; judged at no more than the export width so
+    // exports are not cut either.
     const qreal width = std::min(plotWidthPixels(), defaultExportSize().width() - 150);
     const qreal category = width / m_styles.size() - 4;
+    auto longestLine = [this](const QFont& font) {
+        const QFontMetricsF metrics(font);
+        qreal longest = 0;
+        for (const QString& style : m_styles)
+            for (const QString& line : wrappedLabel(style))
+                longest = std::max(longest, metrics.horizontalAdvance(line));
+        return longest;
+    };
+    QFont font = m_baseLabelFont;
     int angle = -90;
-    for (int candidate : { 0, -30, -45, -60 }) {
-        const qreal radians = qDegreesToRadians(qreal(-candidate));
-        if (longest * std::cos(radians) + metrics.height() * std::sin(radians) <= category) {
-            angle = candidate;
+    for (qreal shrink : { 0.0, 1.0, 1.5 }) {
+        font.setPointSizeF(m_baseLabelFont.pointSizeF() - shrink);
+        if (longestLine(font) <= category) {
+            angle = 0;
             break;
         }
     }
+    if (angle != 0) {
+        const QFontMetricsF metrics(font);
+        const qreal longest = longestLine(font);
+        for (int candidate : { -30, -45, -60 }) {
+            const qreal radians = qDegreesToRadians(qreal(-candidate));
+            if (longest * std::cos(radians) + metrics.height() * std::sin(radians) <= category) {
+                angle = candidate;
+                break;
+            }
+        }
+    }
+    if (m_axisX->labelsFont() != font)
+        m_axisX->setLabelsFont(font);
     if (m_axisX->labelsAngle() != angle)
         m_axisX->setLabelsAngle(angle);
 }

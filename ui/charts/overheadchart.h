@@ -47,6 +47,7 @@ private:
     QBarCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QStringList m_styles;
+    QFont m_baseLabelFont; // the axis font before any shrinking to fit
     QStringList m_groups;
     std::vector<Bar> m_bars;
 };
