@@ -97,8 +97,11 @@ std::string formatDiff(const ResultsDiff& diff)
     std::string out;
     for (const auto& e : diff.environment)
         out += "environment " + e.field + ": " + e.a + "  |  " + e.b + "\n";
+    int nameWidth = 4;
+    for (const auto& c : diff.cells)
+        nameWidth = std::max(nameWidth, int(c.model.size() + c.mode.size() + c.style.size() + 2));
     char line[512];
-    std::snprintf(line, sizeof line, "%-40s %24s %24s %8s  %s\n", "cell", "A", "B", "B-A", "intervals");
+    std::snprintf(line, sizeof line, "%-*s %24s %24s %8s  %s\n", nameWidth, "cell", "A", "B", "B-A", "intervals");
     out += line;
     for (const auto& c : diff.cells) {
         const std::string name = c.model + "/" + c.mode + "/" + c.style;
@@ -109,8 +112,8 @@ std::string formatDiff(const ResultsDiff& diff)
         char delta[32] = "-";
         if (c.a && c.b)
             std::snprintf(delta, sizeof delta, "%+.2f", c.b->estimate - c.a->estimate);
-        std::snprintf(line, sizeof line, "%-40s %24s %24s %8s  %s\n", name.c_str(), pct(c.a).c_str(), pct(c.b).c_str(),
-            delta,
+        std::snprintf(line, sizeof line, "%-*s %24s %24s %8s  %s\n", nameWidth, name.c_str(), pct(c.a).c_str(),
+            pct(c.b).c_str(), delta,
             !c.a && !c.b               ? "baseline"
                 : c.intervalsOverlap() ? "overlap"
                                        : "DISJOINT");

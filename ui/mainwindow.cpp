@@ -13,6 +13,7 @@
 #include "ui/comparisonmodel.h"
 #include "ui/comparisonview.h"
 #include "ui/configpanel.h"
+#include "ui/diffdialog.h"
 #include "ui/explanationpanel.h"
 #include "ui/historycsv.h"
 #include "ui/reportwriter.h"
@@ -215,6 +216,12 @@ void MainWindow::createActions()
     });
     exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
     exportAction->setObjectName(QStringLiteral("exportAction"));
+    auto* compareAction = file->addAction(tr("&Compare With Results…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    compareAction->setShortcut(QKeySequence(tr("Ctrl+D")));
     m_recentMenu = file->addMenu(tr("Recent &Files"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -341,6 +348,7 @@ bool MainWindow::run()
         return false;
     }
     const ExperimentConfig config = m_configPanel->config();
+    m_shownName = tr("the run of %1 made here").arg(QString::fromStdString(config.name));
     m_shown = ExperimentResult {};
     m_shown.config = config;
     if (!m_controller.start(config))
@@ -501,6 +509,7 @@ bool MainWindow::openResults(const QString& path, QString* error)
         return false;
     }
     m_controller.clear();
+    m_shownName = path;
     // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
     const QString noSteps
         = tr("Per-step times are not stored in results files: they show while a run is measured here.");
@@ -520,6 +529,21 @@ bool MainWindow::openResults(const QString& path, QString* error)
                                                                               : m_shown.environment.deviceName),
                 QString::fromStdString(m_shown.startedAt)));
     return true;
+}
+
+DiffDialog* MainWindow::compareWith(const QString& path, QString* error)
+{
+    const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
+    if (!loaded.result) {
+        fail(tr("Cannot compare"), joinedErrors(loaded.errors), error);
+        return nullptr;
+    }
+    auto* dialog = new DiffDialog(
+        m_shown, m_shownName.isEmpty() ? tr("the results on screen") : m_shownName, *loaded.result, path, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    log(tr("Compared with %1").arg(path));
+    return dialog;
 }
 
 bool MainWindow::saveResults(const QString& path, QString* error)

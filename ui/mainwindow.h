@@ -19,6 +19,7 @@ namespace synctax {
 
 class ComparisonModel;
 class ComparisonView;
+class DiffDialog;
 class ConfigPanel;
 class ExplanationPanel;
 class OverheadChart;
@@ -41,6 +42,8 @@ public:
     bool saveConfig(const QString& path, QString* error = nullptr);
     bool openResults(const QString& path, QString* error = nullptr);
     bool saveResults(const QString& path, QString* error = nullptr);
+    // Opens the results at `path` beside what is shown (A), cell by cell; nullptr when it cannot be read.
+    DiffDialog* compareWith(const QString& path, QString* error = nullptr);
     bool loadPreset(const QString& name);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
     // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json.
@@ -104,6 +107,7 @@ private:
     bool m_layoutRestored = false; // a saved window state was applied; the default dock sizes are not
     bool m_followRun = true; // the group selector follows the cell being measured
     QString m_configPath;
+    QString m_shownName; // where the shown result came from: a file, or the run made here
     QString m_lastSavedRun;
 
     ConfigPanel* m_configPanel = nullptr;

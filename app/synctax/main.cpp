@@ -3,6 +3,7 @@
 #include "core/experimentconfig.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
+#include "ui/diffdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/teachview.h"
 
@@ -73,7 +74,11 @@ int main(int argc, char** argv)
         QStringLiteral("DIR"));
     const QCommandLineOption teach(QStringLiteral("teach"),
         QStringLiteral("Open the Teach window (the queue simulator); with --screenshot, that window is saved"));
-    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach });
+    const QCommandLineOption compare(QStringLiteral("compare"),
+        QStringLiteral("Compare what is shown with another results file, cell by cell; with --screenshot, the "
+                       "comparison is saved"),
+        QStringLiteral("B.json"));
+    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare });
     parser.process(app);
 
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
@@ -110,6 +115,7 @@ int main(int argc, char** argv)
         const QString path = parser.value(screenshot);
         const QString exportDir = parser.value(exportCharts);
         int exitCode = 0;
+        DiffDialog* diff = nullptr;
         auto shoot = [&] {
             if (parser.isSet(cell)) {
                 const QStringList parts = parser.value(cell).split(QLatin1Char('/'));
@@ -119,9 +125,17 @@ int main(int argc, char** argv)
             }
             if (parser.isSet(resultsOut) && !window.saveResults(parser.value(resultsOut)))
                 exitCode = 1;
+            if (parser.isSet(compare)) {
+                QString error;
+                diff = window.compareWith(parser.value(compare), &error);
+                if (!diff)
+                    exitCode = fail(error);
+            }
             // Let the charts lay out and paint once more before grabbing.
             QTimer::singleShot(300, &window, [&] {
-                QWidget& shown = parser.isSet(teach) ? static_cast<QWidget&>(*window.teachView()) : window;
+                QWidget& shown = diff     ? static_cast<QWidget&>(*diff)
+                    : parser.isSet(teach) ? static_cast<QWidget&>(*window.teachView())
+                                          : window;
                 if (parser.isSet(teach))
                     window.teachView()->flush();
                 if (!path.isEmpty() && !saveScreenshot(shown, path))
@@ -151,6 +165,8 @@ int main(int argc, char** argv)
         }
         return app.exec();
     }
+    if (parser.isSet(compare))
+        window.compareWith(parser.value(compare));
     if (parser.isSet(run))
         QTimer::singleShot(0, &window, &MainWindow::run);
     return app.exec();

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/experimentresult.h"
+
+#include <QDialog>
+
+class QTableView;
+
+namespace synctax {
+
+class DiffModel;
+
+// Two results side by side: every cell's estimates in both runs and whether they agree, with the
+// environment differences above (another GPU, driver or LibTorch explains a lot).
+class DiffDialog : public QDialog {
+    Q_OBJECT
+public:
+    DiffDialog(const ExperimentResult& a, const QString& nameA, const ExperimentResult& b, const QString& nameB,
+        QWidget* parent = nullptr);
+
+    DiffModel* model() const { return m_model; }
+    QString environmentText() const;
+
+private:
+    DiffModel* m_model;
+    QTableView* m_table;
+};
+
+} // namespace synctax
