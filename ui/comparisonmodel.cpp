@@ -261,8 +261,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::white));
     case Qt::FontRole:
-        // Fixed width keeps the digits of a column aligned.
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    {
+        // Fixed width keeps the digits of a column aligned; a point smaller than the text around it,
+        // because monospace runs wide and three models should fit beside the charts.
+        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        font.setPointSizeF(font.pointSizeF() - 1);
+        return font;
+    }
     default:
         return {};
     }
