@@ -94,7 +94,7 @@ public:
                 readModels(value, config);
             } else if (k == "styles") {
                 sawStyles = true;
-                readStyles(value, config);
+                readStyles(value, config.styles);
             } else if (k == "modes") {
                 readModes(value, config);
             }
@@ -235,60 +235,6 @@ private:
                 error(item, "input_size: " + spec.name + " needs images of at least 32x32");
             config.models.push_back(spec);
         }
-    }
-
-    void readStyles(const YAML::Node& value, ExperimentConfig& config)
-    {
-        if (!value.IsSequence() || value.size() == 0) {
-            error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
-            return;
-        }
-        std::set<std::string> seen;
-        for (const auto& item : value) {
-            std::optional<YAML::Node> nameNode;
-            std::optional<YAML::Node> nNode;
-            if (!item.IsMap()) {
-                nameNode.emplace(item);
-            } else {
-                bool hasName = false;
-                for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
-                    if (key.Scalar() == "name") {
-                        hasName = true;
-                        nameNode.emplace(v);
-                    } else {
-                        nNode.emplace(v);
-                    }
-                }
-                if (!hasName) {
-                    error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
-                    continue;
-                }
-            }
-            auto name = string(*nameNode, "style");
-            if (!name)
-                continue;
-            auto info = findStyle(*name);
-            if (!info) {
-                error(*nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
-                continue;
-            }
-            if (!seen.insert(*name).second) {
-                error(*nameNode, "style '" + *name + "' is listed twice");
-                continue;
-            }
-            StyleSpec spec { *name, info->defaultN };
-            if (nNode) {
-                if (info->defaultN == 0)
-                    error(*nNode, "n: style '" + *name + "' takes no interval");
-                else if (auto n = integer(*nNode, "n", 1, 1'000'000))
-                    spec.n = *n;
-            }
-            config.styles.push_back(spec);
-        }
-        const bool hasBaseline = std::any_of(
-            config.styles.begin(), config.styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
-        if (!hasBaseline)
-            config.styles.insert(config.styles.begin(), StyleSpec { baselineStyle(), 0 });
     }
 
     void readModes(const YAML::Node& value, ExperimentConfig& config)

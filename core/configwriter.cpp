@@ -4,25 +4,6 @@
 
 namespace synctax {
 
-namespace {
-
-std::string sinkText(const SinkSpec& sink)
-{
-    switch (sink.kind) {
-    case SinkSpec::Kind::Null:
-        return "null";
-    case SinkSpec::Kind::Stdout:
-        return "stdout";
-    case SinkSpec::Kind::Stderr:
-        return "stderr";
-    case SinkSpec::Kind::File:
-        return "file:" + sink.path;
-    }
-    return "null";
-}
-
-} // namespace
-
 std::string toYaml(const ExperimentConfig& c)
 {
     YAML::Emitter out;
@@ -47,7 +28,7 @@ std::string toYaml(const ExperimentConfig& c)
     out << YAML::Key << "learning_rate" << YAML::Value << c.learningRate;
     out << YAML::Key << "gpu_events" << YAML::Value << c.gpuEvents;
     out << YAML::Key << "observer_control" << YAML::Value << c.observerControl;
-    out << YAML::Key << "sink" << YAML::Value << sinkText(c.sink);
+    out << YAML::Key << "sink" << YAML::Value << toString(c.sink);
 
     out << YAML::Key << "models" << YAML::Value << YAML::BeginSeq;
     for (const ModelSpec& m : c.models) {

@@ -47,4 +47,19 @@ void applyQuick(ExperimentConfig& config)
     }
 }
 
+std::string toString(const SinkSpec& sink)
+{
+    switch (sink.kind) {
+    case SinkSpec::Kind::Null:
+        return "null";
+    case SinkSpec::Kind::Stdout:
+        return "stdout";
+    case SinkSpec::Kind::Stderr:
+        return "stderr";
+    case SinkSpec::Kind::File:
+        return "file:" + sink.path;
+    }
+    return "null";
+}
+
 } // namespace synctax

@@ -38,6 +38,9 @@ struct SinkSpec {
     std::string path;
 };
 
+// As configs write it: null, stdout, stderr or file:PATH.
+std::string toString(const SinkSpec& sink);
+
 struct ExperimentConfig {
     int version = 1;
     std::string name = "experiment";

@@ -20,21 +20,6 @@ using nlohmann::json;
 // JSON has no NaN or infinity: an unknown number is null.
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-std::string sinkText(const SinkSpec& sink)
-{
-    switch (sink.kind) {
-    case SinkSpec::Kind::Null:
-        return "null";
-    case SinkSpec::Kind::Stdout:
-        return "stdout";
-    case SinkSpec::Kind::Stderr:
-        return "stderr";
-    case SinkSpec::Kind::File:
-        return "file:" + sink.path;
-    }
-    return "null";
-}
-
 } // namespace
 
 json toJson(const ExperimentConfig& config)
@@ -72,7 +57,7 @@ json toJson(const ExperimentConfig& config)
         { "learning_rate", config.learningRate },
         { "gpu_events", config.gpuEvents },
         { "observer_control", config.observerControl },
-        { "sink", sinkText(config.sink) },
+        { "sink", toString(config.sink) },
         { "models", models },
         { "styles", styles },
         { "modes", modes },

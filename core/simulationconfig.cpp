@@ -72,7 +72,7 @@ public:
                 }
             } else if (k == "styles") {
                 sawStyles = true;
-                readStyles(value, config);
+                readStyles(value, config.styles);
             } else if (k == "scenarios") {
                 scenarios = value;
             }
@@ -169,60 +169,6 @@ private:
             m.seed = seed;
             config.scenarios.push_back(scenario);
         }
-    }
-
-    // The same list as an experiment config's styles: names, or {name, n} for the *_every_n styles.
-    void readStyles(const YAML::Node& value, SimulationConfig& config)
-    {
-        if (!value.IsSequence() || value.size() == 0) {
-            error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
-            return;
-        }
-        for (const auto& item : value) {
-            YAML::Node nameNode = item;
-            std::optional<YAML::Node> nNode;
-            if (item.IsMap()) {
-                bool named = false;
-                for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
-                    if (key.Scalar() == "name") {
-                        named = true;
-                        nameNode = v;
-                    } else {
-                        nNode = v;
-                    }
-                }
-                if (!named) {
-                    error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
-                    continue;
-                }
-            }
-            const auto name = string(nameNode, "style");
-            if (!name)
-                continue;
-            const auto info = findStyle(*name);
-            if (!info) {
-                error(nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
-                continue;
-            }
-            const bool twice = std::any_of(
-                config.styles.begin(), config.styles.end(), [&](const StyleSpec& s) { return s.name == *name; });
-            if (twice) {
-                error(nameNode, "style '" + *name + "' is listed twice");
-                continue;
-            }
-            StyleSpec spec { *name, info->defaultN };
-            if (nNode) {
-                if (info->defaultN == 0)
-                    error(*nNode, "n: style '" + *name + "' takes no interval");
-                else if (auto n = integer(*nNode, "n", 1, 1'000'000))
-                    spec.n = *n;
-            }
-            config.styles.push_back(spec);
-        }
-        const bool hasBaseline = std::any_of(
-            config.styles.begin(), config.styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
-        if (!hasBaseline)
-            config.styles.insert(config.styles.begin(), StyleSpec { baselineStyle(), 0 });
     }
 };
 

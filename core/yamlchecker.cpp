@@ -1,5 +1,7 @@
 #include "core/yamlchecker.h"
 
+#include "core/stylecatalog.h"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -115,6 +117,60 @@ std::optional<std::string> YamlChecker::string(const YAML::Node& node, const std
         return std::nullopt;
     }
     return node.Scalar();
+}
+
+void YamlChecker::readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles)
+{
+    if (!value.IsSequence() || value.size() == 0) {
+        error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
+        return;
+    }
+    std::set<std::string> seen;
+    for (const auto& item : value) {
+        std::optional<YAML::Node> nameNode;
+        std::optional<YAML::Node> nNode;
+        if (!item.IsMap()) {
+            nameNode.emplace(item);
+        } else {
+            bool hasName = false;
+            for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
+                if (key.Scalar() == "name") {
+                    hasName = true;
+                    nameNode.emplace(v);
+                } else {
+                    nNode.emplace(v);
+                }
+            }
+            if (!hasName) {
+                error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
+                continue;
+            }
+        }
+        auto name = string(*nameNode, "style");
+        if (!name)
+            continue;
+        auto info = findStyle(*name);
+        if (!info) {
+            error(*nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
+            continue;
+        }
+        if (!seen.insert(*name).second) {
+            error(*nameNode, "style '" + *name + "' is listed twice");
+            continue;
+        }
+        StyleSpec spec { *name, info->defaultN };
+        if (nNode) {
+            if (info->defaultN == 0)
+                error(*nNode, "n: style '" + *name + "' takes no interval");
+            else if (auto n = integer(*nNode, "n", 1, 1'000'000))
+                spec.n = *n;
+        }
+        styles.push_back(spec);
+    }
+    const bool hasBaseline
+        = std::any_of(styles.begin(), styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
+    if (!hasBaseline)
+        styles.insert(styles.begin(), StyleSpec { baselineStyle(), 0 });
 }
 
 } // namespace synctax

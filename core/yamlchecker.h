@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/configerror.h"
+#include "core/experimentconfig.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -31,6 +32,10 @@ public:
     std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max);
     std::optional<bool> boolean(const YAML::Node& node, const std::string& what);
     std::optional<std::string> string(const YAML::Node& node, const std::string& what);
+
+    // A list of logging styles, as configs and simulations write it: names, or {name, n} for the
+    // *_every_n styles. The baseline is put first when the list lacks it.
+    void readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles);
 
 private:
     std::string m_source;

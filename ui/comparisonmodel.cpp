@@ -260,8 +260,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return cellBackground(*c);
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::white));
-    case Qt::FontRole:
-    {
+    case Qt::FontRole: {
         // Fixed width keeps the digits of a column aligned; a point smaller than the text around it,
         // because monospace runs wide and three models should fit beside the charts.
         QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);

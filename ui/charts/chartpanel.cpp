@@ -1,7 +1,6 @@
 #include "ui/charts/chartpanel.h"
 
 #include <QContextMenuEvent>
-#include <QTextDocumentFragment>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,6 +12,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QTextDocumentFragment>
 
 namespace synctax {
 
