@@ -271,16 +271,12 @@ private:
 ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName)
 {
     ConfigLoadResult result;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        result.errors.push_back({ sourceName, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg });
+    const std::optional<YAML::Node> root = parseYaml(text, sourceName, result.errors);
+    if (!root)
         return result;
-    }
     ExperimentConfig config;
     ConfigReader reader(sourceName, result.errors);
-    reader.read(root, config);
+    reader.read(*root, config);
     if (result.errors.empty()) {
         const bool graphs = std::find(config.modes.begin(), config.modes.end(), Mode::CudaGraph) != config.modes.end();
         if (config.observerControl && !config.gpuEvents) {

@@ -185,20 +185,25 @@ json toJson(const ExperimentResult& result)
     };
 }
 
-void writeJsonFileAtomically(const std::string& path, const nlohmann::json& json)
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)
 {
     const std::string temp = path + ".tmp";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)
             throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
-        out << json.dump(2) << '\n';
+        write(out);
         out.flush();
         if (!out)
             throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0)
         throw std::runtime_error("cannot rename '" + temp + "' to '" + path + "': " + std::strerror(errno));
+}
+
+void writeJsonFileAtomically(const std::string& path, const nlohmann::json& json)
+{
+    writeFileAtomically(path, [&](std::ostream& out) { out << json.dump(2) << '\n'; });
 }
 
 } // namespace synctax

@@ -177,15 +177,11 @@ private:
 SimulationLoadResult loadSimulationText(const std::string& text, const std::string& sourceName)
 {
     SimulationLoadResult result;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        result.errors.push_back({ sourceName, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg });
+    const std::optional<YAML::Node> root = parseYaml(text, sourceName, result.errors);
+    if (!root)
         return result;
-    }
     SimulationConfig config;
-    SimulationReader(sourceName, result.errors).read(root, config);
+    SimulationReader(sourceName, result.errors).read(*root, config);
     if (result.errors.empty())
         result.config = config;
     return result;

@@ -1,12 +1,9 @@
 #include "core/traceexport.h"
 
+#include "core/resultsjson.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
 
 namespace synctax {
 
@@ -169,11 +166,7 @@ nlohmann::json chromeTrace(
 void writeChromeTrace(const std::string& path, const std::vector<StepRecord>& records,
     const std::vector<CellPlan>& cells, const ExperimentResult* result)
 {
-    const std::string temp = path + ".tmp";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
+    writeFileAtomically(path, [&](std::ostream& out) {
         out << "{\"displayTimeUnit\":\"ms\",\"otherData\":" << otherData(result).dump() << ",\"traceEvents\":[\n";
         bool first = true;
         forEachTraceEvent(records, cells, result, [&](const nlohmann::json& event) {
@@ -181,12 +174,7 @@ void writeChromeTrace(const std::string& path, const std::vector<StepRecord>& re
             first = false;
         });
         out << "\n]}\n";
-        out.flush();
-        if (!out)
-            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error("cannot rename '" + temp + "' to '" + path + "': " + std::strerror(errno));
+    });
 }
 
 } // namespace synctax

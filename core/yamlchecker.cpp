@@ -16,6 +16,17 @@ std::string joined(const std::vector<std::string>& names)
     return text;
 }
 
+std::optional<YAML::Node> parseYaml(
+    const std::string& text, const std::string& source, std::vector<ConfigError>& errors)
+{
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        errors.push_back({ source, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg });
+        return std::nullopt;
+    }
+}
+
 std::string kindOf(const YAML::Node& node)
 {
     switch (node.Type()) {

@@ -15,6 +15,9 @@ namespace synctax {
 
 std::string joined(const std::vector<std::string>& names); // "a, b, c"
 std::string kindOf(const YAML::Node& node); // "a mapping", "a list", "nothing" or the scalar quoted
+// The document in `text`, or nothing with the syntax error (line and column) added to `errors`.
+std::optional<YAML::Node> parseYaml(
+    const std::string& text, const std::string& source, std::vector<ConfigError>& errors);
 
 // Strict reading of YAML values: every problem becomes a located ConfigError, collected rather
 // than thrown, and reading goes on so that one pass reports them all.
