@@ -37,22 +37,22 @@ package: build
 # Sanitizer builds of the CPU tests (LibTorch itself is not instrumented). ASan + UBSan on every
 # test; TSan on the step ring and the runner, the parts that cross threads.
 SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCTAX_BUILD_GUI=OFF $(CMAKE_ARGS)
+ASAN_FLAGS = -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1
 test-asan: setup
-	@cmake -S . -B build-asan $(SAN_CMAKE) \
-		-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+	@cmake -S . -B build-asan $(SAN_CMAKE) $(ASAN_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
-	@cd build-asan && ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	@cd build-asan && $(ASAN_ENV) \
 		ctest --output-on-failure -j $(JOBS) -LE gpu
 
 # What CI runs besides `make test`: the core's LibTorch-free logic (config, statistics, the step
 # ring, results files) under ASan + UBSan; the full test-asan takes too long for every push.
 ASAN_CORE_TESTS = test_config test_statistics test_stepring
 test-asan-core: setup
-	@cmake -S . -B build-asan $(SAN_CMAKE) \
-		-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+	@cmake -S . -B build-asan $(SAN_CMAKE) $(ASAN_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS) --target $(ASAN_CORE_TESTS)
 	@cd build-asan && for t in $(ASAN_CORE_TESTS); do \
-		ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(ASAN_ENV) \
 		./bin/$$t --gtest_brief=1 || exit 1; done
 
 test-tsan: setup
