@@ -148,6 +148,11 @@ std::vector<StyleSimulation> simulateStyles(const QueueModel& model, const std::
         = std::any_of(styles.begin(), styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
     std::vector<double> totalNs(styles.size(), 0.0);
     std::vector<StyleSimulation> result(styles.size());
+    // The baseline's time is counted once, from its first entry: a run's list holds the baseline
+    // twice when the A/A control (a copy of it) is on.
+    const size_t baselineIndex = size_t(std::find_if(styles.begin(), styles.end(),
+                                            [](const StyleSpec& s) { return s.name == baselineStyle(); })
+        - styles.begin());
     double baselineNs = 0;
     for (int64_t round = 0; round < blocks; ++round) {
         StepRecord tag;
@@ -160,7 +165,7 @@ std::vector<StyleSimulation> simulateStyles(const QueueModel& model, const std::
             totalNs[i] += double(b.durationNs);
             result[i].maxQueueLaunches = std::max(result[i].maxQueueLaunches, b.maxQueueLaunches);
             result[i].syncsPerStep += double(b.syncs);
-            if (styles[i].name == baselineStyle())
+            if (i == baselineIndex)
                 baselineNs += double(b.durationNs);
         }
     }

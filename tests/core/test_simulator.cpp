@@ -204,6 +204,13 @@ TEST(Prediction, FollowsTheRegime)
     EXPECT_GT(both[1].overheadPct, 50.0);
     EXPECT_LT(both[2].overheadPct, 5.0); // one sync per block
 
+    // A run with the A/A control lists the baseline twice (the control is a copy of it): the
+    // copy is predicted at zero and the other styles are predicted as without it.
+    const auto withControl = predictOverheads(balanced, { none, none, item }, 50);
+    EXPECT_DOUBLE_EQ(withControl[0].overheadPct, 0.0);
+    EXPECT_DOUBLE_EQ(withControl[1].overheadPct, 0.0);
+    EXPECT_DOUBLE_EQ(withControl[2].overheadPct, both[1].overheadPct);
+
     RegimeMeasurement uncounted = gpuBound;
     uncounted.k = -1; // then the step is one launch
     EXPECT_GT(predictOverhead(uncounted, item, 50).overheadPct, p.overheadPct);
