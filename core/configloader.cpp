@@ -182,7 +182,7 @@ private:
                 nameNode.emplace(item);
             } else {
                 static const std::vector<std::string> keys { "name", "batch", "width", "input_size", "classes",
-                    "steps_per_block", "blocks", "host_work_us" };
+                    "steps_per_block", "blocks", "host_work_us", "time_budget_s" };
                 bool hasName = false;
                 for (const auto& [key, v] : entries(item, keys, "a model")) {
                     const std::string k = key.Scalar();
@@ -203,6 +203,8 @@ private:
                         spec.blocks = integer(v, "blocks", 2, 100000).value_or(0);
                     } else if (k == "host_work_us") {
                         spec.hostWorkUs = integer(v, "host_work_us", 0, 10'000'000).value_or(-1);
+                    } else if (k == "time_budget_s") {
+                        spec.timeBudgetS = number(v, "time_budget_s", 0.1, 86400.0).value_or(0);
                     }
                 }
                 if (!hasName) {

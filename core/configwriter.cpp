@@ -44,6 +44,8 @@ std::string toYaml(const ExperimentConfig& c)
             out << YAML::Key << "blocks" << YAML::Value << m.blocks;
         if (m.hostWorkUs >= 0)
             out << YAML::Key << "host_work_us" << YAML::Value << m.hostWorkUs;
+        if (m.timeBudgetS > 0)
+            out << YAML::Key << "time_budget_s" << YAML::Value << m.timeBudgetS;
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;

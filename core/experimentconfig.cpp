@@ -31,6 +31,11 @@ int64_t ExperimentConfig::hostWorkUsFor(const ModelSpec& model) const
     return model.hostWorkUs >= 0 ? model.hostWorkUs : hostWorkUs;
 }
 
+double ExperimentConfig::timeBudgetSFor(const ModelSpec& model) const
+{
+    return model.timeBudgetS > 0 ? model.timeBudgetS : timeBudgetS;
+}
+
 void applyQuick(ExperimentConfig& config)
 {
     config.stepsPerBlock = std::min<int64_t>(config.stepsPerBlock, 5);

@@ -24,6 +24,7 @@ struct ModelSpec {
     int64_t stepsPerBlock = 0; // per-model override of ExperimentConfig::stepsPerBlock
     int64_t blocks = 0; // per-model override of ExperimentConfig::blocks
     int64_t hostWorkUs = -1; // per-model override; -1 takes ExperimentConfig::hostWorkUs
+    double timeBudgetS = 0; // per-model override of ExperimentConfig::timeBudgetS; 0 takes it
 };
 
 struct StyleSpec {
@@ -68,6 +69,7 @@ struct ExperimentConfig {
     int64_t blocksFor(const ModelSpec& model) const;
     int64_t minBlocksFor(const ModelSpec& model) const;
     int64_t hostWorkUsFor(const ModelSpec& model) const;
+    double timeBudgetSFor(const ModelSpec& model) const;
 };
 
 // Shrinks every cell to a few steps of a tiny batch, for smoke tests.

@@ -48,6 +48,7 @@ TEST(ConfigLoader, ModelMappingsOverrideSizesAndBlocks)
                   "    input_size: 96\n"
                   "    steps_per_block: 7\n"
                   "    host_work_us: 300\n"
+                  "    time_budget_s: 12.5\n"
                   "styles: [none, {name: item_every_n, n: 25}]\n"
                   "steps_per_block: 11\n"
                   "sink: stderr\n");
@@ -58,6 +59,7 @@ TEST(ConfigLoader, ModelMappingsOverrideSizesAndBlocks)
     EXPECT_EQ(c.models[0].classes, 1000);
     EXPECT_EQ(c.stepsPerBlockFor(c.models[0]), 7);
     EXPECT_EQ(c.hostWorkUsFor(c.models[0]), 300);
+    EXPECT_DOUBLE_EQ(c.timeBudgetSFor(c.models[0]), 12.5);
     EXPECT_EQ(c.styles[1].n, 25);
     EXPECT_EQ(c.sink.kind, SinkSpec::Kind::Stderr);
 }
@@ -157,7 +159,7 @@ TEST(ConfigLoader, FileErrorsNameTheFile)
     EXPECT_EQ(r.errors[0].format(),
         std::string(SYNCTAX_TEST_DATA "/configs/unknown-key.yaml:6:5: unknown key 'batch_size' in a model; "
                                       "expected one of: name, batch, width, input_size, classes, steps_per_block, "
-                                      "blocks, host_work_us"));
+                                      "blocks, host_work_us, time_budget_s"));
     auto missing = loadConfigFile("/nonexistent/x.yaml");
     ASSERT_EQ(missing.errors.size(), 1u);
     EXPECT_NE(missing.errors[0].message.find("cannot open"), std::string::npos);

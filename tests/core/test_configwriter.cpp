@@ -38,6 +38,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
         EXPECT_EQ(a.models[i].stepsPerBlock, b.models[i].stepsPerBlock);
         EXPECT_EQ(a.models[i].blocks, b.models[i].blocks);
         EXPECT_EQ(a.models[i].hostWorkUs, b.models[i].hostWorkUs);
+        EXPECT_DOUBLE_EQ(a.models[i].timeBudgetS, b.models[i].timeBudgetS);
     }
     ASSERT_EQ(a.styles.size(), b.styles.size());
     for (size_t i = 0; i < a.styles.size(); ++i) {
@@ -73,6 +74,7 @@ TEST(ConfigWriter, EditedFieldsAreWritten)
     c.sink = { SinkSpec::Kind::File, "/tmp/log file.txt" };
     c.models[0].batch = 3;
     c.models[0].hostWorkUs = 0;
+    c.models[0].timeBudgetS = 7.5;
     for (StyleSpec& s : c.styles)
         if (s.name == "item_every_n")
             s.n = 7;

@@ -161,6 +161,19 @@ TEST(ExperimentRunner, StopsWhenTheTimeBudgetIsSpent)
     EXPECT_EQ(lastDone, runner.plannedBlocks()); // the progress still ends at 100%
 }
 
+TEST(ExperimentRunner, AModelsOwnTimeBudgetOverridesTheConfigs)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 100000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0; // never narrow enough
+    c.timeBudgetS = 3600; // would outlast the test
+    c.models.at(0).timeBudgetS = 0.2;
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "time_budget");
+    EXPECT_LT(r.groups.at(0).rounds, 100000);
+}
+
 TEST(ExperimentRunner, AskingForCudaWithoutItIsABadInput)
 {
     if (cudaAvailable())
