@@ -10,19 +10,10 @@ BUILD=${BUILD:-/tmp/synctax-gpu-build}
 OUT_DIR=${OUT:-/tmp/synctax-noise}
 VARIANTS=${VARIANTS:-"default pin1 pin2 omp1 short long default2"}
 mkdir -p "$OUT_DIR" "$BUILD"
-export CMAKE_POLICY_VERSION_MINIMUM=3.5
 
 echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-if [ ! -x "$BUILD/bin/synctax-run" ]; then
-    t0=$(date +%s)
-    torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-    cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
-        -DSYNCTAX_BUILD_GUI=OFF >"$OUT_DIR/configure.log" 2>&1 || { tail -40 "$OUT_DIR/configure.log"; exit 1; }
-    cmake --build "$BUILD" -j"$(nproc)" --target synctax-run >"$OUT_DIR/build.log" 2>&1 \
-        || { grep -A5 -E 'error|FAILED' "$OUT_DIR/build.log" | head -60; exit 1; }
-    echo "build: $(($(date +%s) - t0)) s"
-fi
+[ -x "$BUILD/bin/synctax-run" ] || BUILD=$BUILD scripts/gpu-build-runner.sh synctax-run
 
 run_variant() {
     local name=$1 config=bench/noise/base.yaml

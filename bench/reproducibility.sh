@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Runs a preset (default: seed) twice on the GPU and compares the runs cell by cell
-# (bench/compare_runs.py). BUILD: the build folder with synctax-run. FIRST: an earlier run's
-# output folder to use as run A instead of running it again.
+# (bench/compare_runs.py): both estimates, their difference, whether each interval holds the
+# other run's estimate, and the naive best-of estimates from the same blocks.
+# BUILD: the build folder (synctax-run is built there when missing). OUT: where the runs go.
+# RUNS: which of the two runs to make now ("a b" by default; "a" or "b" to split them over two
+# calls). FIRST: an earlier run's output folder to use as run A.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
+BUILD=${BUILD:-/tmp/synctax-gpu-build}
 OUT_DIR=${OUT:-/tmp/synctax-repro}
 PRESET=${PRESET:-seed}
+RUNS=${RUNS:-"a b"}
 mkdir -p "$OUT_DIR"
-runs=(a b)
-a="$OUT_DIR/repro-a"
-if [ -n "${FIRST:-}" ]; then
-    a=$FIRST
-    runs=(b)
-fi
-for run in "${runs[@]}"; do
+[ -x "$BUILD/bin/synctax-run" ] || BUILD=$BUILD scripts/gpu-build-runner.sh synctax-run
+a=${FIRST:-$OUT_DIR/repro-a}
+for run in $RUNS; do
     start=$(date +%s)
-    "$BUILD/bin/synctax-run" run "$PRESET" --out "$OUT_DIR/repro-$run" >"$OUT_DIR/repro-$run-table.txt" 2>/dev/null
+    rc=0
+    "$BUILD/bin/synctax-run" run "$PRESET" --out "$OUT_DIR/repro-$run" >"$OUT_DIR/repro-$run-table.txt" \
+        2>"$OUT_DIR/repro-$run-stderr.txt" || rc=$?
     rm -f "$OUT_DIR/repro-$run/steps.csv"
-    echo "run $run: $(($(date +%s) - start)) s wall"
+    echo "run $run: exit $rc, $(($(date +%s) - start)) s wall"
 done
-python3 bench/compare_runs.py "$a/results.json" "$OUT_DIR/repro-b/results.json" | tee "$OUT_DIR/reproducibility.txt"
+if [ -f "$a/results.json" ] && [ -f "$OUT_DIR/repro-b/results.json" ]; then
+    python3 bench/compare_runs.py "$a/results.json" "$OUT_DIR/repro-b/results.json" | tee "$OUT_DIR/reproducibility.txt"
+fi
