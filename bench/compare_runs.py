@@ -21,7 +21,7 @@ def cells(path):
 def main(a_path, b_path):
     a_data, a = cells(a_path)
     b_data, b = cells(b_path)
-    rows, contained, total, naive_diffs, worst = [], 0, 0, [], {}
+    rows, contained, total, naive_diffs, worst, agree = [], 0, 0, [], {}, 0
     print(f"{'cell':44} {'run A':>22} {'run B':>22} {'|d|':>6} {'A~B':>4} {'naive A':>8} {'naive B':>8} {'|d|':>6}")
     for key in a:
         if key not in b:
@@ -32,6 +32,10 @@ def main(a_path, b_path):
         b_holds_a = eb["ci_low"] <= ea["estimate"] <= eb["ci_high"]
         contained += a_holds_b + b_holds_a
         total += 2
+        # Do the runs differ by more than their two intervals allow? The difference of two
+        # independent estimates has the standard error sqrt(se_a^2 + se_b^2).
+        se = lambda e: (e["ci_high"] - e["ci_low"]) / 2 / 1.96
+        agree += d <= 1.96 * (se(ea) ** 2 + se(eb) ** 2) ** 0.5
         na, nb = a[key]["naive_best_of_pct"], b[key]["naive_best_of_pct"]
         nd = abs(na - nb)
         naive_diffs.append(nd)
@@ -50,6 +54,11 @@ def main(a_path, b_path):
     share = contained / total if total else 0.0
     print(f"intervals holding the other run's estimate: {contained}/{total} = {share:.0%} (goal >= 90%) "
           f"{'met' if share >= 0.9 else 'MISSED'}")
+    # Even exact 95% intervals of equal width hold an independent repeat's estimate only
+    # P(|Z| < 1.96 / sqrt(2)) = 83% of the time: the repeat's estimate has its own error too.
+    print("  (exact 95% intervals of equal width, independent runs: 83% expected)")
+    print(f"differences within 1.96 x their standard error: {agree}/{total // 2} = {agree / (total // 2):.0%} "
+          f"(95% expected when the runs differ only by the noise their intervals describe)")
     print(f"naive best-of: max |d| {max(naive_diffs):.2f} pp, mean |d| {sum(naive_diffs) / len(naive_diffs):.2f} pp")
     for name, data in (("A", a_data), ("B", b_data)):
         groups = ", ".join(f"{g['model']} {g['rounds']} rounds ({g['stop_reason']})" for g in data["groups"])

@@ -96,16 +96,57 @@ ExperimentRunner::~ExperimentRunner() = default;
 int64_t ExperimentRunner::plannedBlocks() const
 {
     int64_t total = 0;
-    const auto cellsPerGroup = int64_t(m_config.styles.size()) + 1; // with the A/A control
-    for (const auto& model : m_config.models)
-        total += int64_t(m_config.modes.size()) * cellsPerGroup * (m_config.blocksFor(model) + 1);
+    for (const auto& model : m_config.models) {
+        for (Mode mode : m_config.modes)
+            total += plannedBlocks(model, mode);
+    }
+    return total;
+}
+
+int64_t ExperimentRunner::plannedBlocks(const ModelSpec& model, Mode mode) const
+{
+    // Every cell (styles, the A/A control, the observer control) runs one block a round, plus the
+    // unrecorded first round.
+    const auto cells = std::count_if(m_cells.begin(), m_cells.end(),
+        [&](const CellPlan& c) { return c.model == model.name && c.mode == toString(mode); });
+    return int64_t(cells) * (m_config.blocksFor(model) + 1);
+}
+
+double RunProgress::fraction() const
+{
+    if (remainingS >= 0 && elapsedS + remainingS > 0)
+        return elapsedS / (elapsedS + remainingS);
+    return blocksTotal > 0 ? double(blocksDone) / double(blocksTotal) : 0.0;
+}
+
+double estimateRemainingS(const std::vector<GroupWork>& groups, double secondsPerBlock)
+{
+    double total = 0;
+    for (const GroupWork& g : groups) {
+        const double budget = std::max(g.budgetLeftS, 0.0);
+        const double blocks = double(std::max<int64_t>(g.blocksLeft, 0));
+        total += secondsPerBlock > 0 ? std::min(budget, blocks * secondsPerBlock) : budget;
+    }
     return total;
 }
 
 void ExperimentRunner::reportProgress(const std::string& cell)
 {
-    if (onProgress)
-        onProgress({ m_blocksDone, plannedBlocks(), cell, double(steadyNowNs() - m_startNs) * 1e-9 });
+    if (!onProgress)
+        return;
+    const int64_t nowNs = steadyNowNs();
+    RunProgress p { m_blocksDone, plannedBlocks(), cell, double(nowNs - m_startNs) * 1e-9 };
+    std::vector<GroupWork> left;
+    for (size_t g = m_group; g < m_groupPlans.size(); ++g) {
+        GroupWork w = m_groupPlans[g];
+        if (g == m_group && m_groupStartNs > 0) {
+            w.blocksLeft -= m_blocksDone - m_groupFirstBlock;
+            w.budgetLeftS -= double(nowNs - m_groupStartNs) * 1e-9;
+        }
+        left.push_back(w);
+    }
+    p.remainingS = estimateRemainingS(left, m_blocksDone > 0 ? p.elapsedS / double(m_blocksDone) : 0.0);
+    onProgress(p);
 }
 
 ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
@@ -117,6 +158,13 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     result.cells.reserve(m_cells.size());
     m_startNs = steadyNowNs();
     m_blocksDone = 0;
+    m_groupPlans.clear();
+    for (const auto& model : m_config.models) {
+        for (Mode mode : m_config.modes)
+            m_groupPlans.push_back({ plannedBlocks(model, mode), m_config.timeBudgetSFor(model) });
+    }
+    m_group = 0;
+    m_groupStartNs = 0;
 
     m_timeline = m_config.gpuEvents ? GpuTimeline::make(m_device) : nullptr;
     m_syncs = SyncCounter::make(m_device);
@@ -140,8 +188,12 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     }
     for (const auto& model : m_config.models) {
         for (Mode mode : m_config.modes) {
-            if (!stop.load())
-                runGroup(model, mode, stop, result);
+            if (stop.load())
+                continue;
+            m_groupStartNs = steadyNowNs();
+            m_groupFirstBlock = m_blocksDone;
+            runGroup(model, mode, stop, result);
+            ++m_group;
         }
     }
     result.durationS = double(steadyNowNs() - m_startNs) * 1e-9;

@@ -31,7 +31,22 @@ struct RunProgress {
     int64_t blocksTotal = 0;
     std::string cell; // "model/mode/style" of the block just finished, or the current phase
     double elapsedS = 0;
+    double remainingS = -1; // estimated seconds left (see estimateRemainingS); -1: not known yet
+
+    // The share of the run done: by time where the time left is known, else by blocks.
+    double fraction() const;
 };
+
+// What is left of one model and mode: its blocks (every round it may still run) and its time.
+struct GroupWork {
+    int64_t blocksLeft = 0;
+    double budgetLeftS = 0;
+};
+
+// Seconds left in a run: each model and mode ends when its time budget is spent or its blocks are
+// done, whichever comes first, so each counts the smaller of the two, its blocks at
+// `secondsPerBlock` (the pace so far; <= 0 when not known yet, then its budget alone counts).
+double estimateRemainingS(const std::vector<GroupWork>& groups, double secondsPerBlock);
 
 // Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
 // A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
@@ -59,6 +74,7 @@ public:
 private:
     void runGroup(const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result);
     void reportProgress(const std::string& cell);
+    int64_t plannedBlocks(const ModelSpec& model, Mode mode) const;
 
     ExperimentConfig m_config;
     StepRing* m_ring;
@@ -73,6 +89,11 @@ private:
     std::mt19937_64 m_rng;
     int64_t m_blocksDone = 0;
     int64_t m_startNs = 0;
+    // For the time left: each model and mode's planned blocks and budget, and the one under way.
+    std::vector<GroupWork> m_groupPlans;
+    size_t m_group = 0;
+    int64_t m_groupStartNs = 0;
+    int64_t m_groupFirstBlock = 0;
 };
 
 } // namespace synctax

@@ -368,15 +368,15 @@ void MainWindow::stop()
     m_cellLabel->setText(tr("Stopping after the current step…"));
 }
 
-void MainWindow::onProgress(qint64 done, qint64 total, const QString& cell, double elapsedS)
+void MainWindow::onProgress(double fraction, const QString& cell, double elapsedS, double remainingS)
 {
-    m_progress->setMaximum(int(std::max<qint64>(total, 1)));
-    m_progress->setValue(int(std::min(done, total)));
+    constexpr int steps = 1000;
+    m_progress->setMaximum(steps);
+    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * steps));
     m_cellLabel->setText(cell);
-    if (done > 0 && total > done) {
-        // Adaptive stopping usually ends a model early, so this is an upper bound.
-        const double remaining = elapsedS * double(total - done) / double(done);
-        m_etaLabel->setText(tr("%1 elapsed, at most %2 left").arg(formatDuration(elapsedS), formatDuration(remaining)));
+    if (remainingS > 0) {
+        // Each model counts the smaller of its time budget and its blocks at the pace so far.
+        m_etaLabel->setText(tr("%1 elapsed, about %2 left").arg(formatDuration(elapsedS), formatDuration(remainingS)));
     } else {
         m_etaLabel->setText(tr("%1 elapsed").arg(formatDuration(elapsedS)));
     }

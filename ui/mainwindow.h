@@ -88,7 +88,7 @@ private:
     void showResult(const ExperimentResult& result);
     void updateGroups();
     void selectGroup(int index);
-    void onProgress(qint64 done, qint64 total, const QString& cell, double elapsedS);
+    void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void onRunFinished(bool stopped);
     void setRunning(bool running);
     void addRecentFile(const QString& path);

@@ -66,7 +66,8 @@ Q_SIGNALS:
     void runStarted(uint32_t runId);
     void stepsAvailable(); // the history grew; emitted at most once per drain
     void resultAvailable(); // result() changed (a live snapshot)
-    void progress(qint64 blocksDone, qint64 blocksTotal, const QString& cell, double elapsedS);
+    // fraction: the share of the run done; remainingS: estimated seconds left, -1 when not known yet.
+    void progress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void noteAvailable(const QString& note);
     void runFinished(bool stopped); // result() holds the run's final (or partial) result
     void runFailed(const QString& message); // the run could not start or threw

@@ -29,28 +29,24 @@ ProgressPrinter::ProgressPrinter(std::FILE* out)
 
 void ProgressPrinter::update(const RunProgress& p)
 {
-    const double fraction = p.blocksTotal > 0 ? double(p.blocksDone) / double(p.blocksTotal) : 0.0;
-    const std::string eta = p.blocksDone > 0
-        ? duration(p.elapsedS * double(p.blocksTotal - p.blocksDone) / double(p.blocksDone))
-        : std::string("--:--");
+    const double fraction = p.fraction();
+    const std::string eta = p.remainingS >= 0 && p.blocksDone > 0 ? duration(p.remainingS) : std::string("--:--");
     const int percent = int(fraction * 100);
     if (m_terminal) {
         if (p.elapsedS - m_lastPrintS < 0.1 && p.blocksDone < p.blocksTotal)
             return;
         constexpr int width = 24;
         const int filled = int(fraction * width);
-        std::fprintf(m_out, "\r\033[K[%s%s] %3d%% %lld/%lld blocks  %s elapsed, ETA %s  %s",
+        std::fprintf(m_out, "\r\033[K[%s%s] %3d%%  %s elapsed, ETA %s  %s",
             std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), ' ').c_str(), percent,
-            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal), duration(p.elapsedS).c_str(),
-            eta.c_str(), p.cell.c_str());
+            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
         m_drawn = true;
     } else {
         const int decile = percent / 10;
         if (decile == m_lastDecile && p.elapsedS - m_lastPrintS < 30)
             return;
         m_lastDecile = decile;
-        std::fprintf(m_out, "progress: %3d%% (%lld/%lld blocks), %s elapsed, ETA %s, %s\n", percent,
-            static_cast<long long>(p.blocksDone), static_cast<long long>(p.blocksTotal), duration(p.elapsedS).c_str(),
+        std::fprintf(m_out, "progress: %3d%%, %s elapsed, ETA %s, %s\n", percent, duration(p.elapsedS).c_str(),
             eta.c_str(), p.cell.c_str());
     }
     m_lastPrintS = p.elapsedS;

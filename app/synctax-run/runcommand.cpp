@@ -109,7 +109,7 @@ int runCommand(const RunOptions& options)
         return 2;
     }
     std::cerr << "synctax-run: " << config->name << " on " << runner->device() << ", " << runner->cells().size()
-              << " cells, " << runner->plannedBlocks() << " blocks; results in " << outDir.string() << "\n";
+              << " cells; results in " << outDir.string() << "\n";
 
     std::unique_ptr<StepCsvWriter> csvWriter;
     std::unique_ptr<Journal> journalWriter;

@@ -174,6 +174,49 @@ TEST(ExperimentRunner, AModelsOwnTimeBudgetOverridesTheConfigs)
     EXPECT_LT(r.groups.at(0).rounds, 100000);
 }
 
+TEST(ExperimentRunner, TimeLeftIsTheSmallerOfBudgetAndBlocksPerModel)
+{
+    // A model with thousands of rounds left but 30 s of budget ends within 30 s; one with 10
+    // blocks left at 0.1 s a block ends in about 1 s, however large its budget.
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 50000, 30.0 } }, 0.01), 30.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 10, 900.0 } }, 0.1), 1.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 50000, 30.0 }, { 10, 900.0 } }, 0.1), 31.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 10, 900.0 } }, 0.0), 900.0); // no pace yet: the budget
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { -3, -2.0 } }, 0.1), 0.0); // overrun counts as nothing left
+
+    RunProgress p;
+    p.blocksDone = 1;
+    p.blocksTotal = 1000;
+    p.elapsedS = 30;
+    p.remainingS = 10;
+    EXPECT_DOUBLE_EQ(p.fraction(), 0.75); // by time, not by the 0.1% of blocks
+    p.remainingS = -1;
+    EXPECT_DOUBLE_EQ(p.fraction(), 0.001);
+}
+
+TEST(ExperimentRunner, ReportsTimeLeftThatEndsAtZero)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 100000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0;
+    c.timeBudgetS = 0.3;
+    std::vector<RunProgress> seen;
+    ExperimentRunner runner(c);
+    runner.onProgress = [&](const RunProgress& p) { seen.push_back(p); };
+    runner.run(std::atomic<bool> { false });
+    ASSERT_GT(seen.size(), 10u);
+    for (const RunProgress& p : seen) {
+        EXPECT_GE(p.remainingS, 0.0);
+        EXPECT_LE(p.remainingS, c.timeBudgetS + 1e-9); // never more than the budget
+        EXPECT_GE(p.fraction(), 0.0);
+        EXPECT_LE(p.fraction(), 1.0);
+    }
+    EXPECT_DOUBLE_EQ(seen.back().remainingS, 0.0);
+    EXPECT_DOUBLE_EQ(seen.back().fraction(), 1.0);
+    EXPECT_GT(seen[seen.size() / 2].fraction(), 0.05); // the share grows with time, not with 1e5 rounds
+}
+
 TEST(ExperimentRunner, AskingForCudaWithoutItIsABadInput)
 {
     if (cudaAvailable())
