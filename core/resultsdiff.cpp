@@ -1,8 +1,10 @@
 #include "core/resultsdiff.h"
 
 #include "core/resulttable.h"
+#include "core/stylecatalog.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace synctax {
@@ -45,6 +47,17 @@ bool CellDiff::same() const
     return !a || (a->estimate == b->estimate && a->low == b->low && a->high == b->high);
 }
 
+double GroupDiff::baselineChangePct() const
+{
+    return baselineMsA > 0 ? (baselineMsB / baselineMsA - 1.0) * 100.0 : 0.0;
+}
+
+bool GroupDiff::speedMoved() const
+{
+    // Under 1% a speed change moves no tax by much, however quiet the runs were.
+    return baselineMsA > 0 && std::abs(baselineChangePct()) > std::max(noiseFloorPct, 1.0);
+}
+
 bool ResultsDiff::identical() const
 {
     return environment.empty() && std::all_of(cells.begin(), cells.end(), [](const CellDiff& c) { return c.same(); });
@@ -72,6 +85,29 @@ ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
             d.msB = cb.stepMs.mean;
             d.onlyInB = true;
             diff.cells.push_back(d);
+        }
+    }
+    const auto baselineMs = [](const ExperimentResult& r, const GroupResult& g) {
+        for (const auto& c : r.cells) {
+            if (c.model == g.model && c.mode == g.mode && c.style == baselineStyle() && c.ok)
+                return c.stepMs.mean;
+        }
+        return 0.0;
+    };
+    for (const GroupResult& ga : a.groups) {
+        for (const GroupResult& gb : b.groups) {
+            if (ga.model != gb.model || ga.mode != gb.mode)
+                continue;
+            GroupDiff g;
+            g.model = ga.model;
+            g.mode = ga.mode;
+            g.baselineMsA = baselineMs(a, ga);
+            g.baselineMsB = baselineMs(b, gb);
+            g.noiseFloorPct = std::max(ga.noiseFloorPct, gb.noiseFloorPct);
+            g.regimeA = ga.regime;
+            g.regimeB = gb.regime;
+            if (g.baselineMsA > 0 && g.baselineMsB > 0)
+                diff.groups.push_back(g);
         }
     }
     const std::pair<const char*, std::string Environment::*> fields[] = {
@@ -119,6 +155,25 @@ std::string formatDiff(const ResultsDiff& diff)
                                        : "DISJOINT");
         out += line;
     }
+    for (const GroupDiff& g : diff.groups)
+        out += describeSpeedChange(g) + "\n";
+    return out;
+}
+
+std::string describeSpeedChange(const GroupDiff& g)
+{
+    char line[512];
+    std::snprintf(line, sizeof line, "%s/%s: baseline %.3f -> %.3f ms/step (%+.1f%%, noise floor %.1f%%)",
+        g.model.c_str(), g.mode.c_str(), g.baselineMsA, g.baselineMsB, g.baselineChangePct(), g.noiseFloorPct);
+    std::string out = line;
+    if (g.regimeA.available && g.regimeB.available) {
+        std::snprintf(line, sizeof line, "; D %.2f -> %.2f ms, G %.2f -> %.2f ms, %s -> %s", g.regimeA.dMs,
+            g.regimeB.dMs, g.regimeA.gMs, g.regimeB.gMs, g.regimeA.label.c_str(), g.regimeB.label.c_str());
+        out += line;
+    }
+    if (g.speedMoved())
+        out += ": the loop ran at another speed; taxes move with it (most in the balanced regime), beyond what "
+               "the intervals cover";
     return out;
 }
 

@@ -30,13 +30,34 @@ struct EnvironmentDiff {
     std::string b;
 };
 
+// One model and mode in two runs: how fast its baseline loop ran, and its regime. A sync's tax in
+// the balanced regime moves with the host's speed (D against G), so two runs whose baselines ran at
+// different speeds can differ for a physical reason, beyond the noise that their intervals describe.
+struct GroupDiff {
+    std::string model;
+    std::string mode;
+    double baselineMsA = 0; // mean ms/step of the baseline
+    double baselineMsB = 0;
+    double noiseFloorPct = 0; // the larger of the two runs' A/A noise floors
+    RegimeMeasurement regimeA;
+    RegimeMeasurement regimeB;
+
+    double baselineChangePct() const; // B against A
+    // The baseline changed by more than the A/A noise floor of either run, and by more than 1%:
+    // the loop itself ran at another speed.
+    bool speedMoved() const;
+};
+
 struct ResultsDiff {
     std::vector<CellDiff> cells;
     std::vector<EnvironmentDiff> environment;
+    std::vector<GroupDiff> groups; // models and modes measured in both runs
     bool identical() const;
 };
 
 ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b);
 std::string formatDiff(const ResultsDiff& diff);
+// One line: the baseline's speed and the regime in both runs, and what a change means.
+std::string describeSpeedChange(const GroupDiff& g);
 
 } // namespace synctax

@@ -34,6 +34,11 @@ DiffDialog::DiffDialog(
     environment->setObjectName(QStringLiteral("environment"));
     environment->setWordWrap(true);
     layout->addWidget(environment);
+    auto* speed = new QLabel(speedText(), this);
+    speed->setObjectName(QStringLiteral("speed"));
+    speed->setWordWrap(true);
+    speed->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(speed);
 
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -63,6 +68,18 @@ DiffDialog::DiffDialog(
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(1100, 640);
+}
+
+QString DiffDialog::speedText() const
+{
+    QStringList moved;
+    for (const GroupDiff& g : m_model->diff().groups) {
+        if (g.speedMoved())
+            moved << QString::fromStdString(describeSpeedChange(g));
+    }
+    if (moved.isEmpty())
+        return tr("Each model's baseline ran at the same speed in both runs (within noise).");
+    return moved.join(QStringLiteral("\n"));
 }
 
 QString DiffDialog::environmentText() const

@@ -20,6 +20,9 @@ public:
 
     DiffModel* model() const { return m_model; }
     QString environmentText() const;
+    // The models whose baseline ran at another speed in B, with their regimes; a sync's tax moves
+    // with the speed, so such cells can differ beyond their intervals.
+    QString speedText() const;
 
 private:
     DiffModel* m_model;

@@ -63,3 +63,43 @@ TEST(ResultsDiff, OverlappingIntervalsAreSaidSo)
     EXPECT_TRUE(d.cells[1].intervalsOverlap());
     EXPECT_NE(formatDiff(d).find("overlap"), std::string::npos);
 }
+
+// A sync's tax moves with the loop's speed: a diff says when a model's baseline ran at another
+// speed than the A/A noise floors allow, with both regimes.
+TEST(ResultsDiff, SaysWhenTheBaselineRanAtAnotherSpeed)
+{
+    ExperimentResult a = sample();
+    GroupResult g;
+    g.model = "tiny_mlp";
+    g.mode = "eager";
+    g.noiseFloorPct = 1.5;
+    g.regime.available = true;
+    g.regime.dMs = 0.9;
+    g.regime.gMs = 0.8;
+    g.regime.label = "balanced";
+    a.groups = { g };
+
+    ExperimentResult b = a;
+    b.cells[0].stepMs.mean = 1.012; // +1.2%: under the floor
+    ResultsDiff d = diffResults(a, b);
+    ASSERT_EQ(d.groups.size(), 1u);
+    EXPECT_NEAR(d.groups[0].baselineChangePct(), 1.2, 1e-9);
+    EXPECT_FALSE(d.groups[0].speedMoved());
+    EXPECT_EQ(formatDiff(d).find("another speed"), std::string::npos) << formatDiff(d);
+
+    b.cells[0].stepMs.mean = 0.92; // 8% faster
+    b.groups[0].regime.dMs = 0.75;
+    b.groups[0].regime.label = "gpu_bound";
+    d = diffResults(a, b);
+    EXPECT_TRUE(d.groups[0].speedMoved());
+    const std::string text = formatDiff(d);
+    EXPECT_NE(text.find("tiny_mlp/eager: baseline 1.000 -> 0.920 ms/step (-8.0%, noise floor 1.5%); D 0.90 -> 0.75 ms"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("balanced -> gpu_bound: the loop ran at another speed"), std::string::npos) << text;
+
+    b.groups[0].noiseFloorPct = 9.0; // a noisier run B: 8% is within its floor
+    EXPECT_FALSE(diffResults(a, b).groups[0].speedMoved());
+    b.groups.clear(); // a model measured in one run only has nothing to compare
+    EXPECT_TRUE(diffResults(a, b).groups.empty());
+}

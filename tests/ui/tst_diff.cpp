@@ -47,6 +47,7 @@ private Q_SLOTS:
         QCOMPARE(dialog.model()->rowCount(), int(a.cells.size()));
         QCOMPARE(rowsWithoutOverlap(*dialog.model()), 0);
         QVERIFY(dialog.environmentText().contains(QStringLiteral("Same environment")));
+        QVERIFY2(dialog.speedText().contains(QStringLiteral("same speed")), qPrintable(dialog.speedText()));
         for (int r = 0; r < dialog.model()->rowCount(); ++r) {
             const QString d = dialog.model()->data(dialog.model()->index(r, DiffModel::Difference)).toString();
             QVERIFY(d.isEmpty() || d == QStringLiteral("+0.0") || d == QStringLiteral("-0.0"));
@@ -71,6 +72,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(dialog.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(rowsWithoutOverlap(*dialog.model()), 1);
         QVERIFY2(dialog.environmentText().contains(QStringLiteral("A100")), qPrintable(dialog.environmentText()));
+        QVERIFY2(dialog.speedText().contains(QStringLiteral("same speed")), qPrintable(dialog.speedText()));
         bool found = false;
         for (int r = 0; r < dialog.model()->rowCount(); ++r) {
             if (dialog.model()->data(dialog.model()->index(r, DiffModel::Overlap)).toString() != QStringLiteral("no"))
@@ -83,6 +85,22 @@ private Q_SLOTS:
             found = true;
         }
         QVERIFY(found);
+    }
+
+    void aBaselineThatRanAtAnotherSpeedIsExplained()
+    {
+        const ExperimentResult a = loadGpuResults();
+        ExperimentResult b = a;
+        for (CellResult& c : b.cells) {
+            if (c.model == "small_resnet" && c.style == "none")
+                c.stepMs.mean *= 0.9;
+        }
+        DiffDialog dialog(a, QStringLiteral("a.json"), b, QStringLiteral("b.json"));
+        const QString text = dialog.speedText();
+        QVERIFY2(text.contains(QStringLiteral("small_resnet/eager: baseline")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("another speed")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("tiny_mlp")), qPrintable(text));
+        QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("speed")));
     }
 
     void theWindowComparesWhatItShowsWithAFile()
