@@ -66,6 +66,7 @@ QStringList differences(const ExperimentConfig& a, const ExperimentConfig& e)
         check("model.stepsPerBlock", qlonglong(am.stepsPerBlock), qlonglong(em.stepsPerBlock));
         check("model.blocks", qlonglong(am.blocks), qlonglong(em.blocks));
         check("model.hostWorkUs", qlonglong(am.hostWorkUs), qlonglong(em.hostWorkUs));
+        check("model.timeBudgetS", am.timeBudgetS, em.timeBudgetS);
     }
     check("styles.size", int(a.styles.size()), int(e.styles.size()));
     for (size_t i = 0; i < std::min(a.styles.size(), e.styles.size()); ++i) {
