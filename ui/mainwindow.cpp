@@ -6,6 +6,7 @@
 #include "core/resultsjson.h"
 #include "core/resultsloader.h"
 #include "core/resulttable.h"
+#include "core/stepcsvwriter.h"
 #include "core/traceexport.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
@@ -15,7 +16,6 @@
 #include "ui/configpanel.h"
 #include "ui/diffdialog.h"
 #include "ui/explanationpanel.h"
-#include "ui/historycsv.h"
 #include "ui/reportwriter.h"
 #include "ui/teachview.h"
 
@@ -597,9 +597,12 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
     summary.close();
     files << summary.fileName();
     if (m_controller.history().totalSteps() > 0) {
+        // The same steps.csv as synctax-run writes (docs/results-schema.md), in the order steps started.
         const QString steps = out.filePath(QStringLiteral("steps.csv"));
-        if (!writeHistoryCsv(steps, m_controller.history(), &why)) {
-            fail(tr("Cannot export"), why, error);
+        try {
+            writeStepsCsv(steps.toStdString(), m_controller.history().records(), m_controller.history().cells());
+        } catch (const std::exception& e) {
+            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
             return false;
         }
         files << steps;

@@ -13,6 +13,7 @@
 #include <QIcon>
 #include <QTimer>
 
+#include <clocale>
 #include <cstdio>
 
 using namespace synctax;
@@ -40,6 +41,10 @@ bool saveScreenshot(QWidget& window, const QString& path)
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
+    // QApplication sets the C library's locale from the environment (setlocale(LC_ALL, "")); the
+    // core formats numbers with printf for files (summary.csv, tables), which must keep a decimal
+    // point in every locale. Qt's own number formatting follows QLocale, not this.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setApplicationName(QStringLiteral("SyncTax"));
     QApplication::setOrganizationName(QStringLiteral("SyncTax"));
     QApplication::setApplicationVersion(QStringLiteral(SYNCTAX_VERSION));
