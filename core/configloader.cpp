@@ -28,7 +28,7 @@ public:
             return;
         }
         static const std::vector<std::string> keys { "synctax", "name", "description", "device", "seed",
-            "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "gpu_events",
+            "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "processes", "gpu_events",
             "observer_control", "warmup", "host_work_us", "optimizer", "learning_rate", "sink", "models", "styles",
             "modes" };
         bool sawVersion = false, sawModels = false, sawStyles = false;
@@ -64,6 +64,9 @@ public:
             } else if (k == "time_budget_s") {
                 if (auto v = number(value, "time_budget_s", 0.1, 86400.0))
                     config.timeBudgetS = *v;
+            } else if (k == "processes") {
+                if (auto v = integer(value, "processes", 1, 64))
+                    config.processes = int(*v);
             } else if (k == "gpu_events") {
                 if (auto v = boolean(value, "gpu_events"))
                     config.gpuEvents = *v;

@@ -19,6 +19,7 @@ std::string toYaml(const ExperimentConfig& c)
     out << YAML::Key << "min_blocks" << YAML::Value << c.minBlocks;
     out << YAML::Key << "target_ci_pp" << YAML::Value << c.targetCiPp;
     out << YAML::Key << "time_budget_s" << YAML::Value << c.timeBudgetS;
+    out << YAML::Key << "processes" << YAML::Value << c.processes;
     out << YAML::Key << "warmup" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "min_steps" << YAML::Value << c.warmupMinSteps;
     out << YAML::Key << "max_steps" << YAML::Value << c.warmupMaxSteps;

@@ -53,6 +53,9 @@ struct ExperimentConfig {
     int64_t minBlocks = 10; // rounds run before the interval target may stop a model early
     double targetCiPp = 0.5; // stop once every cell's 95% interval is this narrow (half-width, points)
     double timeBudgetS = 60; // per model and mode, warm-up included
+    // Fresh processes the run is spread over (synctax-run): each measures every model for its share
+    // of the rounds and time, and the interval then covers how much processes differ.
+    int processes = 1;
     int64_t warmupMinSteps = 20;
     int64_t warmupMaxSteps = 300;
     int64_t hostWorkUs = 0;

@@ -93,6 +93,9 @@ struct GroupResult {
     std::optional<DriftCheck> drift;
     ClockSummary clocks;
     RegimeMeasurement regime;
+    // Rounds measured in each process, in order, when the run was spread over several (the
+    // rounds are numbered across them); empty for a run in one process.
+    std::vector<int> processRounds;
 };
 
 // The order in which one round of a model and mode ran its styles (seeded, shuffled each round).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace synctax {
 
@@ -31,8 +32,20 @@ PairedBlocks pairByRound(const CellResult& cell, const CellResult& baseline)
             continue;
         pairs.treated.push_back(cell.blockStepMs[i]);
         pairs.baseline.push_back(baseline.blockStepMs[size_t(it - baseline.blockRounds.begin())]);
+        pairs.rounds.push_back(cell.blockRounds[i]);
     }
     return pairs;
+}
+
+int processOfRound(int round, const std::vector<int>& processRounds)
+{
+    int first = 0;
+    for (size_t p = 0; p < processRounds.size(); ++p) {
+        first += processRounds[p];
+        if (round < first)
+            return int(p);
+    }
+    return processRounds.empty() ? 0 : int(processRounds.size()) - 1;
 }
 
 void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uint64_t seed)
@@ -51,7 +64,19 @@ void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uin
         cell->pairedRounds = int(pairs.treated.size());
         if (pairs.treated.size() < 2)
             continue;
-        cell->overheadPct = pairedOverheadPct(pairs.treated, pairs.baseline, 2000, seed);
+        std::vector<int> process;
+        std::set<int> processes;
+        for (int round : pairs.rounds) {
+            process.push_back(processOfRound(round, group.processRounds));
+            processes.insert(process.back());
+        }
+        // Across processes where two or more measured this cell at least twice; else over rounds.
+        const bool acrossProcesses = processes.size() >= 2
+            && std::count_if(processes.begin(), processes.end(),
+                   [&](int p) { return std::count(process.begin(), process.end(), p) >= 2; })
+                >= 2;
+        cell->overheadPct = acrossProcesses ? overheadAcrossProcessesPct(pairs.treated, pairs.baseline, process)
+                                            : pairedOverheadPct(pairs.treated, pairs.baseline, 2000, seed);
         cell->naiveBestOfPct = naiveBestOfPct(pairs.treated, pairs.baseline);
     }
 

@@ -52,6 +52,7 @@ json toJson(const ExperimentConfig& config)
         { "min_blocks", config.minBlocks },
         { "target_ci_pp", config.targetCiPp },
         { "time_budget_s", config.timeBudgetS },
+        { "processes", config.processes },
         { "warmup", { { "min_steps", config.warmupMinSteps }, { "max_steps", config.warmupMaxSteps } } },
         { "host_work_us", config.hostWorkUs },
         { "optimizer", toString(config.optimizer) },
@@ -122,6 +123,8 @@ json toJson(const ExperimentResult& result)
         groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "regime", regime },
             { "warmup_steps", g.warmupSteps }, { "rounds", g.rounds }, { "stop_reason", g.stopReason },
             { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift }, { "clocks", clocks } });
+        if (!g.processRounds.empty())
+            groups.back()["process_rounds"] = g.processRounds;
     }
     json cells = json::array();
     for (const auto& c : result.cells) {

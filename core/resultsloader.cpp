@@ -92,6 +92,16 @@ public:
         return v;
     }
 
+    // An optional integer: `fallback` when absent or null.
+    int64_t optionalInteger(
+        const json& object, const std::string& pointer, const char* key, int64_t min, int64_t max, int64_t fallback)
+    {
+        const auto it = object.find(key);
+        if (it == object.end() || it->is_null())
+            return fallback;
+        return integer(object, pointer, key, min, max);
+    }
+
     int64_t integer(const json& object, const std::string& pointer, const char* key, int64_t min, int64_t max)
     {
         const json* j = member(object, pointer, key, json::value_t::number_float);
@@ -135,6 +145,11 @@ public:
         if (const json* groups = member(root, "", "groups", json::value_t::array, true)) {
             for (size_t i = 0; i < groups->size(); ++i)
                 readGroup((*groups)[i], "/groups/" + std::to_string(i), r);
+        }
+        r.droppedRecords = uint64_t(optionalInteger(root, "", "dropped_step_records", 0, int64_t(largest), 0));
+        if (const json* orders = member(root, "", "round_orders", json::value_t::array, true)) {
+            for (size_t i = 0; i < orders->size(); ++i)
+                readRoundOrder((*orders)[i], "/round_orders/" + std::to_string(i), r);
         }
         if (const json* notes = member(root, "", "notes", json::value_t::array, true)) {
             for (size_t i = 0; i < notes->size(); ++i) {
@@ -192,6 +207,10 @@ private:
                 cell.error = e->get<std::string>();
         }
         cell.stepsMeasured = integer(c, p, "steps_measured", 0, int64_t(largest));
+        cell.stepsPerBlock = optionalInteger(c, p, "steps_per_block", 0, 100'000'000, 0);
+        cell.warmupSteps = optionalInteger(c, p, "warmup_steps", 0, int64_t(largest), 0);
+        cell.lowClockBlocks = int(optionalInteger(c, p, "low_clock_blocks", 0, 100'000'000, 0));
+        cell.graphReplays = optionalInteger(c, p, "graph_replays", 0, int64_t(largest), -1);
         if (const json* s = member(c, p, "step_ms", json::value_t::object, true)) {
             const std::string sp = p + "/step_ms";
             cell.stepMs = { number(*s, sp, "median", 0), number(*s, sp, "p10", 0), number(*s, sp, "p90", 0),
@@ -262,6 +281,28 @@ private:
         }
     }
 
+    void readRoundOrder(const json& o, const std::string& p, ExperimentResult& r)
+    {
+        if (!o.is_object()) {
+            error(p, "expected an object, found " + kindOf(o));
+            return;
+        }
+        RoundOrder order;
+        order.model = text(o, p, "model");
+        order.mode = text(o, p, "mode");
+        order.round = int(integer(o, p, "round", 0, 100'000'000));
+        if (const json* styles = member(o, p, "styles", json::value_t::array)) {
+            for (size_t i = 0; i < styles->size(); ++i) {
+                if (!(*styles)[i].is_string()) {
+                    error(p + "/styles/" + std::to_string(i), "expected a string, found " + kindOf((*styles)[i]));
+                    return;
+                }
+                order.styles.push_back((*styles)[i].get<std::string>());
+            }
+        }
+        r.roundOrders.push_back(order);
+    }
+
     void readGroup(const json& g, const std::string& p, ExperimentResult& r)
     {
         if (!g.is_object()) {
@@ -274,6 +315,33 @@ private:
         group.stopReason = text(g, p, "stop_reason");
         group.rounds = int(integer(g, p, "rounds", 0, 100'000'000));
         group.noiseFloorPct = number(g, p, "noise_floor_pct", 0, largest, true, 0);
+        group.warmupSteps = optionalInteger(g, p, "warmup_steps", 0, int64_t(largest), 0);
+        if (const json* pr = member(g, p, "process_rounds", json::value_t::array, true)) {
+            for (size_t i = 0; i < pr->size(); ++i) {
+                const json& v = (*pr)[i];
+                if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 100'000'000) {
+                    error(p + "/process_rounds/" + std::to_string(i), "expected a number of rounds");
+                    break;
+                }
+                group.processRounds.push_back(int(v.get<int64_t>()));
+            }
+        }
+        if (const json* cl = member(g, p, "clocks", json::value_t::object, true)) {
+            const std::string cp = p + "/clocks";
+            const json* available = member(*cl, cp, "available", json::value_t::boolean);
+            group.clocks.available = available && available->get<bool>();
+            if (group.clocks.available) {
+                constexpr int64_t mhz = 100'000;
+                group.clocks.defaultMhz = unsigned(optionalInteger(*cl, cp, "default_sm_mhz", 0, mhz, 0));
+                group.clocks.minMhz = unsigned(optionalInteger(*cl, cp, "min_sm_mhz", 0, mhz, 0));
+                group.clocks.medianMhz = unsigned(optionalInteger(*cl, cp, "median_sm_mhz", 0, mhz, 0));
+                group.clocks.maxMhz = unsigned(optionalInteger(*cl, cp, "max_sm_mhz", 0, mhz, 0));
+                group.clocks.blocks = int(optionalInteger(*cl, cp, "blocks", 0, 100'000'000, 0));
+                group.clocks.lowClockBlocks = int(optionalInteger(*cl, cp, "low_clock_blocks", 0, 100'000'000, 0));
+            } else if (const json* reason = member(*cl, cp, "reason", json::value_t::string, true)) {
+                group.clocks.reason = reason->get<std::string>();
+            }
+        }
         if (const json* reg = member(g, p, "regime", json::value_t::object, true)) {
             const std::string rp = p + "/regime";
             const json* available = member(*reg, rp, "available", json::value_t::boolean);
@@ -286,6 +354,8 @@ private:
                 group.regime.label = text(*reg, rp, "label");
                 if (const json* k = member(*reg, rp, "k", json::value_t::number_float, true))
                     group.regime.k = k->is_number_integer() ? k->get<int64_t>() : -1;
+                if (const json* q = member(*reg, rp, "queue_limited", json::value_t::boolean, true))
+                    group.regime.queueLimited = q->get<bool>();
             } else if (const json* reason = member(*reg, rp, "reason", json::value_t::string, true)) {
                 group.regime.reason = reason->get<std::string>();
             }

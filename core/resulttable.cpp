@@ -107,17 +107,26 @@ std::string formatTable(const ExperimentResult& result)
         }
         out += "\n";
     }
-    out += "ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired block "
-           "ratios [95% bootstrap CI]; ~ = within noise (the interval includes 0 or the estimate is under the "
-           "aa_control noise floor)\n";
+    const bool processes = std::any_of(
+        result.groups.begin(), result.groups.end(), [](const GroupResult& g) { return g.processRounds.size() > 1; });
+    out += std::string("ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired "
+                       "block ratios ")
+        + (processes ? "[95% CI across processes, Student's t]" : "[95% bootstrap CI]")
+        + "; ~ = within noise (the interval includes 0 or the estimate is under the aa_control noise floor)\n";
     const bool predicted = std::any_of(
         result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
     if (predicted)
         out += "pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H\n";
     for (const auto& g : result.groups) {
         const std::string name = manyModes ? g.model + "/" + g.mode : g.model;
-        out += name + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + "), noise floor "
-            + fixed(g.noiseFloorPct, "%.1f") + "%";
+        out += name + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + ")";
+        if (g.processRounds.size() > 1) {
+            std::string split;
+            for (int r : g.processRounds)
+                split += (split.empty() ? "" : "+") + std::to_string(r);
+            out += " in " + std::to_string(g.processRounds.size()) + " processes (" + split + ")";
+        }
+        out += ", noise floor " + fixed(g.noiseFloorPct, "%.1f") + "%";
         if (g.drift)
             out += ", drift " + fixed(g.drift->pct, "%+.1f") + "%" + (g.drift->flagged ? " FLAGGED" : "");
         if (g.clocks.available) {

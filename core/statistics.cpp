@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -110,6 +111,63 @@ Interval pairedOverheadPct(const std::vector<double>& treated, const std::vector
     result.low = toPct(quantile(means, tail));
     result.high = toPct(quantile(means, 1.0 - tail));
     return result;
+}
+
+double studentT(double p, double dof)
+{
+    if (!(p > 0 && p < 1) || !(dof > 0))
+        throw std::invalid_argument("studentT: need 0 < p < 1 and dof > 0");
+    if (p < 0.5)
+        return -studentT(1.0 - p, dof);
+    const double logNorm = std::lgamma((dof + 1) / 2) - std::lgamma(dof / 2) - 0.5 * std::log(dof * M_PI);
+    const auto density = [&](double t) { return std::exp(logNorm - (dof + 1) / 2 * std::log1p(t * t / dof)); };
+    // P(0 <= T <= x) by Simpson's rule; the density is smooth, 2,000 intervals are plenty.
+    const auto central = [&](double x) {
+        constexpr int n = 2000;
+        const double h = x / n;
+        double sum = density(0) + density(x);
+        for (int i = 1; i < n; ++i)
+            sum += density(i * h) * (i % 2 ? 4 : 2);
+        return sum * h / 3;
+    };
+    double lo = 0, hi = 1;
+    while (central(hi) < p - 0.5 && hi < 1e6)
+        hi *= 2;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = (lo + hi) / 2;
+        (central(mid) < p - 0.5 ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+Interval overheadAcrossProcessesPct(const std::vector<double>& treated, const std::vector<double>& baseline,
+    const std::vector<int>& process, double level, double trim)
+{
+    if (treated.size() != baseline.size() || treated.size() != process.size())
+        throw std::invalid_argument("overheadAcrossProcessesPct: need a treated block, a baseline block and a "
+                                    "process for every pair");
+    std::map<int, std::vector<double>> logRatios;
+    for (size_t i = 0; i < treated.size(); ++i) {
+        if (!(treated[i] > 0) || !(baseline[i] > 0))
+            throw std::invalid_argument("overheadAcrossProcessesPct: block times must be positive");
+        logRatios[process[i]].push_back(std::log(treated[i] / baseline[i]));
+    }
+    std::vector<double> estimates;
+    for (const auto& [p, ratios] : logRatios) {
+        if (ratios.size() >= 2)
+            estimates.push_back(trimmedMean(ratios, trim));
+    }
+    if (estimates.size() < 2)
+        throw std::invalid_argument("overheadAcrossProcessesPct: need pairs from at least 2 processes");
+    const double n = double(estimates.size());
+    const double m = mean(estimates);
+    double ss = 0;
+    for (double e : estimates)
+        ss += (e - m) * (e - m);
+    const double se = std::sqrt(ss / (n - 1) / n);
+    const double t = studentT(1.0 - (1.0 - level) / 2, n - 1);
+    const auto toPct = [](double meanLog) { return (std::exp(meanLog) - 1.0) * 100.0; };
+    return { toPct(m), toPct(m - t * se), toPct(m + t * se) };
 }
 
 const char* toString(Verdict verdict)

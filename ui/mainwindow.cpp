@@ -347,7 +347,14 @@ bool MainWindow::run()
         fail(tr("Cannot run"), problems.join('\n'), nullptr);
         return false;
     }
-    const ExperimentConfig config = m_configPanel->config();
+    ExperimentConfig config = m_configPanel->config();
+    if (config.processes > 1) {
+        // The window measures in its own worker thread; synctax-run spreads a run over processes.
+        log(tr("%1 asks for %2 processes: the window measures in one; synctax-run spreads the run over them.")
+                .arg(QString::fromStdString(config.name))
+                .arg(config.processes));
+        config.processes = 1;
+    }
     m_shownName = tr("the run of %1 made here").arg(QString::fromStdString(config.name));
     m_shown = ExperimentResult {};
     m_shown.config = config;

@@ -3,10 +3,12 @@
 #include "progressprinter.h"
 
 #include "core/configloader.h"
+#include "core/configwriter.h"
 #include "core/devices.h"
 #include "core/experimentrunner.h"
 #include "core/journal.h"
 #include "core/presets.h"
+#include "core/processmerge.h"
 #include "core/resultsdiff.h"
 #include "core/resultsjson.h"
 #include "core/resultsloader.h"
@@ -18,9 +20,16 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +72,132 @@ void writeText(const std::filesystem::path& path, const std::string& text)
         throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
+int exitCodeFor(const ExperimentResult& result)
+{
+    if (result.stopped)
+        return 130;
+    for (const auto& cell : result.cells) {
+        if (!cell.ok)
+            return 1;
+    }
+    return 0;
+}
+
+// Runs this program again as `synctax-run run CONFIG --out DIR`, its table into DIR/table.txt and
+// its progress to this stderr; forwards a stop request (SIGINT, SIGTERM) to it. Returns its exit
+// code, or -1 when it could not be started.
+int runChild(const std::filesystem::path& config, const std::filesystem::path& dir, const std::string& tracePath)
+{
+    std::vector<std::string> args { "synctax-run", "run", config.string(), "--out", dir.string() };
+    if (!tracePath.empty()) {
+        args.push_back("--trace");
+        args.push_back(tracePath);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    const std::string table = (dir / "table.txt").string();
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, table.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        std::cerr << "synctax-run: cannot start a process: " << std::strerror(rc) << "\n";
+        return -1;
+    }
+    bool forwarded = false;
+    for (;;) {
+        int status = 0;
+        const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (done < 0 && errno != EINTR)
+            return -1;
+        // A Ctrl+C reaches the child through the terminal too; a signal sent to this process alone
+        // is passed on, once.
+        if (g_stopRequested.load() && !forwarded) {
+            kill(pid, SIGINT);
+            forwarded = true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+
+// The run spread over config.processes fresh processes, one after another (docs/method.md): each
+// writes its own outputs into DIR/process-K/; the merged results.json and summary.csv go to DIR.
+int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& outDir, const RunOptions& options)
+{
+    const int count = config.processes;
+    std::cerr << "synctax-run: " << config.name << " spread over " << count << " processes; results in "
+              << outDir.string() << "\n";
+    const auto start = std::chrono::steady_clock::now();
+    g_stopRequested.store(false);
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
+    std::vector<ExperimentResult> parts;
+    int worst = 0;
+    for (int i = 0; i < count && !g_stopRequested.load(); ++i) {
+        const std::filesystem::path dir = outDir / ("process-" + std::to_string(i + 1));
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        const std::filesystem::path childConfig = dir / "config.yaml";
+        try {
+            writeText(childConfig, toYaml(configForProcess(config, i, count)));
+        } catch (const std::exception& e) {
+            std::cerr << "synctax-run: " << e.what() << "\n";
+            return 2;
+        }
+        std::cerr << "process " << i + 1 << " of " << count << "\n";
+        const std::string trace = options.tracePath.empty() ? std::string() : (dir / "trace.json").string();
+        const int rc = runChild(childConfig, dir, trace);
+        if (rc == 2 || rc < 0) {
+            std::cerr << "synctax-run: process " << i + 1 << " could not run (exit " << rc << "); see above\n";
+            return 2;
+        }
+        worst = std::max(worst, rc);
+        const ResultsLoadResult loaded = loadResultsFile((dir / "results.json").string());
+        if (!loaded.result) {
+            std::cerr << formatErrors(loaded.errors);
+            return 1;
+        }
+        parts.push_back(*loaded.result);
+        if (rc == 130)
+            break;
+    }
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (parts.empty()) {
+        std::cerr << "synctax-run: interrupted before any process finished\n";
+        return 130;
+    }
+    ExperimentResult result = mergeProcessResults(config, parts);
+    result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.stopped = result.stopped || g_stopRequested.load() || int(parts.size()) < count;
+    try {
+        writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
+        writeText(outDir / "summary.csv", summaryCsv(result));
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "\n"
+              << config.name << " on " << result.environment.device << " (" << result.environment.deviceName
+              << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s, "
+              << parts.size() << " processes\n";
+    std::cout << formatTable(result) << std::flush;
+    std::cerr << "wrote " << (outDir / "results.json").string() << " and summary.csv (all processes); steps.csv, "
+              << "journal.jsonl" << (options.tracePath.empty() ? "" : ", trace.json") << " and table.txt of each in "
+              << (outDir / "process-N").string() << "\n";
+    if (result.stopped) {
+        std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
+        return 130;
+    }
+    return std::max(worst == 130 ? 0 : worst, exitCodeFor(result));
+}
+
 } // namespace
 
 int runCommand(const RunOptions& options)
@@ -82,6 +217,8 @@ int runCommand(const RunOptions& options)
         config->seed = *options.seed;
     if (!options.device.empty())
         config->device = options.device;
+    if (options.processes)
+        config->processes = *options.processes;
     // The options may contradict the config (--device cpu with cuda_graph): check the result as a whole.
     if (const ConfigLoadResult checked = loadConfigText(toJson(*config).dump(1), source); !checked.config) {
         for (const auto& e : checked.errors)
@@ -99,6 +236,9 @@ int runCommand(const RunOptions& options)
         std::cerr << outDir.string() << ": cannot create the output directory: " << ec.message() << "\n";
         return 2;
     }
+
+    if (config->processes > 1)
+        return runInProcesses(*config, outDir, options);
 
     StepRing ring;
     std::unique_ptr<ExperimentRunner> runner;
@@ -178,15 +318,9 @@ int runCommand(const RunOptions& options)
         std::cerr << "wrote " << options.tracePath << " (open it in ui.perfetto.dev)\n";
     if (result.droppedRecords > 0)
         std::cerr << "note: " << result.droppedRecords << " step records were dropped (the writer fell behind)\n";
-    if (result.stopped) {
+    if (result.stopped)
         std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
-        return 130;
-    }
-    for (const auto& cell : result.cells) {
-        if (!cell.ok)
-            return 1;
-    }
-    return 0;
+    return exitCodeFor(result);
 }
 
 int validateCommand(const std::string& config)

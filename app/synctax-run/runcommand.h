@@ -13,6 +13,7 @@ struct RunOptions {
     bool quick = false;
     std::optional<uint64_t> seed;
     std::string tracePath; // Chrome Trace Event JSON of every step; none when empty
+    std::optional<int> processes; // overrides the config's processes when set
 };
 
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran), 130 interrupted (results kept).

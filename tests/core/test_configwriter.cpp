@@ -19,6 +19,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
     EXPECT_EQ(a.minBlocks, b.minBlocks);
     EXPECT_DOUBLE_EQ(a.targetCiPp, b.targetCiPp);
     EXPECT_DOUBLE_EQ(a.timeBudgetS, b.timeBudgetS);
+    EXPECT_EQ(a.processes, b.processes);
     EXPECT_EQ(a.warmupMinSteps, b.warmupMinSteps);
     EXPECT_EQ(a.warmupMaxSteps, b.warmupMaxSteps);
     EXPECT_EQ(a.hostWorkUs, b.hostWorkUs);
@@ -70,6 +71,7 @@ TEST(ConfigWriter, EditedFieldsAreWritten)
     ExperimentConfig c = *loaded.config;
     c.name = "edited: with a colon";
     c.seed = 42;
+    c.processes = 3;
     c.hostWorkUs = 750;
     c.sink = { SinkSpec::Kind::File, "/tmp/log file.txt" };
     c.models[0].batch = 3;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 
 using namespace synctax;
@@ -184,3 +185,93 @@ TEST(Statistics, PairedOverheadRejectsMismatchedInput)
 }
 
 TEST(Statistics, NaiveBestOfComparesMinima) { EXPECT_NEAR(naiveBestOfPct({ 3, 1.2, 2 }, { 1.0, 5 }), 20.0, 1e-9); }
+
+TEST(Statistics, StudentQuantilesMatchTheTables)
+{
+    EXPECT_NEAR(studentT(0.975, 1), 12.706, 0.002);
+    EXPECT_NEAR(studentT(0.975, 2), 4.303, 0.001);
+    EXPECT_NEAR(studentT(0.975, 4), 2.776, 0.001);
+    EXPECT_NEAR(studentT(0.975, 30), 2.042, 0.001);
+    EXPECT_NEAR(studentT(0.95, 9), 1.833, 0.001);
+    EXPECT_NEAR(studentT(0.025, 4), -2.776, 0.001);
+    EXPECT_THROW(studentT(1.0, 4), std::invalid_argument);
+}
+
+namespace {
+
+// Pairs of a run spread over `processes`, each process with its own offset (how fast its loop ran)
+// on top of block noise: log(treated / baseline) = log(1 + truth) + offset + noise.
+struct ProcessPairs {
+    std::vector<double> treated, baseline;
+    std::vector<int> process;
+};
+
+ProcessPairs pairsWithProcessEffects(std::mt19937_64& rng, double truth, int processes, int pairsEach,
+    double processSd, double blockSd)
+{
+    std::normal_distribution<double> offset(0.0, processSd), noise(0.0, blockSd);
+    ProcessPairs p;
+    for (int k = 0; k < processes; ++k) {
+        const double o = offset(rng);
+        for (int i = 0; i < pairsEach; ++i) {
+            const double base = 10.0 * std::exp(noise(rng));
+            p.baseline.push_back(base);
+            p.treated.push_back(base * (1.0 + truth) * std::exp(o + noise(rng)));
+            p.process.push_back(k);
+        }
+    }
+    return p;
+}
+
+} // namespace
+
+// When processes differ (their offsets), an interval over one run's pooled rounds is too narrow to
+// hold the truth; the interval across processes holds it at about the nominal rate.
+TEST(Statistics, AcrossProcessesCoversWhatPoolingTheRoundsMisses)
+{
+    std::mt19937_64 rng(11);
+    const double truth = 0.05;
+    int acrossHits = 0, pooledHits = 0;
+    const int runs = 300;
+    for (int run = 0; run < runs; ++run) {
+        const ProcessPairs p = pairsWithProcessEffects(rng, truth, 5, 20, 0.03, 0.05);
+        const Interval across = overheadAcrossProcessesPct(p.treated, p.baseline, p.process);
+        const Interval pooled = pairedOverheadPct(p.treated, p.baseline, 400, uint64_t(run) + 1);
+        acrossHits += across.low <= truth * 100 && truth * 100 <= across.high;
+        pooledHits += pooled.low <= truth * 100 && truth * 100 <= pooled.high;
+    }
+    const double across = double(acrossHits) / runs, pooled = double(pooledHits) / runs;
+    EXPECT_GT(across, 0.9) << "across processes: " << across;
+    EXPECT_LT(across, 0.99) << "across processes: " << across;
+    EXPECT_LT(pooled, 0.8) << "pooled rounds: " << pooled;
+    std::cout << "coverage over " << runs << " runs: across processes " << across << ", pooled rounds " << pooled << "\n";
+}
+
+// Without process effects both are honest, and the across-process interval is not absurdly wider.
+TEST(Statistics, AcrossProcessesWithoutProcessEffectsStillCovers)
+{
+    std::mt19937_64 rng(12);
+    int hits = 0;
+    double widthSum = 0;
+    const int runs = 300;
+    for (int run = 0; run < runs; ++run) {
+        const ProcessPairs p = pairsWithProcessEffects(rng, 0.03, 5, 20, 0.0, 0.05);
+        const Interval i = overheadAcrossProcessesPct(p.treated, p.baseline, p.process);
+        hits += i.low <= 3.0 && 3.0 <= i.high;
+        widthSum += i.high - i.low;
+    }
+    EXPECT_GT(double(hits) / runs, 0.91);
+    // 100 pairs of sd 0.05: a pooled 95% interval is about 2 x 1.96 x 0.5% = 2 points wide; with 4
+    // degrees of freedom across processes, t = 2.78 and the spread's own noise widen it.
+    EXPECT_LT(widthSum / runs, 4.0);
+}
+
+TEST(Statistics, AcrossProcessesNeedsTwoProcessesWithPairs)
+{
+    EXPECT_THROW(overheadAcrossProcessesPct({ 1, 1, 1 }, { 1, 1, 1 }, { 0, 0, 1 }), std::invalid_argument);
+    EXPECT_THROW(overheadAcrossProcessesPct({ 1, 1 }, { 1, 1 }, { 0 }), std::invalid_argument);
+    const Interval exact = overheadAcrossProcessesPct({ 2.2, 2.2, 2.2, 2.2 }, { 2, 2, 2, 2 }, { 0, 0, 1, 1 });
+    EXPECT_NEAR(exact.estimate, 10.0, 1e-9);
+    EXPECT_NEAR(exact.low, 10.0, 1e-9);
+    EXPECT_NEAR(exact.high, 10.0, 1e-9);
+}
