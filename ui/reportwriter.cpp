@@ -12,6 +12,8 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace synctax {
 
 namespace {
@@ -75,10 +77,14 @@ QString reportHtml(const ExperimentResult& r)
     html += QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(environmentRows(r));
     html += QStringLiteral("<h4>Overhead of each logging style against the same loop without it</h4>");
     html += comparisonTable(r);
+    const bool processes = std::any_of(
+        r.groups.begin(), r.groups.end(), [](const GroupResult& g) { return g.processRounds.size() > 1; });
     html += QStringLiteral(
         "<p><i>ms per step, then the overhead against <tt>none</tt> of the same model and mode: trimmed "
-        "geometric mean of paired block ratios with a 95% bootstrap interval. Grey: within noise "
-        "(the interval holds zero or the estimate is under the A/A noise floor).</i></p>");
+        "geometric mean of paired block ratios with %1. Grey: within noise "
+        "(the interval holds zero or the estimate is under the A/A noise floor).</i></p>")
+                .arg(processes ? QStringLiteral("a 95% interval across the run's processes (Student's t)")
+                               : QStringLiteral("a 95% bootstrap interval"));
     html += QStringLiteral("<p align='center'><img src='chart://overhead' width='460'></p>");
     html += QStringLiteral("<h4>Why: each model's regime</h4>");
     for (const GroupResult& g : r.groups) {
