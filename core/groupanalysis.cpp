@@ -71,10 +71,10 @@ void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uin
             processes.insert(process.back());
         }
         // Across processes where two or more measured this cell at least twice; else over rounds.
-        const bool acrossProcesses = processes.size() >= 2
-            && std::count_if(processes.begin(), processes.end(),
-                   [&](int p) { return std::count(process.begin(), process.end(), p) >= 2; })
-                >= 2;
+        const bool acrossProcesses
+            = processes.size() >= 2 && std::count_if(processes.begin(), processes.end(), [&](int p) {
+                  return std::count(process.begin(), process.end(), p) >= 2;
+              }) >= 2;
         cell->overheadPct = acrossProcesses ? overheadAcrossProcessesPct(pairs.treated, pairs.baseline, process)
                                             : pairedOverheadPct(pairs.treated, pairs.baseline, 2000, seed);
         cell->naiveBestOfPct = naiveBestOfPct(pairs.treated, pairs.baseline);

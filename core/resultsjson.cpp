@@ -29,7 +29,7 @@ json toJson(const ExperimentConfig& config)
         models.push_back({ { "name", m.name }, { "batch", m.batch }, { "width", m.width },
             { "input_size", m.inputSize }, { "classes", m.classes }, { "steps_per_block", config.stepsPerBlockFor(m) },
             { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) },
-              { "time_budget_s", config.timeBudgetSFor(m) } });
+            { "time_budget_s", config.timeBudgetSFor(m) } });
     }
     json styles = json::array();
     for (const auto& s : config.styles) {

@@ -150,9 +150,9 @@ std::vector<StyleSimulation> simulateStyles(const QueueModel& model, const std::
     std::vector<StyleSimulation> result(styles.size());
     // The baseline's time is counted once, from its first entry: a run's list holds the baseline
     // twice when the A/A control (a copy of it) is on.
-    const size_t baselineIndex = size_t(std::find_if(styles.begin(), styles.end(),
-                                            [](const StyleSpec& s) { return s.name == baselineStyle(); })
-        - styles.begin());
+    const size_t baselineIndex = size_t(std::find_if(styles.begin(), styles.end(), [](const StyleSpec& s) {
+        return s.name == baselineStyle();
+    }) - styles.begin());
     double baselineNs = 0;
     for (int64_t round = 0; round < blocks; ++round) {
         StepRecord tag;

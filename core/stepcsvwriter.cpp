@@ -3,8 +3,8 @@
 #include "core/resultsjson.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -31,8 +31,8 @@ void appendFixed(std::string& out, double value, int precision)
 
 std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
 {
-    std::string row = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(r.round) + ','
-        + std::to_string(r.step) + ',';
+    std::string row
+        = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(r.round) + ',' + std::to_string(r.step) + ',';
     appendFixed(row, double(r.startNs) * 1e-6, 6);
     row += ',';
     appendFixed(row, double(r.dispatchedNs - r.startNs) * 1e-3, 3);
@@ -52,8 +52,8 @@ std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
 
 void writeStepsCsv(const std::string& path, std::vector<StepRecord> records, const std::vector<CellPlan>& cells)
 {
-    std::stable_sort(records.begin(), records.end(),
-        [](const StepRecord& a, const StepRecord& b) { return a.startNs < b.startNs; });
+    std::stable_sort(
+        records.begin(), records.end(), [](const StepRecord& a, const StepRecord& b) { return a.startNs < b.startNs; });
     writeFileAtomically(path, [&](std::ostream& out) {
         out << stepCsvHeader();
         for (const StepRecord& r : records) {

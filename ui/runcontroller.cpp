@@ -69,7 +69,8 @@ bool RunController::start(const ExperimentConfig& config)
             });
             runner.onProgress = [this, id](const RunProgress& p) {
                 post(id, [this, p] {
-                    Q_EMIT progress(p.fraction(), QString::fromStdString(p.cell), p.elapsedS, p.blocksDone > 0 ? p.remainingS : -1);
+                    Q_EMIT progress(
+                        p.fraction(), QString::fromStdString(p.cell), p.elapsedS, p.blocksDone > 0 ? p.remainingS : -1);
                 });
             };
             runner.onBlockMeasured = [this, id](const CellPlan& cell, int round, int64_t, double msPerStep) {

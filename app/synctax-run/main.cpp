@@ -21,9 +21,10 @@ int main(int argc, char** argv)
     runCmd->add_option("--device", run.device, "auto, cpu, cuda or cuda:N (overrides the config)");
     runCmd->add_option("--out", run.outDir, "Output directory (default: results/<name>-<time>)");
     runCmd->add_flag("--quick", run.quick, "Shrink every cell to a few steps of a tiny batch (smoke test)");
-    runCmd->add_option("--processes", run.processes,
-              "Spread the run over N fresh processes; intervals then cover how processes differ (overrides the "
-              "config)")
+    runCmd
+        ->add_option("--processes", run.processes,
+            "Spread the run over N fresh processes; intervals then cover how processes differ (overrides the "
+            "config)")
         ->check(CLI::Range(1, 64));
     runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
     auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks");

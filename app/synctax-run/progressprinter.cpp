@@ -37,9 +37,9 @@ void ProgressPrinter::update(const RunProgress& p)
             return;
         constexpr int width = 24;
         const int filled = int(fraction * width);
-        std::fprintf(m_out, "\r\033[K[%s%s] %3d%%  %s elapsed, ETA %s  %s",
-            std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), ' ').c_str(), percent,
-            duration(p.elapsedS).c_str(), eta.c_str(), p.cell.c_str());
+        std::fprintf(m_out, "\r\033[K[%s%s] %3d%%  %s elapsed, ETA %s  %s", std::string(size_t(filled), '#').c_str(),
+            std::string(size_t(width - filled), ' ').c_str(), percent, duration(p.elapsedS).c_str(), eta.c_str(),
+            p.cell.c_str());
         m_drawn = true;
     } else {
         const int decile = percent / 10;

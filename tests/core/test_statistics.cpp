@@ -206,8 +206,8 @@ struct ProcessPairs {
     std::vector<int> process;
 };
 
-ProcessPairs pairsWithProcessEffects(std::mt19937_64& rng, double truth, int processes, int pairsEach,
-    double processSd, double blockSd)
+ProcessPairs pairsWithProcessEffects(
+    std::mt19937_64& rng, double truth, int processes, int pairsEach, double processSd, double blockSd)
 {
     std::normal_distribution<double> offset(0.0, processSd), noise(0.0, blockSd);
     ProcessPairs p;
@@ -244,7 +244,8 @@ TEST(Statistics, AcrossProcessesCoversWhatPoolingTheRoundsMisses)
     EXPECT_GT(across, 0.9) << "across processes: " << across;
     EXPECT_LT(across, 0.99) << "across processes: " << across;
     EXPECT_LT(pooled, 0.8) << "pooled rounds: " << pooled;
-    std::cout << "coverage over " << runs << " runs: across processes " << across << ", pooled rounds " << pooled << "\n";
+    std::cout << "coverage over " << runs << " runs: across processes " << across << ", pooled rounds " << pooled
+              << "\n";
 }
 
 // Without process effects both are honest, and the across-process interval is not absurdly wider.
