@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
+#include <map>
 
 namespace synctax {
 
@@ -65,16 +65,15 @@ void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uin
         if (pairs.treated.size() < 2)
             continue;
         std::vector<int> process;
-        std::set<int> processes;
+        std::map<int, int> pairsPerProcess;
         for (int round : pairs.rounds) {
             process.push_back(processOfRound(round, group.processRounds));
-            processes.insert(process.back());
+            ++pairsPerProcess[process.back()];
         }
         // Across processes where two or more measured this cell at least twice; else over rounds.
-        const bool acrossProcesses
-            = processes.size() >= 2 && std::count_if(processes.begin(), processes.end(), [&](int p) {
-                  return std::count(process.begin(), process.end(), p) >= 2;
-              }) >= 2;
+        const bool acrossProcesses = std::count_if(pairsPerProcess.begin(), pairsPerProcess.end(), [](const auto& p) {
+            return p.second >= 2;
+        }) >= 2;
         cell->overheadPct = acrossProcesses ? overheadAcrossProcessesPct(pairs.treated, pairs.baseline, process)
                                             : pairedOverheadPct(pairs.treated, pairs.baseline, 2000, seed);
         cell->naiveBestOfPct = naiveBestOfPct(pairs.treated, pairs.baseline);

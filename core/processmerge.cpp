@@ -2,6 +2,7 @@
 
 #include "core/groupanalysis.h"
 #include "core/regime.h"
+#include "core/statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,15 +13,6 @@ namespace synctax {
 namespace {
 
 int64_t share(int64_t total, int count) { return std::max<int64_t>(2, (total + count - 1) / count); }
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 const GroupResult* findGroup(const ExperimentResult& r, const std::string& model, const std::string& mode)
 {
@@ -173,6 +165,12 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
 }
 
 } // namespace
+
+bool spreadOverProcesses(const ExperimentResult& result)
+{
+    return std::any_of(
+        result.groups.begin(), result.groups.end(), [](const GroupResult& g) { return g.processRounds.size() > 1; });
+}
 
 ExperimentConfig configForProcess(const ExperimentConfig& config, int index, int count)
 {

@@ -22,4 +22,8 @@ ExperimentConfig configForProcess(const ExperimentConfig& config, int index, int
 // intervals across processes. Cells and groups follow the first result's order.
 ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::vector<ExperimentResult>& parts);
 
+// Whether any model and mode of `result` was spread over processes (its intervals are then
+// across processes, not a bootstrap over rounds).
+bool spreadOverProcesses(const ExperimentResult& result);
+
 } // namespace synctax

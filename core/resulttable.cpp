@@ -1,5 +1,6 @@
 #include "core/resulttable.h"
 
+#include "core/processmerge.h"
 #include "core/stylecatalog.h"
 
 #include <algorithm>
@@ -107,8 +108,7 @@ std::string formatTable(const ExperimentResult& result)
         }
         out += "\n";
     }
-    const bool processes = std::any_of(
-        result.groups.begin(), result.groups.end(), [](const GroupResult& g) { return g.processRounds.size() > 1; });
+    const bool processes = spreadOverProcesses(result);
     out += std::string("ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired "
                        "block ratios ")
         + (processes ? "[95% CI across processes, Student's t]" : "[95% bootstrap CI]")

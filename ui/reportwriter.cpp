@@ -1,6 +1,7 @@
 #include "ui/reportwriter.h"
 
 #include "core/explanation.h"
+#include "core/processmerge.h"
 #include "ui/comparisonmodel.h"
 
 #include <QBrush>
@@ -11,8 +12,6 @@
 #include <QPdfWriter>
 #include <QTextDocument>
 #include <QUrl>
-
-#include <algorithm>
 
 namespace synctax {
 
@@ -77,8 +76,7 @@ QString reportHtml(const ExperimentResult& r)
     html += QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(environmentRows(r));
     html += QStringLiteral("<h4>Overhead of each logging style against the same loop without it</h4>");
     html += comparisonTable(r);
-    const bool processes = std::any_of(
-        r.groups.begin(), r.groups.end(), [](const GroupResult& g) { return g.processRounds.size() > 1; });
+    const bool processes = spreadOverProcesses(r);
     html += QStringLiteral(
         "<p><i>ms per step, then the overhead against <tt>none</tt> of the same model and mode: trimmed "
         "geometric mean of paired block ratios with %1. Grey: within noise "
