@@ -89,8 +89,8 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
     return timing;
 }
 
-int64_t warmUp(
-    StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs, const std::atomic<bool>& stop)
+int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
+    const std::atomic<bool>& stop, int64_t deadlineNs)
 {
     constexpr int64_t chunk = 10;
     int64_t done = 0;
@@ -107,6 +107,8 @@ int64_t warmUp(
         const double perStep = double(steadyNowNs() - t0) / double(n);
         done += n;
         if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
+            break;
+        if (deadlineNs > 0 && steadyNowNs() >= deadlineNs)
             break;
         previous = perStep;
     }

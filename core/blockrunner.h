@@ -38,8 +38,9 @@ struct BlockTiming {
 BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop);
 
 // Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
-// CUDA steps take up to hundreds of milliseconds), or max steps are spent. Returns steps run.
-int64_t warmUp(
-    StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs, const std::atomic<bool>& stop);
+// CUDA steps take up to hundreds of milliseconds), or max steps are spent, or the steady clock
+// passes `deadlineNs` (after at least one chunk; 0: no deadline). Returns steps run.
+int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
+    const std::atomic<bool>& stop, int64_t deadlineNs = 0);
 
 } // namespace synctax

@@ -257,7 +257,10 @@ void ExperimentRunner::runGroup(
             = std::make_unique<TrainingState>(model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
         executor = makeStepExecutor(mode, std::move(state));
         reportProgress(groupLabel + ": warming up");
-        group.warmupSteps = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop);
+        // Warm-up counts against the model's time budget: it may take half of it, the rounds the rest.
+        const auto warmupDeadline = groupStartNs + int64_t(m_config.timeBudgetSFor(model) * 0.5e9);
+        group.warmupSteps
+            = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop, warmupDeadline);
         reportProgress(groupLabel + ": measuring D, G, L, K");
         group.regime = measureRegime(*executor, hostWork);
     } catch (const std::exception& e) {

@@ -174,6 +174,23 @@ TEST(ExperimentRunner, AModelsOwnTimeBudgetOverridesTheConfigs)
     EXPECT_LT(r.groups.at(0).rounds, 100000);
 }
 
+// A warm-up that would never settle within its step limits stops at half the time budget, so that
+// a slow machine or a large model cannot hold a run in its warm-up for ever.
+TEST(ExperimentRunner, WarmUpStopsWithinTheTimeBudget)
+{
+    ExperimentConfig c = smallConfig();
+    c.warmupMinSteps = 1'000'000;
+    c.warmupMaxSteps = 1'000'000;
+    c.timeBudgetS = 0.3;
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_GT(r.groups[0].warmupSteps, 0);
+    EXPECT_LT(r.groups[0].warmupSteps, 1'000'000);
+    EXPECT_GE(r.groups[0].rounds, 1);
+    for (const auto& cell : r.cells)
+        EXPECT_TRUE(cell.ok) << cell.style;
+}
+
 TEST(ExperimentRunner, TimeLeftIsTheSmallerOfBudgetAndBlocksPerModel)
 {
     // A model with thousands of rounds left but 30 s of budget ends within 30 s; one with 10
