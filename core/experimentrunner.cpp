@@ -266,7 +266,7 @@ void ExperimentRunner::runGroup(
     } catch (const std::exception& e) {
         for (auto& cell : cells)
             fail(cell, errorText(e));
-        m_blocksDone += int64_t(cells.size()) * (maxRounds + 1);
+        m_blocksDone += plannedBlocks(model, mode);
         group.stopReason = "failed";
         result.groups.push_back(group);
         reportProgress(groupLabel + ": failed");

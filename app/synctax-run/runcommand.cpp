@@ -72,6 +72,22 @@ void writeText(const std::filesystem::path& path, const std::string& text)
         throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
+// results.json (atomically) and summary.csv into outDir; throws when either cannot be written.
+void saveResults(const ExperimentResult& result, const std::filesystem::path& outDir)
+{
+    writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
+    writeText(outDir / "summary.csv", summaryCsv(result));
+}
+
+// The table on stdout under one line naming the run; `more` ends that line.
+void printTable(const std::string& name, const ExperimentResult& result, const std::string& more = "")
+{
+    std::cout << "\n"
+              << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
+              << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s" << more << "\n";
+    std::cout << formatTable(result) << std::flush;
+}
+
 int exitCodeFor(const ExperimentResult& result)
 {
     if (result.stopped)
@@ -138,7 +154,6 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
     std::vector<ExperimentResult> parts;
-    int worst = 0;
     for (int i = 0; i < count && !g_stopRequested.load(); ++i) {
         const std::filesystem::path dir = outDir / ("process-" + std::to_string(i + 1));
         std::error_code ec;
@@ -157,7 +172,6 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
             std::cerr << "synctax-run: process " << i + 1 << " could not run (exit " << rc << "); see above\n";
             return 2;
         }
-        worst = std::max(worst, rc);
         const ResultsLoadResult loaded = loadResultsFile((dir / "results.json").string());
         if (!loaded.result) {
             std::cerr << formatErrors(loaded.errors);
@@ -177,25 +191,19 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.stopped = result.stopped || g_stopRequested.load() || int(parts.size()) < count;
     try {
-        writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
-        writeText(outDir / "summary.csv", summaryCsv(result));
+        saveResults(result, outDir);
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
     }
-    std::cout << "\n"
-              << config.name << " on " << result.environment.device << " (" << result.environment.deviceName
-              << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s, "
-              << parts.size() << " processes\n";
-    std::cout << formatTable(result) << std::flush;
+    printTable(config.name, result, ", " + std::to_string(parts.size()) + " processes");
     std::cerr << "wrote " << (outDir / "results.json").string() << " and summary.csv (all processes); steps.csv, "
               << "journal.jsonl" << (options.tracePath.empty() ? "" : ", trace.json") << " and table.txt of each in "
               << (outDir / "process-N").string() << "\n";
-    if (result.stopped) {
+    if (result.stopped)
         std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
-        return 130;
-    }
-    return std::max(worst == 130 ? 0 : worst, exitCodeFor(result));
+    // A process's own exit code (a failed cell, an interruption) shows in the merged result too.
+    return exitCodeFor(result);
 }
 
 } // namespace
@@ -299,8 +307,7 @@ int runCommand(const RunOptions& options)
     drainer.join();
 
     try {
-        writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
-        writeText(outDir / "summary.csv", summaryCsv(result));
+        saveResults(result, outDir);
         if (!options.tracePath.empty())
             writeChromeTrace(options.tracePath, traceRecords, runner->cells(), &result);
     } catch (const std::exception& e) {
@@ -308,10 +315,7 @@ int runCommand(const RunOptions& options)
         return 1;
     }
 
-    std::cout << "\n"
-              << config->name << " on " << result.environment.device << " (" << result.environment.deviceName
-              << "), torch " << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s\n";
-    std::cout << formatTable(result) << std::flush;
+    printTable(config->name, result);
     std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
               << " steps), summary.csv, journal.jsonl\n";
     if (!options.tracePath.empty())
