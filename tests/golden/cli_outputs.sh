@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Prints everything deterministic that synctax-run says: print-config of every preset, the built-in
+# simulation, the sweep, and the message and exit code of every bad config and bad results file.
+# tests/golden/cli-outputs.txt holds what it printed; a change there is a change of behaviour.
+# Usage: cli_outputs.sh RUNNER DATA_DIR
+set -uo pipefail
+runner=$1
+data=$2
+# Paths in messages are printed relative to the data folder, so the file is the same in any checkout.
+cd "$data" || exit 2
+show() {
+    echo "### $*"
+    "$runner" "$@" 2>&1
+    echo "### exit $?"
+}
+for preset in $("$runner" presets | awk 'NR > 0 { print $1 }'); do
+    show print-config "$preset"
+done
+show presets
+show simulate teach-regimes
+show sweep
+show sweep --d-ms 3 --l-us 40 --k 200 --steps-per-block 20
+for f in bad-configs/*.yaml; do
+    show validate "$f"
+done
+for f in bad-results/*; do
+    case $f in *.expect) continue ;; esac
+    show simulate "$f"
+done
