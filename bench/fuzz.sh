@@ -10,12 +10,12 @@ out=build-fuzz
 mkdir -p "$out/config-corpus" "$out/results-corpus"
 cp resources/presets/*.yaml tests/data/bad-configs/*.yaml "$out/config-corpus/"
 cp tests/data/bad-results/*.json "$out/results-corpus/"
-loaders="core/configloader.cpp core/yamlchecker.cpp core/configerror.cpp core/presets.cpp core/stylecatalog.cpp
-    core/experimentconfig.cpp models/modelcatalog.cpp build/resources/presetdata.cpp"
+loaders="core/config/configloader.cpp core/config/yamlchecker.cpp core/config/configerror.cpp core/config/presets.cpp core/config/stylecatalog.cpp
+    core/config/experimentconfig.cpp core/config/modelcatalog.cpp build/resources/presetdata.cpp"
 flags="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
 clang++ $flags tests/fuzz/fuzz_configloader.cpp $loaders -lyaml-cpp -o "$out/fuzz_configloader"
-clang++ $flags tests/fuzz/fuzz_resultsloader.cpp core/resultsloader.cpp core/resultsjson.cpp core/gpuclocks.cpp \
-    core/statistics.cpp $loaders -lyaml-cpp -ldl -o "$out/fuzz_resultsloader"
+clang++ $flags tests/fuzz/fuzz_resultsloader.cpp core/files/resultsloader.cpp core/files/resultsjson.cpp core/gpu/gpuclocks.cpp \
+    core/analysis/statistics.cpp $loaders -lyaml-cpp -ldl -o "$out/fuzz_resultsloader"
 cd "$out"
 for target in configloader resultsloader; do
     corpus=${target%loader}-corpus

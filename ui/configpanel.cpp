@@ -1,7 +1,7 @@
 #include "ui/configpanel.h"
 
-#include "core/stylecatalog.h"
-#include "models/modelcatalog.h"
+#include "core/config/stylecatalog.h"
+#include "core/config/modelcatalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/experimentconfig.h"
+#include "core/config/experimentconfig.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/experimentconfig.h"
-#include "core/experimentresult.h"
+#include "core/config/experimentconfig.h"
+#include "core/analysis/experimentresult.h"
 #include "ui/runcontroller.h"
 
 #include <QMainWindow>

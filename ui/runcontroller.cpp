@@ -1,6 +1,6 @@
 #include "ui/runcontroller.h"
 
-#include "core/stepring.h"
+#include "core/steps/stepring.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

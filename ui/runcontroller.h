@@ -1,10 +1,10 @@
 #pragma once
 
-#include "core/experimentconfig.h"
-#include "core/experimentresult.h"
-#include "core/experimentrunner.h"
-#include "ui/liveresults.h"
-#include "ui/runhistory.h"
+#include "core/config/experimentconfig.h"
+#include "core/analysis/experimentresult.h"
+#include "core/engine/experimentrunner.h"
+#include "core/analysis/liveresults.h"
+#include "core/steps/runhistory.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/experimentrunner.h"
+#include "core/engine/experimentrunner.h"
 
 #include <cstdio>
 

@@ -1,13 +1,13 @@
 #include "simulatecommand.h"
 
-#include "core/prediction.h"
-#include "core/regime.h"
-#include "core/resultsloader.h"
-#include "core/resulttable.h"
-#include "core/simulationconfig.h"
-#include "core/simulator.h"
-#include "core/stepcsvwriter.h"
-#include "core/stylecatalog.h"
+#include "core/queuemodel/prediction.h"
+#include "core/queuemodel/regime.h"
+#include "core/files/resultsloader.h"
+#include "core/files/resulttable.h"
+#include "core/queuemodel/simulationconfig.h"
+#include "core/queuemodel/simulator.h"
+#include "core/files/stepcsvwriter.h"
+#include "core/config/stylecatalog.h"
 
 #include <algorithm>
 #include <cmath>

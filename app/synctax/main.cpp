@@ -1,11 +1,11 @@
 // synctax: the desktop app. With --screenshot it renders its window offscreen after a run or a
 // load and saves it, for tests and documentation.
-#include "core/experimentconfig.h"
+#include "core/config/experimentconfig.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
-#include "ui/diffdialog.h"
+#include "ui/results/diffdialog.h"
 #include "ui/mainwindow.h"
-#include "ui/teachview.h"
+#include "ui/teach/teachview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

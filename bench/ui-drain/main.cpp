@@ -1,8 +1,8 @@
 // bench/ui-drain: feeds the app's window synthetic step records at a fixed rate, offscreen, and
 // reports how busy the UI thread was, the longest drain, records dropped and memory growth.
 // A benchmark, not a test: it prints numbers and judges them against the goals, nothing more.
-#include "core/experimentconfig.h"
-#include "core/stepring.h"
+#include "core/config/experimentconfig.h"
+#include "core/steps/stepring.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 #include "ui/mainwindow.h"

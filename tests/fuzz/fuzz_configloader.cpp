@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes given to the config loader must give a config or errors, never a
 // crash, a hang or undefined behaviour. Built by bench/fuzz.sh with clang's sanitizers.
-#include "core/configloader.h"
+#include "core/config/configloader.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // Tests that need a CUDA device; each skips where there is none (ctest label: gpu).
-#include "core/devices.h"
-#include "core/experimentrunner.h"
-#include "core/loggingstyle.h"
-#include "core/sink.h"
-#include "core/stepexecutor.h"
+#include "core/engine/devices.h"
+#include "core/engine/experimentrunner.h"
+#include "core/styles/loggingstyle.h"
+#include "core/styles/sink.h"
+#include "core/training/stepexecutor.h"
 
 #include <ATen/Context.h>
 #include <gtest/gtest.h>
@@ -114,9 +114,9 @@ TEST(Gpu, DeviceIndexOutOfRangeIsABadInput)
 }
 
 #ifdef SYNCTAX_HAVE_CUDA
-#include "core/gputimeline.h"
-#include "core/hostclock.h"
-#include "core/regimeprobe.h"
+#include "core/gpu/gputimeline.h"
+#include "core/gpu/hostclock.h"
+#include "core/engine/regimeprobe.h"
 
 #include <ATen/cuda/Sleep.h>
 

@@ -1,4 +1,4 @@
-#include "models/modelcatalog.h"
+#include "core/config/modelcatalog.h"
 #include "models/modelfactory.h"
 #include "models/resnet50.h"
 

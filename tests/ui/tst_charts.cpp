@@ -1,12 +1,12 @@
-#include "core/experimentconfig.h"
-#include "core/experimentresult.h"
-#include "core/experimentrunner.h"
-#include "core/stylecatalog.h"
+#include "core/config/experimentconfig.h"
+#include "core/analysis/experimentresult.h"
+#include "core/engine/experimentrunner.h"
+#include "core/config/stylecatalog.h"
 #include "ui/charts/downsample.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
-#include "ui/runhistory.h"
+#include "core/steps/runhistory.h"
 
 #include <QApplication>
 #include <QAreaSeries>

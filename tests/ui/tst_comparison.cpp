@@ -1,7 +1,7 @@
-#include "core/stylecatalog.h"
-#include "ui/comparisonmodel.h"
-#include "ui/comparisonview.h"
-#include "ui/explanationpanel.h"
+#include "core/config/stylecatalog.h"
+#include "ui/results/comparisonmodel.h"
+#include "ui/results/comparisonview.h"
+#include "ui/results/explanationpanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -1,5 +1,5 @@
-#include "core/configloader.h"
-#include "core/presets.h"
+#include "core/config/configloader.h"
+#include "core/config/presets.h"
 #include "ui/configpanel.h"
 
 #include <QCheckBox>

@@ -1,7 +1,7 @@
 // Two runs side by side: the comparison a user makes between a laptop and a server.
-#include "core/resultsloader.h"
-#include "ui/diffdialog.h"
-#include "ui/diffmodel.h"
+#include "core/files/resultsloader.h"
+#include "ui/results/diffdialog.h"
+#include "ui/results/diffmodel.h"
 #include "ui/mainwindow.h"
 
 #include <QAbstractItemModelTester>

@@ -1,8 +1,8 @@
 // Exports as users make them: from a results file recorded on a GPU, and from a run made in the window.
-#include "core/configloader.h"
-#include "core/presets.h"
-#include "core/resultsloader.h"
-#include "core/stepcsvwriter.h"
+#include "core/config/configloader.h"
+#include "core/config/presets.h"
+#include "core/files/resultsloader.h"
+#include "core/files/stepcsvwriter.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
 

@@ -1,9 +1,9 @@
 // The app as a user drives it: a real CPU experiment through the window, stopped, saved, reopened.
-#include "core/configloader.h"
-#include "core/presets.h"
-#include "core/resultsloader.h"
-#include "core/stylecatalog.h"
-#include "ui/comparisonmodel.h"
+#include "core/config/configloader.h"
+#include "core/config/presets.h"
+#include "core/files/resultsloader.h"
+#include "core/config/stylecatalog.h"
+#include "ui/results/comparisonmodel.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
 

@@ -1,8 +1,8 @@
 #include "ui/charts/taxcurvechart.h"
-#include "ui/pipelinewidget.h"
-#include "ui/regimeheatmap.h"
-#include "ui/taxestimate.h"
-#include "ui/teachview.h"
+#include "ui/teach/pipelinewidget.h"
+#include "ui/teach/regimeheatmap.h"
+#include "core/queuemodel/taxestimate.h"
+#include "ui/teach/teachview.h"
 
 #include <QDoubleSpinBox>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #include "ui/charts/chartstyle.h"
 
-#include "core/stylecatalog.h"
+#include "core/config/stylecatalog.h"
 #include "ui/charts/axisrange.h"
 
 #include <QValueAxis>

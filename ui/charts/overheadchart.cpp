@@ -1,7 +1,7 @@
 #include "ui/charts/overheadchart.h"
 
-#include "core/experimentresult.h"
-#include "core/stylecatalog.h"
+#include "core/analysis/experimentresult.h"
+#include "core/config/stylecatalog.h"
 #include "ui/charts/chartstyle.h"
 
 #include <QAreaSeries>

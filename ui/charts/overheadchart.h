@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/statistics.h"
+#include "core/analysis/statistics.h"
 #include "ui/charts/chartpanel.h"
 
 #include <QString>

@@ -1,11 +1,11 @@
 #include "ui/charts/queuechart.h"
 
-#include "core/experimentconfig.h"
-#include "core/stylecatalog.h"
+#include "core/config/experimentconfig.h"
+#include "core/config/stylecatalog.h"
 #include "ui/charts/axisrange.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
-#include "ui/runhistory.h"
+#include "core/steps/runhistory.h"
 
 #include <QLineSeries>
 #include <QScatterSeries>

@@ -1,7 +1,7 @@
 #include "ui/charts/taxcurvechart.h"
 
 #include "ui/charts/chartstyle.h"
-#include "ui/taxestimate.h"
+#include "core/queuemodel/taxestimate.h"
 
 #include <QElapsedTimer>
 #include <QLegendMarker>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/simulator.h"
+#include "core/queuemodel/simulator.h"
 #include "ui/charts/chartpanel.h"
 
 #include <QPointF>

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "core/config/experimentconfig.h"
+#include "core/queuemodel/prediction.h"
+#include "core/queuemodel/regime.h"
+#include "core/analysis/statistics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+struct Environment {
+    std::string synctaxVersion;
+    std::string torchVersion;
+    bool cudaBuild = false; // Torch was built with CUDA
+    std::string device; // as resolved: "cpu", "cuda:0"
+    std::string deviceName;
+    std::string driverVersion; // empty when unknown
+    std::string pciBusId; // empty on CPU
+    std::string cpu;
+    std::string host;
+    int cpuThreads = 0;
+};
+
+struct StepStats {
+    double median = 0;
+    double p10 = 0;
+    double p90 = 0;
+    double mean = 0;
+};
+
+struct QueueSummary {
+    double medianLagMs = 0;
+    double medianQueueSteps = 0;
+    int maxQueueSteps = 0;
+};
+
+// One model x mode x style combination and what was measured for it.
+struct CellResult {
+    std::string model;
+    std::string mode;
+    std::string style;
+    bool ok = true;
+    std::string error; // why the cell failed
+    int64_t stepsPerBlock = 0;
+    int64_t stepsMeasured = 0;
+    int64_t warmupSteps = 0; // dropped before measuring, for the cell's model and mode
+    std::vector<int> blockRounds; // the rounds in which a whole block was measured
+    std::vector<double> blockStepMs; // per such block: its duration / its steps
+    StepStats stepMs;
+    std::optional<Interval> overheadPct; // against the baseline of the same model and mode
+    std::optional<double> naiveBestOfPct;
+    std::optional<Verdict> verdict;
+    int pairedRounds = 0; // rounds in which this cell and the baseline both measured a block
+    int lowClockBlocks = 0; // blocks that ended with the SM clock under 75% of its default
+    std::optional<double> syncsPerStep; // counted in the unmeasured round; CUDA only
+    std::optional<QueueSummary> queue; // from per-step CUDA events; CUDA only
+    std::optional<Prediction> prediction; // the queue model's, from the group's measured regime; CUDA only
+    int64_t graphReplays = -1; // cuda_graph cells: replays in measured blocks; -1 otherwise
+};
+
+struct DriftCheck {
+    double firstHalfMs = 0; // baseline ms/step, geometric mean of the first half of the rounds
+    double secondHalfMs = 0;
+    double pct = 0;
+    double limitPct = 0; // the A/A control's interval width
+    bool flagged = false;
+};
+
+struct ClockSummary {
+    bool available = false;
+    std::string reason; // why not, when not available
+    unsigned defaultMhz = 0;
+    unsigned minMhz = 0;
+    unsigned medianMhz = 0;
+    unsigned maxMhz = 0;
+    int blocks = 0;
+    int lowClockBlocks = 0; // under 75% of defaultMhz (NVBench's rule)
+    uint64_t throttleReasons = 0; // union over blocks
+};
+
+// What applies to all cells of one model and mode.
+struct GroupResult {
+    std::string model;
+    std::string mode;
+    int64_t warmupSteps = 0;
+    int rounds = 0;
+    std::string stopReason; // ci_target, time_budget, max_blocks, stopped, failed
+    double noiseFloorPct = 0;
+    std::optional<DriftCheck> drift;
+    ClockSummary clocks;
+    RegimeMeasurement regime;
+    // Rounds measured in each process, in order, when the run was spread over several (the
+    // rounds are numbered across them); empty for a run in one process.
+    std::vector<int> processRounds;
+};
+
+// The order in which one round of a model and mode ran its styles (seeded, shuffled each round).
+struct RoundOrder {
+    std::string model;
+    std::string mode;
+    int round = 0;
+    std::vector<std::string> styles;
+};
+
+struct ExperimentResult {
+    Environment environment;
+    ExperimentConfig config;
+    std::vector<CellResult> cells;
+    std::vector<GroupResult> groups;
+    std::vector<RoundOrder> roundOrders;
+    std::string startedAt; // ISO 8601, UTC
+    double durationS = 0;
+    bool stopped = false; // the run was cancelled; the cells hold what was measured
+    uint64_t droppedRecords = 0;
+    std::vector<std::string> notes; // things the user should know, said once
+};
+
+} // namespace synctax

@@ -1,0 +1,154 @@
+#include "core/analysis/explanation.h"
+
+#include "core/files/resulttable.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace synctax {
+
+namespace {
+
+std::string format(const char* pattern, double v)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, v);
+    return text;
+}
+
+std::string formatUs(double us) { return format(us >= 100 ? "%.0f" : "%.1f", us); }
+
+const CellResult* itemCell(const GroupResult& group, const std::vector<CellResult>& cells)
+{
+    for (const auto& c : cells) {
+        if (c.model == group.model && c.mode == group.mode && c.style == "item" && c.ok && c.overheadPct)
+            return &c;
+    }
+    return nullptr;
+}
+
+// The baseline's median queue depth: how far the host runs ahead when nothing syncs.
+std::optional<double> baselineQueueSteps(const GroupResult& group, const std::vector<CellResult>& cells)
+{
+    for (const auto& c : cells) {
+        if (c.model == group.model && c.mode == group.mode && c.style == "none" && c.queue)
+            return c.queue->medianQueueSteps;
+    }
+    return std::nullopt;
+}
+
+std::string gpuBound(
+    const RegimeMeasurement& r, double hostMs, const std::optional<double>& queueSteps, const CellResult* item)
+{
+    std::string text = "GPU-bound: the GPU needs " + formatMs(r.gMs) + " ms per step and the host only "
+        + formatMs(hostMs) + " ms, so ";
+    if (queueSteps && r.k > 0) {
+        text += "the host runs about " + format("%.1f", *queueSteps) + " steps (~"
+            + format("%.0f", *queueSteps * double(r.k)) + " launches) ahead";
+    } else if (queueSteps) {
+        text += "the host runs about " + format("%.1f", *queueSteps) + " steps ahead";
+    } else {
+        text += "the host runs ahead and the GPU queue stays full";
+    }
+    const double bubblePct = r.gMs > 0 ? 100.0 * r.lUs * 1e-3 / r.gMs : 0;
+    text += "; item() waits for work that had to run anyway, and the bubble costs about " + formatUs(r.lUs)
+        + " µs of a " + formatMs(r.gMs) + " ms step (~" + format("%.1f", bubblePct) + "%";
+    if (item)
+        text += "; measured item " + formatOverhead(*item->overheadPct);
+    return text + ").";
+}
+
+std::string dispatchBound(const RegimeMeasurement& r, double hostMs, const CellResult* item)
+{
+    std::string text = "Dispatch-bound: the host needs " + formatMs(hostMs) + " ms to queue a step the GPU runs in "
+        + formatMs(r.gMs) + " ms, so the queue stays short and the GPU idles between steps. item() adds its ~"
+        + formatUs(r.lUs)
+        + " µs round trip plus the wait for the step's last kernels, which the host would otherwise overlap with "
+          "queueing the next step";
+    if (item)
+        text += " (measured item " + formatOverhead(*item->overheadPct) + ")";
+    return text + ".";
+}
+
+std::string balanced(const RegimeMeasurement& r, double hostMs, const CellResult* item)
+{
+    std::string text = "Balanced: host " + formatMs(hostMs) + " ms and GPU " + formatMs(r.gMs)
+        + " ms per step are within 25%: each sync stops the host from running ahead, so the GPU waits for the "
+          "next dispatch — this is where the tax bites";
+    if (item)
+        text += " (measured item " + formatOverhead(*item->overheadPct) + ")";
+    return text + ".";
+}
+
+std::string noQueue(const RegimeMeasurement& r, const CellResult* item)
+{
+    std::string text = "No GPU queue: on the CPU every op runs synchronously, so a sync such as item() costs "
+                       "nothing beyond its own work";
+    if (!r.reason.empty())
+        text += " (" + r.reason + ")";
+    text += ".";
+    if (item)
+        text += " Measured item " + formatOverhead(*item->overheadPct) + ".";
+    return text;
+}
+
+} // namespace
+
+std::string formatMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return "?";
+    const double a = std::fabs(ms);
+    return format(a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", ms);
+}
+
+std::string regimeTitle(const RegimeMeasurement& regime)
+{
+    if (!regime.available)
+        return "No GPU queue";
+    if (regime.label == "gpu_bound")
+        return "GPU-bound";
+    if (regime.label == "dispatch_bound")
+        return "Dispatch-bound";
+    if (regime.label == "balanced")
+        return "Balanced";
+    return "Unclassified";
+}
+
+std::string regimeNumbers(const RegimeMeasurement& regime)
+{
+    if (!regime.available)
+        return "";
+    return "D " + formatMs(regime.dMs) + " ms" + (regime.queueLimited ? " (upper bound)" : "") + " · G "
+        + formatMs(regime.gMs) + " ms · L " + formatUs(regime.lUs) + " µs · K "
+        + (regime.k > 0 ? std::to_string(regime.k) : "?") + " · H " + format("%.0f", regime.hUs) + " µs";
+}
+
+std::string explainGroup(const GroupResult& group, const std::vector<CellResult>& cells)
+{
+    const RegimeMeasurement& r = group.regime;
+    const CellResult* item = itemCell(group, cells);
+    if (!r.available)
+        return noQueue(r, item);
+
+    // The host's share of a step is its dispatch time plus the host work the config adds.
+    const double hostMs = r.dMs + r.hUs * 1e-3;
+    std::string text;
+    if (r.label == "gpu_bound")
+        text = gpuBound(r, hostMs, baselineQueueSteps(group, cells), item);
+    else if (r.label == "dispatch_bound")
+        text = dispatchBound(r, hostMs, item);
+    else if (r.label == "balanced")
+        text = balanced(r, hostMs, item);
+    else
+        text = "Host " + formatMs(hostMs) + " ms and GPU " + formatMs(r.gMs) + " ms per step.";
+    if (r.hUs > 0)
+        text += " The host time includes " + format("%.0f", r.hUs) + " µs of configured host work per step.";
+    if (r.queueLimited)
+        text += " D (" + formatMs(r.dMs)
+            + " ms) is an upper bound: one step fills the launch queue, so dispatching it includes waiting for the "
+              "GPU.";
+    return text;
+}
+
+} // namespace synctax

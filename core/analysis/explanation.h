@@ -1,0 +1,25 @@
+#pragma once
+
+#include "core/analysis/experimentresult.h"
+
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// Milliseconds with about three significant digits: "32.1", "8.54", "0.231". No unit.
+std::string formatMs(double ms);
+
+// "GPU-bound", "Dispatch-bound", "Balanced", or "No GPU queue" when the regime was not measured.
+std::string regimeTitle(const RegimeMeasurement& regime);
+
+// The measured quantities in one line: "D 1.01 ms · G 0.231 ms · L 8.0 µs · K 161 · H 0 µs".
+// Empty when the regime was not measured.
+std::string regimeNumbers(const RegimeMeasurement& regime);
+
+// One or two sentences on why per-step syncs cost what they cost in this model and mode, with the
+// measured numbers of its regime and, when `cells` hold it, the measured overhead of its `item` cell.
+// The overhead interval is written as formatOverhead() in core/files/resulttable.h writes it.
+std::string explainGroup(const GroupResult& group, const std::vector<CellResult>& cells);
+
+} // namespace synctax

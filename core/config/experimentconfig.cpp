@@ -1,0 +1,70 @@
+#include "core/config/experimentconfig.h"
+
+#include <algorithm>
+
+namespace synctax {
+
+std::string toString(Mode mode) { return mode == Mode::Eager ? "eager" : "cuda_graph"; }
+
+std::optional<Mode> modeFromString(const std::string& name)
+{
+    if (name == "eager")
+        return Mode::Eager;
+    if (name == "cuda_graph")
+        return Mode::CudaGraph;
+    return std::nullopt;
+}
+
+std::string toString(OptimizerKind kind) { return kind == OptimizerKind::Sgd ? "sgd" : "adam"; }
+
+int64_t ExperimentConfig::stepsPerBlockFor(const ModelSpec& model) const
+{
+    return model.stepsPerBlock > 0 ? model.stepsPerBlock : stepsPerBlock;
+}
+
+int64_t ExperimentConfig::blocksFor(const ModelSpec& model) const { return model.blocks > 0 ? model.blocks : blocks; }
+
+int64_t ExperimentConfig::minBlocksFor(const ModelSpec& model) const { return std::min(minBlocks, blocksFor(model)); }
+
+int64_t ExperimentConfig::hostWorkUsFor(const ModelSpec& model) const
+{
+    return model.hostWorkUs >= 0 ? model.hostWorkUs : hostWorkUs;
+}
+
+double ExperimentConfig::timeBudgetSFor(const ModelSpec& model) const
+{
+    return model.timeBudgetS > 0 ? model.timeBudgetS : timeBudgetS;
+}
+
+void applyQuick(ExperimentConfig& config)
+{
+    config.stepsPerBlock = std::min<int64_t>(config.stepsPerBlock, 5);
+    config.blocks = std::min<int64_t>(config.blocks, 3);
+    config.minBlocks = std::min<int64_t>(config.minBlocks, config.blocks);
+    config.warmupMinSteps = std::min<int64_t>(config.warmupMinSteps, 2);
+    config.warmupMaxSteps = std::min<int64_t>(config.warmupMaxSteps, 5);
+    for (auto& m : config.models) {
+        m.stepsPerBlock = 0;
+        m.blocks = 0;
+        m.batch = std::min<int64_t>(m.batch, 4);
+        if (m.name != "tiny_mlp")
+            m.inputSize = std::min<int64_t>(m.inputSize, 64);
+    }
+}
+
+std::string toString(const SinkSpec& sink)
+{
+    switch (sink.kind) {
+    case SinkSpec::Kind::Null:
+        return "null";
+    case SinkSpec::Kind::Stdout:
+        return "stdout";
+    case SinkSpec::Kind::Stderr:
+        return "stderr";
+    case SinkSpec::Kind::File:
+        return "file:" + sink.path;
+    }
+    return "null";
+}
+
+} // namespace synctax

@@ -1,0 +1,187 @@
+#include "core/config/yamlchecker.h"
+
+#include "core/config/stylecatalog.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace synctax {
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& n : names)
+        text += (text.empty() ? "" : ", ") + n;
+    return text;
+}
+
+std::optional<YAML::Node> parseYaml(
+    const std::string& text, const std::string& source, std::vector<ConfigError>& errors)
+{
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        errors.push_back({ source, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg });
+        return std::nullopt;
+    }
+}
+
+std::string kindOf(const YAML::Node& node)
+{
+    switch (node.Type()) {
+    case YAML::NodeType::Map:
+        return "a mapping";
+    case YAML::NodeType::Sequence:
+        return "a list";
+    case YAML::NodeType::Null:
+        return "nothing";
+    default:
+        return "'" + node.Scalar() + "'";
+    }
+}
+
+YamlChecker::YamlChecker(std::string source, std::vector<ConfigError>& errors)
+    : m_source(std::move(source))
+    , m_errors(errors)
+{
+}
+
+void YamlChecker::error(const YAML::Node& node, const std::string& message) { error(node.Mark(), message); }
+
+void YamlChecker::error(const YAML::Mark& mark, const std::string& message)
+{
+    m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
+}
+
+std::vector<std::pair<YAML::Node, YAML::Node>> YamlChecker::entries(
+    const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where)
+{
+    std::vector<std::pair<YAML::Node, YAML::Node>> result;
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const YAML::Node key = it->first;
+        if (!key.IsScalar()) {
+            error(key, "expected a key name in " + where + ", found " + kindOf(key));
+            continue;
+        }
+        const std::string name = key.Scalar();
+        if (!seen.insert(name).second) {
+            error(key, "duplicate key '" + name + "' in " + where);
+            continue;
+        }
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+            error(key, "unknown key '" + name + "' in " + where + "; expected one of: " + joined(allowed));
+            continue;
+        }
+        result.emplace_back(key, it->second);
+    }
+    return result;
+}
+
+std::optional<int64_t> YamlChecker::integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max)
+{
+    int64_t value = 0;
+    if (!node.IsScalar() || !YAML::convert<int64_t>::decode(node, value)) {
+        error(node, what + ": expected an integer, found " + kindOf(node));
+        return std::nullopt;
+    }
+    if (value < min || value > max) {
+        error(node,
+            what + ": " + std::to_string(value) + " is out of range; expected " + std::to_string(min) + " to "
+                + std::to_string(max));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<double> YamlChecker::number(const YAML::Node& node, const std::string& what, double min, double max)
+{
+    double value = 0;
+    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || value != value) {
+        error(node, what + ": expected a number, found " + kindOf(node));
+        return std::nullopt;
+    }
+    if (value < min || value > max) {
+        std::ostringstream range;
+        range << min << " to " << max;
+        error(node, what + ": " + node.Scalar() + " is out of range; expected " + range.str());
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<bool> YamlChecker::boolean(const YAML::Node& node, const std::string& what)
+{
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+        error(node, what + ": expected true or false, found " + kindOf(node));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<std::string> YamlChecker::string(const YAML::Node& node, const std::string& what)
+{
+    if (!node.IsScalar()) {
+        error(node, what + ": expected a string, found " + kindOf(node));
+        return std::nullopt;
+    }
+    return node.Scalar();
+}
+
+void YamlChecker::readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles)
+{
+    if (!value.IsSequence() || value.size() == 0) {
+        error(value, "styles: expected a non-empty list of style names, found " + kindOf(value));
+        return;
+    }
+    std::set<std::string> seen;
+    for (const auto& item : value) {
+        std::optional<YAML::Node> nameNode;
+        std::optional<YAML::Node> nNode;
+        if (!item.IsMap()) {
+            nameNode.emplace(item);
+        } else {
+            bool hasName = false;
+            for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
+                if (key.Scalar() == "name") {
+                    hasName = true;
+                    nameNode.emplace(v);
+                } else {
+                    nNode.emplace(v);
+                }
+            }
+            if (!hasName) {
+                error(item, "a style mapping needs 'name' (one of: " + joined(styleNames()) + ")");
+                continue;
+            }
+        }
+        auto name = string(*nameNode, "style");
+        if (!name)
+            continue;
+        auto info = findStyle(*name);
+        if (!info) {
+            error(*nameNode, "unknown style '" + *name + "'; expected one of: " + joined(styleNames()));
+            continue;
+        }
+        if (!seen.insert(*name).second) {
+            error(*nameNode, "style '" + *name + "' is listed twice");
+            continue;
+        }
+        StyleSpec spec { *name, info->defaultN };
+        if (nNode) {
+            if (info->defaultN == 0)
+                error(*nNode, "n: style '" + *name + "' takes no interval");
+            else if (auto n = integer(*nNode, "n", 1, 1'000'000))
+                spec.n = *n;
+        }
+        styles.push_back(spec);
+    }
+    const bool hasBaseline
+        = std::any_of(styles.begin(), styles.end(), [](const StyleSpec& s) { return s.name == baselineStyle(); });
+    if (!hasBaseline)
+        styles.insert(styles.begin(), StyleSpec { baselineStyle(), 0 });
+}
+
+} // namespace synctax

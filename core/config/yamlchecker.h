@@ -1,0 +1,48 @@
+#pragma once
+
+#include "core/config/configerror.h"
+#include "core/config/experimentconfig.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace synctax {
+
+std::string joined(const std::vector<std::string>& names); // "a, b, c"
+std::string kindOf(const YAML::Node& node); // "a mapping", "a list", "nothing" or the scalar quoted
+// The document in `text`, or nothing with the syntax error (line and column) added to `errors`.
+std::optional<YAML::Node> parseYaml(
+    const std::string& text, const std::string& source, std::vector<ConfigError>& errors);
+
+// Strict reading of YAML values: every problem becomes a located ConfigError, collected rather
+// than thrown, and reading goes on so that one pass reports them all.
+class YamlChecker {
+public:
+    YamlChecker(std::string source, std::vector<ConfigError>& errors);
+
+    void error(const YAML::Node& node, const std::string& message);
+    void error(const YAML::Mark& mark, const std::string& message);
+
+    // The key/value pairs of a mapping; reports duplicate keys and keys not in `allowed`.
+    std::vector<std::pair<YAML::Node, YAML::Node>> entries(
+        const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where);
+    std::optional<int64_t> integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max);
+    std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max);
+    std::optional<bool> boolean(const YAML::Node& node, const std::string& what);
+    std::optional<std::string> string(const YAML::Node& node, const std::string& what);
+
+    // A list of logging styles, as configs and simulations write it: names, or {name, n} for the
+    // *_every_n styles. The baseline is put first when the list lacks it.
+    void readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles);
+
+private:
+    std::string m_source;
+    std::vector<ConfigError>& m_errors;
+};
+
+} // namespace synctax

@@ -1,0 +1,118 @@
+#include "core/engine/blockrunner.h"
+
+#include "core/gpu/hostclock.h"
+#include "core/styles/loggingstyle.h"
+#include "core/training/stepexecutor.h"
+#include "core/steps/stepring.h"
+#include "core/gpu/synccounter.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace synctax {
+
+BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
+{
+    const size_t capacity = size_t(job.steps);
+    std::vector<int64_t> starts(capacity), dispatched(capacity), logged(capacity);
+    job.executor.synchronize();
+    if (job.timeline)
+        job.timeline->beginBlock(job.steps);
+    if (job.syncs)
+        job.syncs->reset();
+    job.style.beginBlock();
+    int64_t done = 0;
+    while (done < job.steps) {
+        const int64_t start = steadyNowNs();
+        spinForUs(job.hostWorkUs);
+        const StepOutput out = job.executor.step();
+        if (job.timeline)
+            job.timeline->markStep(done);
+        const int64_t dispatchEnd = steadyNowNs();
+        if (job.syncs)
+            job.syncs->start();
+        job.style.afterStep(out, done);
+        if (job.syncs)
+            job.syncs->stop();
+        const size_t i = size_t(done);
+        starts[i] = start;
+        dispatched[i] = dispatchEnd;
+        logged[i] = steadyNowNs();
+        ++done;
+        if (stop.load(std::memory_order_relaxed))
+            break;
+    }
+    if (job.syncs)
+        job.syncs->start();
+    job.style.endBlock();
+    if (job.syncs)
+        job.syncs->stop();
+    job.executor.synchronize();
+    const int64_t end = steadyNowNs();
+
+    BlockTiming timing;
+    const size_t n = size_t(done);
+    starts.resize(n);
+    dispatched.resize(n);
+    logged.resize(n);
+    std::vector<int64_t> completed;
+    if (job.timeline) {
+        completed = job.timeline->completionNs();
+        timing.queue = queueSamples(dispatched, completed);
+    }
+    if (job.syncs)
+        timing.syncs = job.syncs->count();
+    if (ring) {
+        for (size_t i = 0; i < n; ++i) {
+            StepRecord record = job.tag;
+            record.step = uint32_t(i);
+            record.startNs = starts[i] - runStartNs;
+            record.dispatchedNs = dispatched[i] - runStartNs;
+            record.loggedNs = logged[i] - runStartNs;
+            if (i < timing.queue.size() && completed[i] >= 0) {
+                record.gpuDoneNs = completed[i] - runStartNs;
+                record.lagMs = float(timing.queue[i].lagMs);
+                record.queueSteps = timing.queue[i].queueSteps;
+            }
+            ring->push(record);
+        }
+    }
+    timing.complete = done == job.steps;
+    if (!timing.complete)
+        return timing;
+    timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
+    timing.stepMs.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t next = i + 1 < n ? starts[i + 1] : end;
+        timing.stepMs[i] = double(next - starts[i]) * 1e-6;
+    }
+    return timing;
+}
+
+int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
+    const std::atomic<bool>& stop, int64_t deadlineNs)
+{
+    constexpr int64_t chunk = 10;
+    int64_t done = 0;
+    double previous = -1;
+    while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
+        const int64_t n = std::min(chunk, maxSteps - done);
+        executor.synchronize();
+        const int64_t t0 = steadyNowNs();
+        for (int64_t i = 0; i < n; ++i) {
+            spinForUs(hostWorkUs);
+            executor.step();
+        }
+        executor.synchronize();
+        const double perStep = double(steadyNowNs() - t0) / double(n);
+        done += n;
+        if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
+            break;
+        if (deadlineNs > 0 && steadyNowNs() >= deadlineNs)
+            break;
+        previous = perStep;
+    }
+    return done;
+}
+
+} // namespace synctax

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/gpu/gputimeline.h"
+#include "core/steps/steprecord.h"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace synctax {
+
+class LoggingStyle;
+class StepExecutor;
+class StepRing;
+class SyncCounter;
+
+struct BlockJob {
+    StepExecutor& executor;
+    LoggingStyle& style;
+    int64_t steps;
+    int64_t hostWorkUs;
+    StepRecord tag; // runId, cell and round filled in
+    GpuTimeline* timeline; // per-step CUDA events; nullptr for none
+    SyncCounter* syncs; // counts the style's syncs; nullptr in measured blocks
+};
+
+struct BlockTiming {
+    bool complete = false;
+    double msPerStep = 0;
+    std::vector<double> stepMs; // start of a step to the start of the next (or the block's end)
+    std::vector<QueueSample> queue; // per step; empty without a timeline
+    int64_t syncs = 0;
+};
+
+// The timed loop. Nothing in it waits for the device except what the style itself does, and the
+// synchronize that closes the block so that its time covers all of its work. Step records go into
+// the ring (if any) after that synchronize.
+BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop);
+
+// Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
+// CUDA steps take up to hundreds of milliseconds), or max steps are spent, or the steady clock
+// passes `deadlineNs` (after at least one chunk; 0: no deadline). Returns steps run.
+int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
+    const std::atomic<bool>& stop, int64_t deadlineNs = 0);
+
+} // namespace synctax

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "core/config/experimentconfig.h"
+#include "core/analysis/experimentresult.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+class GpuClocks;
+class GpuTimeline;
+class SyncCounter;
+class Sink;
+class StepRing;
+
+struct CellPlan {
+    uint32_t index = 0;
+    std::string model;
+    std::string mode;
+    std::string style;
+};
+
+struct RunProgress {
+    int64_t blocksDone = 0;
+    int64_t blocksTotal = 0;
+    std::string cell; // "model/mode/style" of the block just finished, or the current phase
+    double elapsedS = 0;
+    double remainingS = -1; // estimated seconds left (see estimateRemainingS); -1: not known yet
+
+    // The share of the run done: by time where the time left is known, else by blocks.
+    double fraction() const;
+};
+
+// What is left of one model and mode: its blocks (every round it may still run) and its time.
+struct GroupWork {
+    int64_t blocksLeft = 0;
+    double budgetLeftS = 0;
+};
+
+// Seconds left in a run: each model and mode ends when its time budget is spent or its blocks are
+// done, whichever comes first, so each counts the smaller of the two, its blocks at
+// `secondsPerBlock` (the pace so far; <= 0 when not known yet, then its budget alone counts).
+double estimateRemainingS(const std::vector<GroupWork>& groups, double secondsPerBlock);
+
+// Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
+// A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
+// interval is narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread;
+// pushes a record per step into the ring (if any) and stops within one step once `stop` is set.
+class ExperimentRunner {
+public:
+    // Throws DeviceError when the config's device cannot be had.
+    ExperimentRunner(ExperimentConfig config, StepRing* ring = nullptr, uint32_t runId = 1);
+    ~ExperimentRunner();
+
+    const std::vector<CellPlan>& cells() const { return m_cells; }
+    const std::string& device() const { return m_device; }
+    int64_t plannedBlocks() const;
+
+    std::function<void(const RunProgress&)> onProgress;
+    // After every measured block: its cell, round and ms per step (called on the running thread).
+    std::function<void(const CellPlan&, int round, int64_t steps, double msPerStep)> onBlockMeasured;
+    std::function<void(const std::string&)> onNote;
+    // After each model and mode: its group and its cells, analysed (called on the running thread).
+    std::function<void(const GroupResult&, const std::vector<CellResult>&)> onGroupFinished;
+
+    ExperimentResult run(const std::atomic<bool>& stop);
+
+private:
+    void runGroup(const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result);
+    void reportProgress(const std::string& cell);
+    int64_t plannedBlocks(const ModelSpec& model, Mode mode) const;
+
+    ExperimentConfig m_config;
+    StepRing* m_ring;
+    uint32_t m_runId;
+    std::string m_device;
+    std::vector<CellPlan> m_cells;
+    std::unique_ptr<Sink> m_sink;
+    std::unique_ptr<GpuClocks> m_clocks;
+    std::unique_ptr<GpuTimeline> m_timeline;
+    std::unique_ptr<SyncCounter> m_syncs;
+    std::string m_clocksUnavailable;
+    std::mt19937_64 m_rng;
+    int64_t m_blocksDone = 0;
+    int64_t m_startNs = 0;
+    // For the time left: each model and mode's planned blocks and budget, and the one under way.
+    std::vector<GroupWork> m_groupPlans;
+    size_t m_group = 0;
+    int64_t m_groupStartNs = 0;
+    int64_t m_groupFirstBlock = 0;
+};
+
+} // namespace synctax

@@ -1,0 +1,180 @@
+#include "core/files/resultsdiff.h"
+
+#include "core/files/resulttable.h"
+#include "core/config/stylecatalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace synctax {
+
+namespace {
+
+const CellResult* find(const ExperimentResult& r, const CellResult& like)
+{
+    for (const auto& c : r.cells) {
+        if (c.model == like.model && c.mode == like.mode && c.style == like.style)
+            return &c;
+    }
+    return nullptr;
+}
+
+CellDiff cellDiff(const CellResult& c)
+{
+    CellDiff d;
+    d.model = c.model;
+    d.mode = c.mode;
+    d.style = c.style;
+    return d;
+}
+
+std::string pct(const std::optional<Interval>& i) { return i ? formatOverhead(*i) : std::string("-"); }
+
+} // namespace
+
+bool CellDiff::intervalsOverlap() const
+{
+    if (!a || !b)
+        return a.has_value() == b.has_value();
+    return a->low <= b->high && b->low <= a->high;
+}
+
+bool CellDiff::same() const
+{
+    if (onlyInA || onlyInB || msA != msB || a.has_value() != b.has_value())
+        return false;
+    return !a || (a->estimate == b->estimate && a->low == b->low && a->high == b->high);
+}
+
+double GroupDiff::baselineChangePct() const
+{
+    return baselineMsA > 0 ? (baselineMsB / baselineMsA - 1.0) * 100.0 : 0.0;
+}
+
+bool GroupDiff::speedMoved() const
+{
+    // Under 1% a speed change moves no tax by much, however quiet the runs were.
+    return baselineMsA > 0 && std::abs(baselineChangePct()) > std::max(noiseFloorPct, 1.0);
+}
+
+bool ResultsDiff::identical() const
+{
+    return environment.empty() && std::all_of(cells.begin(), cells.end(), [](const CellDiff& c) { return c.same(); });
+}
+
+ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
+{
+    ResultsDiff diff;
+    for (const auto& ca : a.cells) {
+        CellDiff d = cellDiff(ca);
+        d.a = ca.overheadPct;
+        d.msA = ca.stepMs.mean;
+        if (const CellResult* cb = find(b, ca)) {
+            d.b = cb->overheadPct;
+            d.msB = cb->stepMs.mean;
+        } else {
+            d.onlyInA = true;
+        }
+        diff.cells.push_back(d);
+    }
+    for (const auto& cb : b.cells) {
+        if (!find(a, cb)) {
+            CellDiff d = cellDiff(cb);
+            d.b = cb.overheadPct;
+            d.msB = cb.stepMs.mean;
+            d.onlyInB = true;
+            diff.cells.push_back(d);
+        }
+    }
+    const auto baselineMs = [](const ExperimentResult& r, const GroupResult& g) {
+        for (const auto& c : r.cells) {
+            if (c.model == g.model && c.mode == g.mode && c.style == baselineStyle() && c.ok)
+                return c.stepMs.mean;
+        }
+        return 0.0;
+    };
+    for (const GroupResult& ga : a.groups) {
+        for (const GroupResult& gb : b.groups) {
+            if (ga.model != gb.model || ga.mode != gb.mode)
+                continue;
+            GroupDiff g;
+            g.model = ga.model;
+            g.mode = ga.mode;
+            g.baselineMsA = baselineMs(a, ga);
+            g.baselineMsB = baselineMs(b, gb);
+            g.noiseFloorPct = std::max(ga.noiseFloorPct, gb.noiseFloorPct);
+            g.regimeA = ga.regime;
+            g.regimeB = gb.regime;
+            if (g.baselineMsA > 0 && g.baselineMsB > 0)
+                diff.groups.push_back(g);
+        }
+    }
+    const std::pair<const char*, std::string Environment::*> fields[] = {
+        { "device", &Environment::device },
+        { "device_name", &Environment::deviceName },
+        { "driver", &Environment::driverVersion },
+        { "torch_version", &Environment::torchVersion },
+        { "synctax_version", &Environment::synctaxVersion },
+        { "cpu", &Environment::cpu },
+        { "host", &Environment::host },
+    };
+    for (const auto& [name, member] : fields) {
+        if (a.environment.*member != b.environment.*member)
+            diff.environment.push_back({ name, a.environment.*member, b.environment.*member });
+    }
+    return diff;
+}
+
+std::string formatDiff(const ResultsDiff& diff)
+{
+    if (diff.identical())
+        return "no differences\n";
+    std::string out;
+    for (const auto& e : diff.environment)
+        out += "environment " + e.field + ": " + e.a + "  |  " + e.b + "\n";
+    int nameWidth = 4;
+    for (const auto& c : diff.cells)
+        nameWidth = std::max(nameWidth, int(c.model.size() + c.mode.size() + c.style.size() + 2));
+    char line[512];
+    std::snprintf(line, sizeof line, "%-*s %24s %24s %8s  %s\n", nameWidth, "cell", "A", "B", "B-A", "intervals");
+    out += line;
+    for (const auto& c : diff.cells) {
+        const std::string name = c.model + "/" + c.mode + "/" + c.style;
+        if (c.onlyInA || c.onlyInB) {
+            out += name + ": only in " + (c.onlyInA ? "A" : "B") + "\n";
+            continue;
+        }
+        char delta[32] = "-";
+        if (c.a && c.b)
+            std::snprintf(delta, sizeof delta, "%+.2f", c.b->estimate - c.a->estimate);
+        std::snprintf(line, sizeof line, "%-*s %24s %24s %8s  %s\n", nameWidth, name.c_str(), pct(c.a).c_str(),
+            pct(c.b).c_str(), delta,
+            !c.a && !c.b               ? "baseline"
+                : c.intervalsOverlap() ? "overlap"
+                                       : "DISJOINT");
+        out += line;
+    }
+    for (const GroupDiff& g : diff.groups)
+        out += describeSpeedChange(g) + "\n";
+    return out;
+}
+
+std::string describeSpeedChange(const GroupDiff& g)
+{
+    char line[512];
+    std::snprintf(line, sizeof line, "%s/%s: baseline %.3f -> %.3f ms/step (%+.1f%%, noise floor %.1f%%)",
+        g.model.c_str(), g.mode.c_str(), g.baselineMsA, g.baselineMsB, g.baselineChangePct(), g.noiseFloorPct);
+    std::string out = line;
+    if (g.regimeA.available && g.regimeB.available) {
+        std::snprintf(line, sizeof line, "; D %.2f -> %.2f ms, G %.2f -> %.2f ms, %s -> %s", g.regimeA.dMs,
+            g.regimeB.dMs, g.regimeA.gMs, g.regimeB.gMs, g.regimeA.label.c_str(), g.regimeB.label.c_str());
+        out += line;
+    }
+    if (g.speedMoved())
+        out += ": the loop ran at another speed; taxes move with it (most in the balanced regime), beyond what "
+               "the intervals cover";
+    return out;
+}
+
+} // namespace synctax

@@ -1,0 +1,213 @@
+#include "core/files/resultsjson.h"
+
+#include "core/gpu/gpuclocks.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace synctax {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON has no NaN or infinity: an unknown number is null.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+} // namespace
+
+json toJson(const ExperimentConfig& config)
+{
+    json models = json::array();
+    for (const auto& m : config.models) {
+        models.push_back({ { "name", m.name }, { "batch", m.batch }, { "width", m.width },
+            { "input_size", m.inputSize }, { "classes", m.classes }, { "steps_per_block", config.stepsPerBlockFor(m) },
+            { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) },
+            { "time_budget_s", config.timeBudgetSFor(m) } });
+    }
+    json styles = json::array();
+    for (const auto& s : config.styles) {
+        if (s.n > 0)
+            styles.push_back({ { "name", s.name }, { "n", s.n } });
+        else
+            styles.push_back(s.name);
+    }
+    json modes = json::array();
+    for (Mode m : config.modes)
+        modes.push_back(toString(m));
+    return {
+        { "synctax", config.version },
+        { "name", config.name },
+        { "description", config.description },
+        { "device", config.device },
+        { "seed", config.seed },
+        { "steps_per_block", config.stepsPerBlock },
+        { "blocks", config.blocks },
+        { "min_blocks", config.minBlocks },
+        { "target_ci_pp", config.targetCiPp },
+        { "time_budget_s", config.timeBudgetS },
+        { "processes", config.processes },
+        { "warmup", { { "min_steps", config.warmupMinSteps }, { "max_steps", config.warmupMaxSteps } } },
+        { "host_work_us", config.hostWorkUs },
+        { "optimizer", toString(config.optimizer) },
+        { "learning_rate", config.learningRate },
+        { "gpu_events", config.gpuEvents },
+        { "observer_control", config.observerControl },
+        { "sink", toString(config.sink) },
+        { "models", models },
+        { "styles", styles },
+        { "modes", modes },
+    };
+}
+
+json toJson(const ExperimentResult& result)
+{
+    const Environment& env = result.environment;
+    json environment {
+        { "synctax_version", env.synctaxVersion },
+        { "torch_version", env.torchVersion },
+        { "torch_cuda", env.cudaBuild },
+        { "device", env.device },
+        { "device_name", env.deviceName },
+        { "driver", env.driverVersion.empty() ? json(nullptr) : json(env.driverVersion) },
+        { "cpu", env.cpu },
+        { "cpu_threads", env.cpuThreads },
+        { "host", env.host },
+        { "pci_bus_id", env.pciBusId.empty() ? json(nullptr) : json(env.pciBusId) },
+    };
+    json groups = json::array();
+    const auto groupOf = [&](const CellResult& c) -> const GroupResult* {
+        for (const auto& g : result.groups) {
+            if (g.model == c.model && g.mode == c.mode)
+                return &g;
+        }
+        return nullptr;
+    };
+    for (const auto& g : result.groups) {
+        json drift = nullptr;
+        if (g.drift) {
+            drift = { { "first_half_ms", number(g.drift->firstHalfMs) },
+                { "second_half_ms", number(g.drift->secondHalfMs) }, { "pct", number(g.drift->pct) },
+                { "limit_pct", number(g.drift->limitPct) }, { "flagged", g.drift->flagged } };
+        }
+        json clocks { { "available", g.clocks.available } };
+        if (g.clocks.available) {
+            clocks["default_sm_mhz"] = g.clocks.defaultMhz;
+            clocks["min_sm_mhz"] = g.clocks.minMhz;
+            clocks["median_sm_mhz"] = g.clocks.medianMhz;
+            clocks["max_sm_mhz"] = g.clocks.maxMhz;
+            clocks["blocks"] = g.clocks.blocks;
+            clocks["low_clock_blocks"] = g.clocks.lowClockBlocks;
+            clocks["throttle_reasons"] = describeThrottleReasons(g.clocks.throttleReasons);
+        } else {
+            clocks["reason"] = g.clocks.reason;
+        }
+        json regime { { "available", g.regime.available } };
+        if (g.regime.available) {
+            regime["d_ms"] = number(g.regime.dMs);
+            regime["g_ms"] = number(g.regime.gMs);
+            regime["l_us"] = number(g.regime.lUs);
+            regime["k"] = g.regime.k > 0 ? json(g.regime.k) : json(nullptr);
+            regime["h_us"] = number(g.regime.hUs);
+            regime["label"] = g.regime.label;
+            regime["queue_limited"] = g.regime.queueLimited;
+        } else {
+            regime["reason"] = g.regime.reason;
+        }
+        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "regime", regime },
+            { "warmup_steps", g.warmupSteps }, { "rounds", g.rounds }, { "stop_reason", g.stopReason },
+            { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift }, { "clocks", clocks } });
+        if (!g.processRounds.empty())
+            groups.back()["process_rounds"] = g.processRounds;
+    }
+    json cells = json::array();
+    for (const auto& c : result.cells) {
+        const GroupResult* group = groupOf(c);
+        json cell {
+            { "model", c.model },
+            { "style", c.style },
+            { "mode", c.mode },
+            { "status", c.ok ? "ok" : "failed" },
+            { "steps_per_block", c.stepsPerBlock },
+            { "steps_measured", c.stepsMeasured },
+            { "warmup_steps", c.warmupSteps },
+            { "step_ms",
+                { { "median", number(c.stepMs.median) }, { "p10", number(c.stepMs.p10) },
+                    { "p90", number(c.stepMs.p90) }, { "mean", number(c.stepMs.mean) } } },
+            { "overhead_pct", nullptr },
+            { "naive_best_of_pct", nullptr },
+            { "verdict", c.verdict ? json(toString(*c.verdict)) : json(nullptr) },
+            { "rounds", c.pairedRounds },
+            { "stop_reason", group ? json(group->stopReason) : json(nullptr) },
+            { "low_clock_blocks", c.lowClockBlocks },
+            { "syncs_per_step", c.syncsPerStep ? number(*c.syncsPerStep) : json(nullptr) },
+            { "queue",
+                c.queue ? json { { "median_lag_ms", number(c.queue->medianLagMs) },
+                    { "median_queue_steps", number(c.queue->medianQueueSteps) },
+                    { "max_queue_steps", c.queue->maxQueueSteps } }
+                        : json(nullptr) },
+            { "graph_replays", c.graphReplays >= 0 ? json(c.graphReplays) : json(nullptr) },
+            { "block_rounds", c.blockRounds },
+            { "block_ms_per_step", c.blockStepMs },
+        };
+        if (!c.ok)
+            cell["error"] = c.error;
+        if (c.stepsMeasured == 0)
+            cell["step_ms"] = nullptr;
+        if (c.overheadPct) {
+            cell["overhead_pct"] = { { "estimate", number(c.overheadPct->estimate) },
+                { "ci_low", number(c.overheadPct->low) }, { "ci_high", number(c.overheadPct->high) } };
+        }
+        if (c.naiveBestOfPct)
+            cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
+        cell["prediction"] = c.prediction
+            ? json { { "overhead_pct", number(c.prediction->overheadPct) }, { "regime", c.prediction->regime } }
+            : json(nullptr);
+        cells.push_back(cell);
+    }
+    json orders = json::array();
+    for (const auto& o : result.roundOrders)
+        orders.push_back({ { "model", o.model }, { "mode", o.mode }, { "round", o.round }, { "styles", o.styles } });
+    return {
+        { "schema", resultsSchema },
+        { "started_at", result.startedAt },
+        { "duration_s", number(result.durationS) },
+        { "stopped", result.stopped },
+        { "dropped_step_records", result.droppedRecords },
+        { "notes", result.notes },
+        { "environment", environment },
+        { "config", toJson(result.config) },
+        { "groups", groups },
+        { "cells", cells },
+        { "round_orders", orders },
+    };
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)
+{
+    const std::string temp = path + ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
+        write(out);
+        out.flush();
+        if (!out)
+            throw std::runtime_error("cannot write '" + temp + "': " + std::strerror(errno));
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0)
+        throw std::runtime_error("cannot rename '" + temp + "' to '" + path + "': " + std::strerror(errno));
+}
+
+void writeJsonFileAtomically(const std::string& path, const nlohmann::json& json)
+{
+    writeFileAtomically(path, [&](std::ostream& out) { out << json.dump(2) << '\n'; });
+}
+
+} // namespace synctax

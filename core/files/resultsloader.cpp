@@ -1,0 +1,420 @@
+#include "core/files/resultsloader.h"
+
+#include "core/config/configloader.h"
+#include "core/files/resultsjson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace synctax {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double largest = 1e12; // no time, percentage or count SyncTax writes comes near this
+
+std::string kindOf(const json& j)
+{
+    switch (j.type()) {
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::boolean:
+        return "a boolean";
+    case json::value_t::null:
+        return "null";
+    default:
+        return "a number";
+    }
+}
+
+// Walks the document, collecting one error per bad value, each named by its JSON pointer.
+class ResultsReader {
+public:
+    ResultsReader(std::string source, std::vector<ConfigError>& errors)
+        : m_source(std::move(source))
+        , m_errors(errors)
+    {
+    }
+
+    void error(const std::string& pointer, const std::string& message)
+    {
+        m_errors.push_back({ m_source, 0, 0, (pointer.empty() ? "/" : pointer) + ": " + message });
+    }
+
+    // The member `key` of `object`; reports it when missing (and not optional) or of another type.
+    const json* member(
+        const json& object, const std::string& pointer, const char* key, json::value_t type, bool optional = false)
+    {
+        const auto it = object.find(key);
+        if (it == object.end() || (optional && it->is_null())) {
+            if (!optional)
+                error(pointer + "/" + key, "missing");
+            return nullptr;
+        }
+        const bool numberWanted = type == json::value_t::number_float;
+        if (numberWanted ? !it->is_number() : it->type() != type) {
+            error(pointer + "/" + key, "expected " + kindOf(json(type)) + ", found " + kindOf(*it));
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    std::string text(const json& object, const std::string& pointer, const char* key)
+    {
+        const json* j = member(object, pointer, key, json::value_t::string);
+        return j ? j->get<std::string>() : std::string();
+    }
+
+    double number(const json& object, const std::string& pointer, const char* key, double min = -largest,
+        double max = largest, bool optional = false, double fallback = NAN)
+    {
+        const json* j = member(object, pointer, key, json::value_t::number_float, optional);
+        if (!j)
+            return fallback;
+        return checked(j->get<double>(), pointer + "/" + key, min, max);
+    }
+
+    double checked(double v, const std::string& pointer, double min, double max)
+    {
+        if (!std::isfinite(v) || v < min || v > max) {
+            std::ostringstream range;
+            range << min << " to " << max;
+            error(pointer, "the number is out of range; expected " + range.str());
+            return NAN;
+        }
+        return v;
+    }
+
+    // An optional integer: `fallback` when absent or null.
+    int64_t optionalInteger(
+        const json& object, const std::string& pointer, const char* key, int64_t min, int64_t max, int64_t fallback)
+    {
+        const auto it = object.find(key);
+        if (it == object.end() || it->is_null())
+            return fallback;
+        return integer(object, pointer, key, min, max);
+    }
+
+    int64_t integer(const json& object, const std::string& pointer, const char* key, int64_t min, int64_t max)
+    {
+        const json* j = member(object, pointer, key, json::value_t::number_float);
+        if (!j)
+            return 0;
+        if (!j->is_number_integer()) {
+            error(pointer + "/" + key, "expected an integer");
+            return 0;
+        }
+        const double v = j->get<double>();
+        if (v < double(min) || v > double(max)) {
+            error(pointer + "/" + key, "the integer is out of range");
+            return 0;
+        }
+        return j->get<int64_t>();
+    }
+
+    void read(const json& root, ExperimentResult& r)
+    {
+        if (!root.is_object()) {
+            error("", "expected an object (a synctax-run results.json), found " + kindOf(root));
+            return;
+        }
+        const std::string schema = text(root, "", "schema");
+        if (!schema.empty() && schema != resultsSchema) {
+            error("/schema", "unsupported schema '" + schema + "'; expected " + resultsSchema);
+            return;
+        }
+        r.startedAt = text(root, "", "started_at");
+        r.durationS = number(root, "", "duration_s", 0);
+        if (const json* s = member(root, "", "stopped", json::value_t::boolean))
+            r.stopped = s->get<bool>();
+        if (const json* env = member(root, "", "environment", json::value_t::object))
+            readEnvironment(*env, r.environment);
+        if (const json* config = member(root, "", "config", json::value_t::object))
+            readConfig(*config, r.config);
+        if (const json* cells = member(root, "", "cells", json::value_t::array)) {
+            for (size_t i = 0; i < cells->size(); ++i)
+                readCell((*cells)[i], "/cells/" + std::to_string(i), r);
+        }
+        if (const json* groups = member(root, "", "groups", json::value_t::array, true)) {
+            for (size_t i = 0; i < groups->size(); ++i)
+                readGroup((*groups)[i], "/groups/" + std::to_string(i), r);
+        }
+        r.droppedRecords = uint64_t(optionalInteger(root, "", "dropped_step_records", 0, int64_t(largest), 0));
+        if (const json* orders = member(root, "", "round_orders", json::value_t::array, true)) {
+            for (size_t i = 0; i < orders->size(); ++i)
+                readRoundOrder((*orders)[i], "/round_orders/" + std::to_string(i), r);
+        }
+        if (const json* notes = member(root, "", "notes", json::value_t::array, true)) {
+            for (size_t i = 0; i < notes->size(); ++i) {
+                if ((*notes)[i].is_string())
+                    r.notes.push_back((*notes)[i].get<std::string>());
+                else
+                    error("/notes/" + std::to_string(i), "expected a string, found " + kindOf((*notes)[i]));
+            }
+        }
+    }
+
+private:
+    void readEnvironment(const json& e, Environment& env)
+    {
+        env.device = text(e, "/environment", "device");
+        env.torchVersion = text(e, "/environment", "torch_version");
+        env.synctaxVersion = text(e, "/environment", "synctax_version");
+        env.deviceName = text(e, "/environment", "device_name");
+        env.cpu = text(e, "/environment", "cpu");
+        env.host = text(e, "/environment", "host");
+        if (const json* d = member(e, "/environment", "driver", json::value_t::string, true))
+            env.driverVersion = d->get<std::string>();
+        if (const json* c = member(e, "/environment", "torch_cuda", json::value_t::boolean, true))
+            env.cudaBuild = c->get<bool>();
+    }
+
+    void readConfig(const json& c, ExperimentConfig& config)
+    {
+        // The config as run is valid config YAML (JSON is YAML): the config loader checks it.
+        const ConfigLoadResult loaded = loadConfigText(c.dump(1), m_source + " /config");
+        if (!loaded.config) {
+            for (const auto& e : loaded.errors)
+                error("/config", e.message);
+            return;
+        }
+        config = *loaded.config;
+    }
+
+    void readCell(const json& c, const std::string& p, ExperimentResult& r)
+    {
+        if (!c.is_object()) {
+            error(p, "expected an object, found " + kindOf(c));
+            return;
+        }
+        CellResult cell;
+        cell.model = text(c, p, "model");
+        cell.mode = text(c, p, "mode");
+        cell.style = text(c, p, "style");
+        const std::string status = text(c, p, "status");
+        if (status != "ok" && status != "failed" && !status.empty())
+            error(p + "/status", "expected \"ok\" or \"failed\", found \"" + status + "\"");
+        cell.ok = status == "ok";
+        if (!cell.ok) {
+            if (const json* e = member(c, p, "error", json::value_t::string, true))
+                cell.error = e->get<std::string>();
+        }
+        cell.stepsMeasured = integer(c, p, "steps_measured", 0, int64_t(largest));
+        cell.stepsPerBlock = optionalInteger(c, p, "steps_per_block", 0, 100'000'000, 0);
+        cell.warmupSteps = optionalInteger(c, p, "warmup_steps", 0, int64_t(largest), 0);
+        cell.lowClockBlocks = int(optionalInteger(c, p, "low_clock_blocks", 0, 100'000'000, 0));
+        cell.graphReplays = optionalInteger(c, p, "graph_replays", 0, int64_t(largest), -1);
+        if (const json* s = member(c, p, "step_ms", json::value_t::object, true)) {
+            const std::string sp = p + "/step_ms";
+            cell.stepMs = { number(*s, sp, "median", 0), number(*s, sp, "p10", 0), number(*s, sp, "p90", 0),
+                number(*s, sp, "mean", 0) };
+        }
+        if (const json* o = member(c, p, "overhead_pct", json::value_t::object, true)) {
+            const std::string op = p + "/overhead_pct";
+            const Interval i { number(*o, op, "estimate", -100, largest), number(*o, op, "ci_low", -100, largest),
+                number(*o, op, "ci_high", -100, largest) };
+            if (i.low > i.estimate || i.estimate > i.high)
+                error(op, "the interval does not hold its estimate (ci_low <= estimate <= ci_high)");
+            cell.overheadPct = i;
+        }
+        if (const json* n = member(c, p, "naive_best_of_pct", json::value_t::number_float, true))
+            cell.naiveBestOfPct = checked(n->get<double>(), p + "/naive_best_of_pct", -100, largest);
+        if (const json* pr = member(c, p, "prediction", json::value_t::object, true)) {
+            const std::string pp = p + "/prediction";
+            cell.prediction = Prediction { number(*pr, pp, "overhead_pct", -100, largest), text(*pr, pp, "regime") };
+        }
+        if (const json* v = member(c, p, "verdict", json::value_t::string, true)) {
+            const std::string verdict = v->get<std::string>();
+            if (verdict == "baseline")
+                cell.verdict = Verdict::Baseline;
+            else if (verdict == "significant")
+                cell.verdict = Verdict::Significant;
+            else if (verdict == "within_noise")
+                cell.verdict = Verdict::WithinNoise;
+            else
+                error(p + "/verdict", "expected baseline, significant or within_noise, found \"" + verdict + "\"");
+        }
+        if (const json* q = member(c, p, "queue", json::value_t::object, true)) {
+            const std::string qp = p + "/queue";
+            cell.queue = QueueSummary { number(*q, qp, "median_lag_ms", 0), number(*q, qp, "median_queue_steps", 0),
+                int(integer(*q, qp, "max_queue_steps", 0, 1'000'000)) };
+        }
+        if (const json* s = member(c, p, "syncs_per_step", json::value_t::number_float, true))
+            cell.syncsPerStep = checked(s->get<double>(), p + "/syncs_per_step", 0, 1e6);
+        readBlocks(c, p, cell);
+        r.cells.push_back(cell);
+    }
+
+    void readBlocks(const json& c, const std::string& p, CellResult& cell)
+    {
+        const json* rounds = member(c, p, "block_rounds", json::value_t::array);
+        const json* ms = member(c, p, "block_ms_per_step", json::value_t::array);
+        if (!rounds || !ms)
+            return;
+        if (rounds->size() != ms->size()) {
+            error(p + "/block_ms_per_step",
+                "has " + std::to_string(ms->size()) + " entries for " + std::to_string(rounds->size())
+                    + " block_rounds");
+            return;
+        }
+        for (size_t i = 0; i < rounds->size(); ++i) {
+            const json& round = (*rounds)[i];
+            const json& value = (*ms)[i];
+            if (!round.is_number_integer() || round.get<double>() < 0 || round.get<double>() > largest) {
+                error(p + "/block_rounds/" + std::to_string(i), "expected a round number");
+                return;
+            }
+            if (!value.is_number()) {
+                error(p + "/block_ms_per_step/" + std::to_string(i), "expected a number, found " + kindOf(value));
+                return;
+            }
+            cell.blockRounds.push_back(int(round.get<int64_t>()));
+            cell.blockStepMs.push_back(
+                checked(value.get<double>(), p + "/block_ms_per_step/" + std::to_string(i), 1e-9, largest));
+        }
+    }
+
+    void readRoundOrder(const json& o, const std::string& p, ExperimentResult& r)
+    {
+        if (!o.is_object()) {
+            error(p, "expected an object, found " + kindOf(o));
+            return;
+        }
+        RoundOrder order;
+        order.model = text(o, p, "model");
+        order.mode = text(o, p, "mode");
+        order.round = int(integer(o, p, "round", 0, 100'000'000));
+        if (const json* styles = member(o, p, "styles", json::value_t::array)) {
+            for (size_t i = 0; i < styles->size(); ++i) {
+                if (!(*styles)[i].is_string()) {
+                    error(p + "/styles/" + std::to_string(i), "expected a string, found " + kindOf((*styles)[i]));
+                    return;
+                }
+                order.styles.push_back((*styles)[i].get<std::string>());
+            }
+        }
+        r.roundOrders.push_back(order);
+    }
+
+    void readGroup(const json& g, const std::string& p, ExperimentResult& r)
+    {
+        if (!g.is_object()) {
+            error(p, "expected an object, found " + kindOf(g));
+            return;
+        }
+        GroupResult group;
+        group.model = text(g, p, "model");
+        group.mode = text(g, p, "mode");
+        group.stopReason = text(g, p, "stop_reason");
+        group.rounds = int(integer(g, p, "rounds", 0, 100'000'000));
+        group.noiseFloorPct = number(g, p, "noise_floor_pct", 0, largest, true, 0);
+        group.warmupSteps = optionalInteger(g, p, "warmup_steps", 0, int64_t(largest), 0);
+        if (const json* pr = member(g, p, "process_rounds", json::value_t::array, true)) {
+            for (size_t i = 0; i < pr->size(); ++i) {
+                const json& v = (*pr)[i];
+                if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 100'000'000) {
+                    error(p + "/process_rounds/" + std::to_string(i), "expected a number of rounds");
+                    break;
+                }
+                group.processRounds.push_back(int(v.get<int64_t>()));
+            }
+        }
+        if (const json* cl = member(g, p, "clocks", json::value_t::object, true)) {
+            const std::string cp = p + "/clocks";
+            const json* available = member(*cl, cp, "available", json::value_t::boolean);
+            group.clocks.available = available && available->get<bool>();
+            if (group.clocks.available) {
+                constexpr int64_t mhz = 100'000;
+                group.clocks.defaultMhz = unsigned(optionalInteger(*cl, cp, "default_sm_mhz", 0, mhz, 0));
+                group.clocks.minMhz = unsigned(optionalInteger(*cl, cp, "min_sm_mhz", 0, mhz, 0));
+                group.clocks.medianMhz = unsigned(optionalInteger(*cl, cp, "median_sm_mhz", 0, mhz, 0));
+                group.clocks.maxMhz = unsigned(optionalInteger(*cl, cp, "max_sm_mhz", 0, mhz, 0));
+                group.clocks.blocks = int(optionalInteger(*cl, cp, "blocks", 0, 100'000'000, 0));
+                group.clocks.lowClockBlocks = int(optionalInteger(*cl, cp, "low_clock_blocks", 0, 100'000'000, 0));
+            } else if (const json* reason = member(*cl, cp, "reason", json::value_t::string, true)) {
+                group.clocks.reason = reason->get<std::string>();
+            }
+        }
+        if (const json* reg = member(g, p, "regime", json::value_t::object, true)) {
+            const std::string rp = p + "/regime";
+            const json* available = member(*reg, rp, "available", json::value_t::boolean);
+            group.regime.available = available && available->get<bool>();
+            if (group.regime.available) {
+                group.regime.dMs = number(*reg, rp, "d_ms", 0);
+                group.regime.gMs = number(*reg, rp, "g_ms", 0);
+                group.regime.lUs = number(*reg, rp, "l_us", 0);
+                group.regime.hUs = number(*reg, rp, "h_us", 0);
+                group.regime.label = text(*reg, rp, "label");
+                if (const json* k = member(*reg, rp, "k", json::value_t::number_float, true))
+                    group.regime.k = k->is_number_integer() ? k->get<int64_t>() : -1;
+                if (const json* q = member(*reg, rp, "queue_limited", json::value_t::boolean, true))
+                    group.regime.queueLimited = q->get<bool>();
+            } else if (const json* reason = member(*reg, rp, "reason", json::value_t::string, true)) {
+                group.regime.reason = reason->get<std::string>();
+            }
+        }
+        r.groups.push_back(group);
+    }
+
+    std::string m_source;
+    std::vector<ConfigError>& m_errors;
+};
+
+// 1-based line and column of a byte offset.
+std::pair<int, int> lineAndColumn(const std::string& text, size_t offset)
+{
+    int line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return { line, column };
+}
+
+} // namespace
+
+ResultsLoadResult loadResultsText(const std::string& text, const std::string& sourceName)
+{
+    ResultsLoadResult result;
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+        std::string message = e.what();
+        const auto cut = message.find("syntax error");
+        result.errors.push_back({ sourceName, line, column,
+            "not valid JSON: " + (cut == std::string::npos ? message : message.substr(cut)) });
+        return result;
+    } catch (const std::exception& e) {
+        result.errors.push_back({ sourceName, 0, 0, std::string("not valid JSON: ") + e.what() });
+        return result;
+    }
+    ExperimentResult r;
+    ResultsReader reader(sourceName, result.errors);
+    reader.read(root, r);
+    if (result.errors.empty())
+        result.result = std::move(r);
+    return result;
+}
+
+ResultsLoadResult loadResultsFile(const std::string& path)
+{
+    ResultsLoadResult result;
+    if (const auto text = readInputFile(path, result.errors))
+        return loadResultsText(*text, path);
+    return result;
+}
+
+} // namespace synctax

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/config/configerror.h"
+#include "core/analysis/experimentresult.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+struct ResultsLoadResult {
+    std::optional<ExperimentResult> result; // set only when there are no errors
+    std::vector<ConfigError> errors;
+};
+
+// Reads a synctax-run results.json strictly: malformed JSON is located by line and column; a
+// wrong schema, a wrong type, a number that is not finite or out of range, or an inconsistent
+// cell is named by its JSON pointer (/cells/3/overhead_pct/ci_low). Keys this version does not
+// know are ignored, so newer files still open. Never throws on bad input.
+ResultsLoadResult loadResultsText(const std::string& text, const std::string& sourceName);
+ResultsLoadResult loadResultsFile(const std::string& path);
+
+} // namespace synctax

@@ -1,0 +1,89 @@
+#include "core/files/stepcsvwriter.h"
+
+#include "core/files/resultsjson.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace synctax {
+
+const char* stepCsvHeader()
+{
+    return "model,mode,style,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_ms,queue_steps\n";
+}
+
+namespace {
+
+// Locale-independent: Qt applications call setlocale(LC_ALL, ""), and printf's %f would then write
+// a decimal comma in many locales.
+void appendFixed(std::string& out, double value, int precision)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, precision);
+    out.append(buf, r.ptr);
+}
+
+} // namespace
+
+std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
+{
+    std::string row
+        = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(r.round) + ',' + std::to_string(r.step) + ',';
+    appendFixed(row, double(r.startNs) * 1e-6, 6);
+    row += ',';
+    appendFixed(row, double(r.dispatchedNs - r.startNs) * 1e-3, 3);
+    row += ',';
+    appendFixed(row, double(r.loggedNs - r.dispatchedNs) * 1e-3, 3);
+    row += ',';
+    if (r.queueSteps >= 0) {
+        appendFixed(row, double(r.gpuDoneNs) * 1e-6, 6);
+        row += ',';
+        appendFixed(row, double(r.lagMs), 4);
+        row += ',' + std::to_string(r.queueSteps) + '\n';
+    } else {
+        row += ",,\n"; // no GPU: gpu_done_ms, lag_ms and queue_steps are empty
+    }
+    return row;
+}
+
+void writeStepsCsv(const std::string& path, std::vector<StepRecord> records, const std::vector<CellPlan>& cells)
+{
+    std::stable_sort(
+        records.begin(), records.end(), [](const StepRecord& a, const StepRecord& b) { return a.startNs < b.startNs; });
+    writeFileAtomically(path, [&](std::ostream& out) {
+        out << stepCsvHeader();
+        for (const StepRecord& r : records) {
+            if (r.cell < cells.size())
+                out << stepCsvRow(r, cells[r.cell]);
+        }
+    });
+}
+
+StepCsvWriter::StepCsvWriter(const std::string& path, std::vector<CellPlan> cells)
+    : m_file(std::fopen(path.c_str(), "w"))
+    , m_cells(std::move(cells))
+{
+    if (!m_file)
+        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    std::fputs(stepCsvHeader(), m_file);
+}
+
+StepCsvWriter::~StepCsvWriter() { std::fclose(m_file); }
+
+void StepCsvWriter::write(const std::vector<StepRecord>& records)
+{
+    for (const auto& r : records) {
+        if (r.cell >= m_cells.size())
+            continue;
+        std::fputs(stepCsvRow(r, m_cells[r.cell]).c_str(), m_file);
+        ++m_rows;
+    }
+}
+
+void StepCsvWriter::flush() { std::fflush(m_file); }
+
+} // namespace synctax

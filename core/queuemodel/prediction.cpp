@@ -1,0 +1,40 @@
+#include "core/queuemodel/prediction.h"
+
+#include "core/queuemodel/simulator.h"
+
+#include <algorithm>
+
+namespace synctax {
+
+QueueModel queueModelFor(const RegimeMeasurement& measured, double baselineLagMs)
+{
+    QueueModel model;
+    model.dMs = measured.dMs;
+    model.gMs = measured.gMs;
+    model.hUs = measured.hUs;
+    model.lUs = measured.lUs;
+    model.k = measured.k > 0 ? measured.k : 1;
+    const bool dispatchBound = classifyRegime(measured.dMs, measured.gMs, measured.hUs) == "dispatch_bound";
+    model.tailMs = dispatchBound && !measured.queueLimited ? std::clamp(baselineLagMs, 0.0, measured.gMs) : 0.0;
+    return model;
+}
+
+Prediction predictOverhead(
+    const RegimeMeasurement& measured, const StyleSpec& style, int64_t stepsPerBlock, double baselineLagMs)
+{
+    return predictOverheads(measured, { style }, stepsPerBlock, baselineLagMs).front();
+}
+
+std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, const std::vector<StyleSpec>& styles,
+    int64_t stepsPerBlock, double baselineLagMs)
+{
+    const std::string regime
+        = measured.label.empty() ? classifyRegime(measured.dMs, measured.gMs, measured.hUs) : measured.label;
+    const auto simulated = simulateStyles(queueModelFor(measured, baselineLagMs), styles, stepsPerBlock, 1);
+    std::vector<Prediction> predictions;
+    for (const auto& s : simulated)
+        predictions.push_back({ s.overheadPct, regime });
+    return predictions;
+}
+
+} // namespace synctax

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "core/config/experimentconfig.h"
+#include "core/queuemodel/regime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+struct QueueModel;
+
+// What the queue model expects a style to cost, from the measured D, G, L, K and H of its model.
+struct Prediction {
+    double overheadPct = 0; // against the baseline of the same model and mode
+    std::string regime; // dispatch_bound, gpu_bound or balanced (core/queuemodel/regime.h)
+};
+
+// The simulator's model of a measured loop. K falls back to 1 when it could not be counted
+// (then the whole step is one launch, as with a CUDA graph). baselineLagMs, the baseline's
+// median lag where it was measured, becomes the step's GPU tail (QueueModel::tailMs) when the loop
+// is dispatch-bound: only then does each step start on an idle GPU, so that the lag is the step's
+// own tail (not a queue of steps, nor the host waiting for the GPU as when D is queue-limited).
+QueueModel queueModelFor(const RegimeMeasurement& measured, double baselineLagMs = 0);
+
+// One block of stepsPerBlock steps of the style and of the baseline, simulated without jitter:
+// a block is what a real run times, so its fill and drain are priced in.
+Prediction predictOverhead(
+    const RegimeMeasurement& measured, const StyleSpec& style, int64_t stepsPerBlock, double baselineLagMs = 0);
+
+// The same for several styles, simulating the baseline once.
+std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, const std::vector<StyleSpec>& styles,
+    int64_t stepsPerBlock, double baselineLagMs = 0);
+
+} // namespace synctax

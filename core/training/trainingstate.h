@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/config/experimentconfig.h"
+#include "models/modelfactory.h"
+
+#include <torch/optim/optimizer.h>
+#include <torch/types.h>
+
+#include <memory>
+#include <vector>
+
+namespace synctax {
+
+struct StepOutput {
+    torch::Tensor loss;
+    torch::Tensor logits;
+    torch::Tensor target;
+};
+
+struct Batch {
+    torch::Tensor input;
+    torch::Tensor target;
+};
+
+// A model, its optimizer and a few synthetic batches, all resident on the device, so no input
+// pipeline hides anything. runStep() is one training step: zero_grad, forward, cross-entropy,
+// backward, optimizer step — nothing in it waits for the device.
+class TrainingState {
+public:
+    TrainingState(const ModelSpec& spec, torch::Device device, OptimizerKind optimizer, double learningRate,
+        uint64_t seed, int batches = 4);
+
+    StepOutput runStep(const torch::Tensor& input, const torch::Tensor& target);
+    const Batch& batch(size_t i) const { return m_batches[i % m_batches.size()]; }
+    size_t batchCount() const { return m_batches.size(); }
+    torch::Device device() const { return m_device; }
+    void synchronize() const;
+
+private:
+    torch::Device m_device;
+    BuiltModel m_model;
+    std::unique_ptr<torch::optim::Optimizer> m_optimizer;
+    std::vector<Batch> m_batches;
+};
+
+} // namespace synctax

@@ -1,0 +1,120 @@
+#include "core/analysis/explanation.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+GroupResult group(const std::string& label, double dMs, double gMs, double lUs, int64_t k, double hUs = 0)
+{
+    GroupResult g;
+    g.model = "resnet50";
+    g.mode = "eager";
+    g.regime.available = true;
+    g.regime.label = label;
+    g.regime.dMs = dMs;
+    g.regime.gMs = gMs;
+    g.regime.lUs = lUs;
+    g.regime.k = k;
+    g.regime.hUs = hUs;
+    return g;
+}
+
+CellResult cell(const std::string& style, Interval overhead, const std::string& model = "resnet50")
+{
+    CellResult c;
+    c.model = model;
+    c.mode = "eager";
+    c.style = style;
+    c.overheadPct = overhead;
+    return c;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST(Explanation, GpuBoundQuotesBothTimesTheQueueAndTheItemOverhead)
+{
+    CellResult none = cell("none", { 0, 0, 0 });
+    none.overheadPct.reset();
+    none.queue = QueueSummary { 50.0, 2.4, 3 };
+    const std::vector<CellResult> cells { none, cell("item", { 0.3, -0.1, 0.6 }) };
+    const std::string text = explainGroup(group("gpu_bound", 2.3, 32.1, 30, 161), cells);
+    EXPECT_TRUE(contains(text, "GPU-bound")) << text;
+    EXPECT_TRUE(contains(text, "32.1 ms")) << text;
+    EXPECT_TRUE(contains(text, "2.30 ms")) << text;
+    EXPECT_TRUE(contains(text, "2.4 steps (~386 launches)")) << text; // 2.4 x 161
+    EXPECT_TRUE(contains(text, "30.0 µs")) << text;
+    EXPECT_TRUE(contains(text, "+0.3% [-0.1, +0.6]")) << text;
+    EXPECT_FALSE(contains(text, "upper bound")) << text;
+}
+
+TEST(Explanation, DispatchBoundSaysTheQueueIsEmpty)
+{
+    const std::string text
+        = explainGroup(group("dispatch_bound", 1.01, 0.23, 8, 161), { cell("item", { 3.2, 1.9, 4.4 }) });
+    EXPECT_TRUE(contains(text, "Dispatch-bound")) << text;
+    EXPECT_TRUE(contains(text, "1.01 ms")) << text;
+    EXPECT_TRUE(contains(text, "0.230 ms")) << text;
+    EXPECT_TRUE(contains(text, "~8.0 µs round trip")) << text;
+    EXPECT_TRUE(contains(text, "+3.2% [+1.9, +4.4]")) << text;
+}
+
+TEST(Explanation, BalancedCountsHostWorkAsHostTime)
+{
+    // D 7.7 ms + H 1000 µs: the host needs 8.7 ms.
+    const std::string text
+        = explainGroup(group("balanced", 7.7, 7.7, 12, 161, 1000), { cell("item", { 6.2, 4.7, 7.4 }) });
+    EXPECT_TRUE(contains(text, "Balanced")) << text;
+    EXPECT_TRUE(contains(text, "host 8.70 ms and GPU 7.70 ms")) << text;
+    EXPECT_TRUE(contains(text, "1000 µs of configured host work")) << text;
+    EXPECT_TRUE(contains(text, "+6.2% [+4.7, +7.4]")) << text;
+}
+
+TEST(Explanation, OnlyTheItemCellOfTheSameGroupIsQuoted)
+{
+    const std::vector<CellResult> cells { cell("item", { 9.9, 8.8, 11.1 }, "tiny_mlp"),
+        cell("item_every_n", { 1.1, 0.5, 1.7 }) };
+    const std::string text = explainGroup(group("balanced", 1, 1, 10, 20), cells);
+    EXPECT_FALSE(contains(text, "9.9")) << text;
+    EXPECT_FALSE(contains(text, "1.1%")) << text;
+    EXPECT_FALSE(contains(text, "measured item")) << text;
+}
+
+TEST(Explanation, QueueLimitedMarksDispatchTimeAsAnUpperBound)
+{
+    GroupResult g = group("gpu_bound", 4.5, 40, 25, 3000);
+    g.regime.queueLimited = true;
+    const std::string text = explainGroup(g, {});
+    EXPECT_TRUE(contains(text, "D (4.50 ms) is an upper bound")) << text;
+    EXPECT_TRUE(contains(text, "fills the launch queue")) << text;
+    EXPECT_TRUE(contains(regimeNumbers(g.regime), "D 4.50 ms (upper bound)"));
+}
+
+TEST(Explanation, CpuRunHasNoGpuQueue)
+{
+    GroupResult g;
+    g.model = "resnet50";
+    g.mode = "eager";
+    g.regime.reason = "device is the CPU";
+    const std::string text = explainGroup(g, { cell("item", { 0.1, -0.4, 0.5 }) });
+    EXPECT_TRUE(contains(text, "No GPU queue")) << text;
+    EXPECT_TRUE(contains(text, "synchronously")) << text;
+    EXPECT_TRUE(contains(text, "device is the CPU")) << text;
+    EXPECT_TRUE(contains(text, "+0.1% [-0.4, +0.5]")) << text;
+    EXPECT_EQ(regimeTitle(g.regime), "No GPU queue");
+    EXPECT_EQ(regimeNumbers(g.regime), "");
+}
+
+TEST(Explanation, NumbersLineAndTitles)
+{
+    const GroupResult g = group("dispatch_bound", 1.01, 0.231, 8, 161);
+    EXPECT_EQ(regimeNumbers(g.regime), "D 1.01 ms · G 0.231 ms · L 8.0 µs · K 161 · H 0 µs");
+    EXPECT_EQ(regimeTitle(g.regime), "Dispatch-bound");
+    EXPECT_EQ(regimeTitle(group("gpu_bound", 1, 2, 3, 4).regime), "GPU-bound");
+    EXPECT_EQ(formatMs(32.14), "32.1");
+    EXPECT_EQ(formatMs(123.4), "123");
+    EXPECT_EQ(formatMs(8.544), "8.54");
+}

@@ -1,0 +1,175 @@
+#include "core/config/configloader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace synctax;
+
+namespace {
+
+ConfigLoadResult load(const std::string& text) { return loadConfigText(text, "test.yaml"); }
+
+bool hasError(const ConfigLoadResult& r, int line, int column, const std::string& fragment)
+{
+    return std::any_of(r.errors.begin(), r.errors.end(), [&](const ConfigError& e) {
+        return e.line == line && e.column == column && e.message.find(fragment) != std::string::npos;
+    });
+}
+
+std::string allErrors(const ConfigLoadResult& r) { return formatErrors(r.errors); }
+
+const char* minimal = "synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\n";
+
+} // namespace
+
+TEST(ConfigLoader, MinimalConfigGetsCatalogDefaultsAndTheBaseline)
+{
+    auto r = load(minimal);
+    ASSERT_TRUE(r.config) << allErrors(r);
+    const auto& c = *r.config;
+    ASSERT_EQ(c.models.size(), 1u);
+    EXPECT_EQ(c.models[0].batch, 256);
+    EXPECT_EQ(c.models[0].width, 512);
+    EXPECT_EQ(c.models[0].classes, 10);
+    ASSERT_EQ(c.styles.size(), 2u);
+    EXPECT_EQ(c.styles[0].name, "none");
+    EXPECT_EQ(c.styles[1].name, "item");
+    EXPECT_EQ(c.device, "auto");
+    EXPECT_EQ(c.modes, std::vector<Mode> { Mode::Eager });
+}
+
+TEST(ConfigLoader, ModelMappingsOverrideSizesAndBlocks)
+{
+    auto r = load("synctax: 1\n"
+                  "models:\n"
+                  "  - name: resnet50\n"
+                  "    batch: 8\n"
+                  "    input_size: 96\n"
+                  "    steps_per_block: 7\n"
+                  "    host_work_us: 300\n"
+                  "    time_budget_s: 12.5\n"
+                  "styles: [none, {name: item_every_n, n: 25}]\n"
+                  "steps_per_block: 11\n"
+                  "sink: stderr\n");
+    ASSERT_TRUE(r.config) << allErrors(r);
+    const auto& c = *r.config;
+    EXPECT_EQ(c.models[0].batch, 8);
+    EXPECT_EQ(c.models[0].inputSize, 96);
+    EXPECT_EQ(c.models[0].classes, 1000);
+    EXPECT_EQ(c.stepsPerBlockFor(c.models[0]), 7);
+    EXPECT_EQ(c.hostWorkUsFor(c.models[0]), 300);
+    EXPECT_DOUBLE_EQ(c.timeBudgetSFor(c.models[0]), 12.5);
+    EXPECT_EQ(c.styles[1].n, 25);
+    EXPECT_EQ(c.sink.kind, SinkSpec::Kind::Stderr);
+}
+
+TEST(ConfigLoader, IntervalStylesDefaultTheirN)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item_every_n, progress_bar_postfix_every_n]\n");
+    ASSERT_TRUE(r.config) << allErrors(r);
+    EXPECT_EQ(r.config->styles[1].n, 10);
+    EXPECT_EQ(r.config->styles[2].n, 50);
+}
+
+TEST(ConfigLoader, UnknownKeyIsLocatedAndNamesTheExpectedKeys)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nstep_per_block: 5\n");
+    EXPECT_FALSE(r.config);
+    EXPECT_TRUE(hasError(r, 4, 1, "unknown key 'step_per_block'")) << allErrors(r);
+    EXPECT_NE(allErrors(r).find("steps_per_block"), std::string::npos);
+}
+
+TEST(ConfigLoader, WrongTypeIsLocatedAtTheValue)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nsteps_per_block: lots\n");
+    EXPECT_TRUE(hasError(r, 4, 18, "steps_per_block: expected an integer, found 'lots'")) << allErrors(r);
+}
+
+TEST(ConfigLoader, OutOfRangeValuesAreRejected)
+{
+    auto r = load("synctax: 1\nmodels: [{name: tiny_mlp, batch: 0}]\nstyles: [item]\nblocks: 1\n");
+    EXPECT_TRUE(hasError(r, 2, 34, "batch: 0 is out of range")) << allErrors(r);
+    EXPECT_TRUE(hasError(r, 4, 9, "blocks: 1 is out of range; expected 2")) << allErrors(r);
+}
+
+TEST(ConfigLoader, UnknownNamesListTheChoices)
+{
+    auto r = load("synctax: 1\nmodels: [vgg16]\nstyles: [item, tensorboard]\nmodes: [jit]\ndevice: tpu\n");
+    EXPECT_TRUE(hasError(r, 2, 10, "unknown model 'vgg16'; expected one of: tiny_mlp, small_resnet, resnet50"))
+        << allErrors(r);
+    EXPECT_TRUE(hasError(r, 3, 16, "unknown style 'tensorboard'")) << allErrors(r);
+    EXPECT_TRUE(hasError(r, 4, 9, "unknown mode 'jit'")) << allErrors(r);
+    EXPECT_TRUE(hasError(r, 5, 9, "unknown device 'tpu'")) << allErrors(r);
+}
+
+TEST(ConfigLoader, DuplicateKeysAreErrors)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nseed: 1\nseed: 2\n");
+    EXPECT_TRUE(hasError(r, 5, 1, "duplicate key 'seed'")) << allErrors(r);
+}
+
+TEST(ConfigLoader, AllErrorsAreCollectedAtOnce)
+{
+    auto r = load("synctax: 2\nmodels: [tiny_mlp, tiny_mlp]\nstyles: [item, item]\nwarmup: {min_steps: -1}\n");
+    EXPECT_FALSE(r.config);
+    EXPECT_EQ(r.errors.size(), 4u) << allErrors(r);
+}
+
+TEST(ConfigLoader, MissingRequiredKeysAreNamed)
+{
+    auto r = load("name: x\n");
+    EXPECT_NE(allErrors(r).find("missing 'synctax: 1'"), std::string::npos);
+    EXPECT_NE(allErrors(r).find("missing 'models'"), std::string::npos);
+    EXPECT_NE(allErrors(r).find("missing 'styles'"), std::string::npos);
+}
+
+TEST(ConfigLoader, SyntaxErrorsCarryTheirPosition)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp\nstyles: [item]\n");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_GT(r.errors[0].line, 1);
+    EXPECT_NE(r.errors[0].message.find("YAML syntax"), std::string::npos);
+    EXPECT_EQ(r.errors[0].format().rfind("test.yaml:", 0), 0u);
+}
+
+TEST(ConfigLoader, IntervalOnAStyleWithoutOneIsAnError)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [{name: item, n: 3}]\n");
+    EXPECT_TRUE(hasError(r, 3, 26, "takes no interval")) << allErrors(r);
+}
+
+TEST(ConfigLoader, GraphsWithAdamAreAContradiction)
+{
+    auto r = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nmodes: [cuda_graph]\noptimizer: adam\n");
+    EXPECT_FALSE(r.config);
+    EXPECT_NE(allErrors(r).find("cuda_graph needs optimizer sgd"), std::string::npos);
+}
+
+TEST(ConfigLoader, TopLevelMustBeAMapping)
+{
+    auto r = load("- tiny_mlp\n");
+    EXPECT_TRUE(hasError(r, 1, 1, "expected a mapping at the top level")) << allErrors(r);
+}
+
+TEST(ConfigLoader, FileErrorsNameTheFile)
+{
+    auto r = loadConfigFile(SYNCTAX_TEST_DATA "/configs/unknown-key.yaml");
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_EQ(r.errors[0].format(),
+        std::string(SYNCTAX_TEST_DATA "/configs/unknown-key.yaml:6:5: unknown key 'batch_size' in a model; "
+                                      "expected one of: name, batch, width, input_size, classes, steps_per_block, "
+                                      "blocks, host_work_us, time_budget_s"));
+    auto missing = loadConfigFile("/nonexistent/x.yaml");
+    ASSERT_EQ(missing.errors.size(), 1u);
+    EXPECT_NE(missing.errors[0].message.find("cannot open"), std::string::npos);
+}
+
+TEST(ConfigLoader, PresetNamesResolveWhenNoFileHasThatName)
+{
+    auto seed = loadConfigOrPreset("seed");
+    ASSERT_TRUE(seed.config) << formatErrors(seed.errors);
+    auto missing = loadConfigOrPreset("no-such-preset");
+    ASSERT_EQ(missing.errors.size(), 1u);
+    EXPECT_NE(missing.errors[0].message.find("cpu-quick"), std::string::npos);
+}

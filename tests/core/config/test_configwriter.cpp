@@ -1,0 +1,87 @@
+#include "core/config/configloader.h"
+#include "core/config/configwriter.h"
+#include "core/config/presets.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
+{
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.description, b.description);
+    EXPECT_EQ(a.device, b.device);
+    EXPECT_EQ(a.seed, b.seed);
+    EXPECT_EQ(a.stepsPerBlock, b.stepsPerBlock);
+    EXPECT_EQ(a.blocks, b.blocks);
+    EXPECT_EQ(a.minBlocks, b.minBlocks);
+    EXPECT_DOUBLE_EQ(a.targetCiPp, b.targetCiPp);
+    EXPECT_DOUBLE_EQ(a.timeBudgetS, b.timeBudgetS);
+    EXPECT_EQ(a.processes, b.processes);
+    EXPECT_EQ(a.warmupMinSteps, b.warmupMinSteps);
+    EXPECT_EQ(a.warmupMaxSteps, b.warmupMaxSteps);
+    EXPECT_EQ(a.hostWorkUs, b.hostWorkUs);
+    EXPECT_EQ(a.optimizer, b.optimizer);
+    EXPECT_DOUBLE_EQ(a.learningRate, b.learningRate);
+    EXPECT_EQ(a.gpuEvents, b.gpuEvents);
+    EXPECT_EQ(a.observerControl, b.observerControl);
+    EXPECT_EQ(a.sink.kind, b.sink.kind);
+    EXPECT_EQ(a.sink.path, b.sink.path);
+    ASSERT_EQ(a.models.size(), b.models.size());
+    for (size_t i = 0; i < a.models.size(); ++i) {
+        EXPECT_EQ(a.models[i].name, b.models[i].name);
+        EXPECT_EQ(a.models[i].batch, b.models[i].batch);
+        EXPECT_EQ(a.models[i].width, b.models[i].width);
+        EXPECT_EQ(a.models[i].inputSize, b.models[i].inputSize);
+        EXPECT_EQ(a.models[i].classes, b.models[i].classes);
+        EXPECT_EQ(a.models[i].stepsPerBlock, b.models[i].stepsPerBlock);
+        EXPECT_EQ(a.models[i].blocks, b.models[i].blocks);
+        EXPECT_EQ(a.models[i].hostWorkUs, b.models[i].hostWorkUs);
+        EXPECT_DOUBLE_EQ(a.models[i].timeBudgetS, b.models[i].timeBudgetS);
+    }
+    ASSERT_EQ(a.styles.size(), b.styles.size());
+    for (size_t i = 0; i < a.styles.size(); ++i) {
+        EXPECT_EQ(a.styles[i].name, b.styles[i].name);
+        EXPECT_EQ(a.styles[i].n, b.styles[i].n);
+    }
+    EXPECT_EQ(a.modes, b.modes);
+}
+
+} // namespace
+
+TEST(ConfigWriter, EveryPresetSurvivesARoundTrip)
+{
+    for (const std::string& name : presetNames()) {
+        SCOPED_TRACE(name);
+        const auto original = loadConfigText(*presetText(name), name + ".yaml");
+        ASSERT_TRUE(original.config);
+        const std::string yaml = toYaml(*original.config);
+        const auto again = loadConfigText(yaml, "written.yaml");
+        ASSERT_TRUE(again.config) << yaml << (again.errors.empty() ? "" : again.errors.front().message);
+        expectSameConfig(*original.config, *again.config);
+    }
+}
+
+TEST(ConfigWriter, EditedFieldsAreWritten)
+{
+    auto loaded = loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml");
+    ASSERT_TRUE(loaded.config);
+    ExperimentConfig c = *loaded.config;
+    c.name = "edited: with a colon";
+    c.seed = 42;
+    c.processes = 3;
+    c.hostWorkUs = 750;
+    c.sink = { SinkSpec::Kind::File, "/tmp/log file.txt" };
+    c.models[0].batch = 3;
+    c.models[0].hostWorkUs = 0;
+    c.models[0].timeBudgetS = 7.5;
+    for (StyleSpec& s : c.styles)
+        if (s.name == "item_every_n")
+            s.n = 7;
+    c.modes = { Mode::Eager };
+    const auto again = loadConfigText(toYaml(c), "written.yaml");
+    ASSERT_TRUE(again.config);
+    expectSameConfig(c, *again.config);
+}

@@ -1,0 +1,65 @@
+#include "core/config/configloader.h"
+#include "core/config/presets.h"
+#include "core/config/stylecatalog.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentConfig preset(const std::string& name)
+{
+    auto text = presetText(name);
+    EXPECT_TRUE(text.has_value()) << name;
+    auto r = loadConfigText(text.value_or(""), "preset:" + name);
+    EXPECT_TRUE(r.errors.empty()) << formatErrors(r.errors);
+    return r.config.value_or(ExperimentConfig {});
+}
+
+} // namespace
+
+TEST(Presets, EveryPresetIsValid)
+{
+    const auto names = presetNames();
+    EXPECT_EQ(names,
+        (std::vector<std::string> { "cpu-quick", "observer", "regimes", "seed", "seed-graphs", "seed-tiny", "sins" }));
+    for (const auto& name : names) {
+        auto c = preset(name);
+        EXPECT_EQ(c.name, name);
+        EXPECT_FALSE(c.description.empty()) << name;
+    }
+}
+
+TEST(Presets, SeedIsThreeModelsBySevenStylesEager)
+{
+    auto c = preset("seed");
+    EXPECT_EQ(c.models.size(), 3u);
+    EXPECT_EQ(c.styles.size(), 7u);
+    EXPECT_EQ(c.modes, std::vector<Mode> { Mode::Eager });
+}
+
+TEST(Presets, SeedTinyAndCpuQuickCoverEveryStyle)
+{
+    for (const char* name : { "seed-tiny", "cpu-quick" }) {
+        auto c = preset(name);
+        ASSERT_EQ(c.styles.size(), styleCatalog().size()) << name;
+        for (size_t i = 0; i < c.styles.size(); ++i)
+            EXPECT_EQ(c.styles[i].name, styleCatalog()[i].name);
+    }
+    EXPECT_EQ(preset("cpu-quick").models.size(), 3u);
+    EXPECT_EQ(preset("cpu-quick").device, "cpu");
+}
+
+TEST(Presets, SeedGraphsComparesEagerWithGraphs)
+{
+    auto c = preset("seed-graphs");
+    EXPECT_EQ(c.modes, (std::vector<Mode> { Mode::Eager, Mode::CudaGraph }));
+    EXPECT_EQ(c.models.size(), 2u);
+}
+
+TEST(Presets, DefaultDependsOnCuda)
+{
+    EXPECT_EQ(defaultPresetName(true), "seed");
+    EXPECT_EQ(defaultPresetName(false), "cpu-quick");
+}

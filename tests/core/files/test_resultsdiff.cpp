@@ -1,0 +1,105 @@
+#include "core/files/resultsdiff.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentResult sample()
+{
+    ExperimentResult r;
+    r.environment.device = "cuda:0";
+    r.environment.deviceName = "NVIDIA H200";
+    CellResult base;
+    base.model = "tiny_mlp";
+    base.mode = "eager";
+    base.style = "none";
+    base.stepMs.mean = 1.0;
+    CellResult item = base;
+    item.style = "item";
+    item.stepMs.mean = 1.05;
+    item.overheadPct = Interval { 5.0, 4.0, 6.0 };
+    r.cells = { base, item };
+    return r;
+}
+
+} // namespace
+
+TEST(ResultsDiff, AFileAgainstItselfHasNoDifferences)
+{
+    const ResultsDiff d = diffResults(sample(), sample());
+    EXPECT_TRUE(d.identical());
+    EXPECT_EQ(formatDiff(d), "no differences\n");
+}
+
+TEST(ResultsDiff, ShowsDifferencesOverlapAndEnvironment)
+{
+    ExperimentResult b = sample();
+    b.environment.deviceName = "NVIDIA H100";
+    b.cells[1].overheadPct = Interval { 8.0, 7.0, 9.0 };
+    CellResult extra = b.cells[0];
+    extra.style = "progress_bar";
+    b.cells.push_back(extra);
+    const ResultsDiff d = diffResults(sample(), b);
+    EXPECT_FALSE(d.identical());
+    ASSERT_EQ(d.environment.size(), 1u);
+    EXPECT_EQ(d.environment[0].field, "device_name");
+    ASSERT_EQ(d.cells.size(), 3u);
+    EXPECT_TRUE(d.cells[0].same());
+    EXPECT_FALSE(d.cells[1].intervalsOverlap()); // [4, 6] and [7, 9]
+    EXPECT_TRUE(d.cells[2].onlyInB);
+    const std::string text = formatDiff(d);
+    EXPECT_NE(text.find("environment device_name: NVIDIA H200  |  NVIDIA H100"), std::string::npos) << text;
+    EXPECT_NE(text.find("+3.00  DISJOINT"), std::string::npos) << text;
+    EXPECT_NE(text.find("tiny_mlp/eager/progress_bar: only in B"), std::string::npos) << text;
+}
+
+TEST(ResultsDiff, OverlappingIntervalsAreSaidSo)
+{
+    ExperimentResult b = sample();
+    b.cells[1].overheadPct = Interval { 5.5, 4.5, 6.5 };
+    const ResultsDiff d = diffResults(sample(), b);
+    EXPECT_TRUE(d.cells[1].intervalsOverlap());
+    EXPECT_NE(formatDiff(d).find("overlap"), std::string::npos);
+}
+
+// A sync's tax moves with the loop's speed: a diff says when a model's baseline ran at another
+// speed than the A/A noise floors allow, with both regimes.
+TEST(ResultsDiff, SaysWhenTheBaselineRanAtAnotherSpeed)
+{
+    ExperimentResult a = sample();
+    GroupResult g;
+    g.model = "tiny_mlp";
+    g.mode = "eager";
+    g.noiseFloorPct = 1.5;
+    g.regime.available = true;
+    g.regime.dMs = 0.9;
+    g.regime.gMs = 0.8;
+    g.regime.label = "balanced";
+    a.groups = { g };
+
+    ExperimentResult b = a;
+    b.cells[0].stepMs.mean = 1.012; // +1.2%: under the floor
+    ResultsDiff d = diffResults(a, b);
+    ASSERT_EQ(d.groups.size(), 1u);
+    EXPECT_NEAR(d.groups[0].baselineChangePct(), 1.2, 1e-9);
+    EXPECT_FALSE(d.groups[0].speedMoved());
+    EXPECT_EQ(formatDiff(d).find("another speed"), std::string::npos) << formatDiff(d);
+
+    b.cells[0].stepMs.mean = 0.92; // 8% faster
+    b.groups[0].regime.dMs = 0.75;
+    b.groups[0].regime.label = "gpu_bound";
+    d = diffResults(a, b);
+    EXPECT_TRUE(d.groups[0].speedMoved());
+    const std::string text = formatDiff(d);
+    EXPECT_NE(text.find("tiny_mlp/eager: baseline 1.000 -> 0.920 ms/step (-8.0%, noise floor 1.5%); D 0.90 -> 0.75 ms"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("balanced -> gpu_bound: the loop ran at another speed"), std::string::npos) << text;
+
+    b.groups[0].noiseFloorPct = 9.0; // a noisier run B: 8% is within its floor
+    EXPECT_FALSE(diffResults(a, b).groups[0].speedMoved());
+    b.groups.clear(); // a model measured in one run only has nothing to compare
+    EXPECT_TRUE(diffResults(a, b).groups.empty());
+}

@@ -1,0 +1,250 @@
+#include "core/engine/devices.h"
+#include "core/engine/experimentrunner.h"
+#include "core/steps/stepring.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentConfig smallConfig()
+{
+    ExperimentConfig c;
+    c.name = "unit";
+    c.device = "cpu";
+    c.stepsPerBlock = 3;
+    c.blocks = 3;
+    c.warmupMinSteps = 0;
+    c.warmupMaxSteps = 2;
+    c.models = { ModelSpec { "tiny_mlp", 4, 16, 8, 3 } };
+    c.styles = { { "none", 0 }, { "item", 0 }, { "gpu_accumulate", 0 } };
+    return c;
+}
+
+} // namespace
+
+TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaseline)
+{
+    StepRing ring(1024);
+    ExperimentRunner runner(smallConfig(), &ring, 7);
+    ASSERT_EQ(runner.cells().size(), 4u); // the three styles and the baseline's A/A copy
+    EXPECT_EQ(runner.cells()[1].style, "aa_control");
+    int64_t lastDone = 0, total = 0;
+    runner.onProgress = [&](const RunProgress& p) {
+        lastDone = p.blocksDone;
+        total = p.blocksTotal;
+    };
+    const std::atomic<bool> stop { false };
+    const ExperimentResult r = runner.run(stop);
+
+    EXPECT_FALSE(r.stopped);
+    EXPECT_EQ(lastDone, runner.plannedBlocks());
+    EXPECT_EQ(total, 4 * (3 + 1));
+    ASSERT_EQ(r.cells.size(), 4u);
+    for (const auto& cell : r.cells) {
+        EXPECT_TRUE(cell.ok) << cell.style << ": " << cell.error;
+        EXPECT_EQ(cell.stepsMeasured, 9);
+        EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1, 2 }));
+        EXPECT_GT(cell.stepMs.median, 0);
+        EXPECT_LE(cell.stepMs.p10, cell.stepMs.median);
+        EXPECT_LE(cell.stepMs.median, cell.stepMs.p90);
+        EXPECT_EQ(cell.overheadPct.has_value(), cell.style != "none") << cell.style;
+        ASSERT_TRUE(cell.verdict.has_value()) << cell.style;
+        EXPECT_EQ(*cell.verdict == Verdict::Baseline, cell.style == "none") << cell.style;
+        if (cell.overheadPct) {
+            EXPECT_LE(cell.overheadPct->low, cell.overheadPct->estimate);
+            EXPECT_LE(cell.overheadPct->estimate, cell.overheadPct->high);
+        }
+    }
+    ASSERT_EQ(r.roundOrders.size(), 3u);
+    for (const auto& order : r.roundOrders) {
+        EXPECT_EQ(std::set<std::string>(order.styles.begin(), order.styles.end()),
+            (std::set<std::string> { "none", "aa_control", "item", "gpu_accumulate" }));
+    }
+    EXPECT_EQ(r.environment.device, "cpu");
+    EXPECT_FALSE(r.notes.empty()); // the CPU has no queue: said once
+
+    std::vector<StepRecord> records;
+    ring.drain(records);
+    EXPECT_EQ(records.size(), size_t(4 * 4 * 3)); // cells x (warm-up round + 3 rounds) x steps
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].rounds, 3);
+    EXPECT_EQ(r.groups[0].stopReason, "max_blocks");
+    EXPECT_FALSE(r.groups[0].clocks.available);
+    EXPECT_TRUE(std::all_of(records.begin(), records.end(), [](const StepRecord& s) {
+        return s.runId == 7 && s.startNs <= s.dispatchedNs && s.dispatchedNs <= s.loggedNs;
+    }));
+}
+
+TEST(ExperimentRunner, BlockOrderFollowsTheSeed)
+{
+    auto orders = [](uint64_t seed) {
+        ExperimentConfig c = smallConfig();
+        c.seed = seed;
+        c.blocks = 6;
+        ExperimentRunner runner(c);
+        std::vector<std::vector<std::string>> all;
+        for (const auto& o : runner.run(std::atomic<bool> { false }).roundOrders)
+            all.push_back(o.styles);
+        return all;
+    };
+    EXPECT_EQ(orders(3), orders(3));
+    EXPECT_NE(orders(3), orders(4));
+}
+
+TEST(ExperimentRunner, CudaGraphOnTheCpuFailsItsCellsAndTheOthersRun)
+{
+    ExperimentConfig c = smallConfig();
+    c.modes = { Mode::Eager, Mode::CudaGraph };
+    ExperimentRunner runner(c);
+    const auto r = runner.run(std::atomic<bool> { false });
+    ASSERT_EQ(r.cells.size(), 8u);
+    for (const auto& cell : r.cells) {
+        if (cell.mode == "cuda_graph") {
+            EXPECT_FALSE(cell.ok);
+            EXPECT_NE(cell.error.find("cuda_graph needs a CUDA device"), std::string::npos) << cell.error;
+        } else {
+            EXPECT_TRUE(cell.ok) << cell.error;
+        }
+    }
+}
+
+TEST(ExperimentRunner, StopEndsTheRunWithinABlockAndKeepsWhatWasMeasured)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 50;
+    ExperimentRunner runner(c);
+    std::atomic<bool> stop { false };
+    runner.onProgress = [&](const RunProgress& p) {
+        if (p.blocksDone >= 4 + 2 * 4) // the warm-up round and two measured rounds
+            stop.store(true);
+    };
+    const auto r = runner.run(stop);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(r.groups.at(0).stopReason, "stopped");
+    for (const auto& cell : r.cells) {
+        EXPECT_TRUE(cell.ok);
+        EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1 })) << cell.style;
+    }
+}
+
+TEST(ExperimentRunner, StopsEarlyOnceEveryIntervalIsNarrowEnough)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 40;
+    c.minBlocks = 4;
+    c.targetCiPp = 1e6; // any interval is narrow enough
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "ci_target");
+    EXPECT_EQ(r.groups.at(0).rounds, 4);
+    for (const auto& cell : r.cells)
+        EXPECT_EQ(cell.stepsMeasured, 4 * c.stepsPerBlock) << cell.style;
+}
+
+TEST(ExperimentRunner, StopsWhenTheTimeBudgetIsSpent)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 1000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0; // never narrow enough
+    c.timeBudgetS = 0.1;
+    int64_t lastDone = 0;
+    ExperimentRunner runner(c);
+    runner.onProgress = [&](const RunProgress& p) { lastDone = p.blocksDone; };
+    const auto r = runner.run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "time_budget");
+    EXPECT_LT(r.groups.at(0).rounds, 1000);
+    EXPECT_EQ(lastDone, runner.plannedBlocks()); // the progress still ends at 100%
+}
+
+TEST(ExperimentRunner, AModelsOwnTimeBudgetOverridesTheConfigs)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 100000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0; // never narrow enough
+    c.timeBudgetS = 3600; // would outlast the test
+    c.models.at(0).timeBudgetS = 0.2;
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    EXPECT_EQ(r.groups.at(0).stopReason, "time_budget");
+    EXPECT_LT(r.groups.at(0).rounds, 100000);
+}
+
+// A warm-up that would never settle within its step limits stops at half the time budget, so that
+// a slow machine or a large model cannot hold a run in its warm-up for ever.
+TEST(ExperimentRunner, WarmUpStopsWithinTheTimeBudget)
+{
+    ExperimentConfig c = smallConfig();
+    c.warmupMinSteps = 1'000'000;
+    c.warmupMaxSteps = 1'000'000;
+    c.timeBudgetS = 0.3;
+    const auto r = ExperimentRunner(c).run(std::atomic<bool> { false });
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_GT(r.groups[0].warmupSteps, 0);
+    EXPECT_LT(r.groups[0].warmupSteps, 1'000'000);
+    EXPECT_GE(r.groups[0].rounds, 1);
+    for (const auto& cell : r.cells)
+        EXPECT_TRUE(cell.ok) << cell.style;
+}
+
+TEST(ExperimentRunner, TimeLeftIsTheSmallerOfBudgetAndBlocksPerModel)
+{
+    // A model with thousands of rounds left but 30 s of budget ends within 30 s; one with 10
+    // blocks left at 0.1 s a block ends in about 1 s, however large its budget.
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 50000, 30.0 } }, 0.01), 30.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 10, 900.0 } }, 0.1), 1.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 50000, 30.0 }, { 10, 900.0 } }, 0.1), 31.0);
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { 10, 900.0 } }, 0.0), 900.0); // no pace yet: the budget
+    EXPECT_DOUBLE_EQ(estimateRemainingS({ { -3, -2.0 } }, 0.1), 0.0); // overrun counts as nothing left
+
+    RunProgress p;
+    p.blocksDone = 1;
+    p.blocksTotal = 1000;
+    p.elapsedS = 30;
+    p.remainingS = 10;
+    EXPECT_DOUBLE_EQ(p.fraction(), 0.75); // by time, not by the 0.1% of blocks
+    p.remainingS = -1;
+    EXPECT_DOUBLE_EQ(p.fraction(), 0.001);
+}
+
+TEST(ExperimentRunner, ReportsTimeLeftThatEndsAtZero)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 100000;
+    c.minBlocks = 2;
+    c.targetCiPp = 0;
+    c.timeBudgetS = 0.3;
+    std::vector<RunProgress> seen;
+    ExperimentRunner runner(c);
+    runner.onProgress = [&](const RunProgress& p) { seen.push_back(p); };
+    runner.run(std::atomic<bool> { false });
+    ASSERT_GT(seen.size(), 10u);
+    for (const RunProgress& p : seen) {
+        EXPECT_GE(p.remainingS, 0.0);
+        EXPECT_LE(p.remainingS, c.timeBudgetS + 1e-9); // never more than the budget
+        EXPECT_GE(p.fraction(), 0.0);
+        EXPECT_LE(p.fraction(), 1.0);
+    }
+    EXPECT_DOUBLE_EQ(seen.back().remainingS, 0.0);
+    EXPECT_DOUBLE_EQ(seen.back().fraction(), 1.0);
+    EXPECT_GT(seen[seen.size() / 2].fraction(), 0.05); // the share grows with time, not with 1e5 rounds
+}
+
+TEST(ExperimentRunner, AskingForCudaWithoutItIsABadInput)
+{
+    if (cudaAvailable())
+        GTEST_SKIP() << "CUDA is available here";
+    ExperimentConfig c = smallConfig();
+    c.device = "cuda";
+    try {
+        ExperimentRunner runner(c);
+        FAIL() << "expected a DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("device 'cuda' was asked for"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(resolveDevice("auto"), "cpu");
+}

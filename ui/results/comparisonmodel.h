@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/analysis/experimentresult.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <vector>
+
+namespace synctax {
+
+// The result as torch.utils.benchmark's Compare shows it: one row per style (the baseline first,
+// then the A/A control, then the catalog's order), one column per model and mode, each cell the
+// step time and the overhead against the baseline, coloured by verdict and size.
+// Column 0 holds the style name, so that a sort or a copy keeps it with its row.
+class ComparisonModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    // Numeric value to sort by: the overhead estimate in percent (0 for the baseline), the catalog
+    // position for the style column; invalid when there is no number.
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit ComparisonModel(QObject* parent = nullptr);
+
+    // Takes a final result or a live partial snapshot. When the rows and columns stay the same only
+    // dataChanged is emitted, so that views keep their selection and scroll position.
+    void setResult(const ExperimentResult& result);
+    void clear();
+    // Adds the queue model's prediction beside each measured overhead ("pred +1.3%").
+    void setShowPredictions(bool show);
+    bool showPredictions() const { return m_showPredictions; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // The model and mode of a column; empty strings for the style column or out of range.
+    QString modelOfColumn(int column) const;
+    QString modeOfColumn(int column) const;
+    QString styleOfRow(int row) const;
+
+    // The selected cells as tab-separated text, header line first, in the order of `model`'s rows
+    // and columns (pass the proxy a view shows, so the copy follows its sort). The style name leads
+    // each line even when its column is not selected. Works on any table model.
+    static QString toTsv(const QAbstractItemModel* model, const QModelIndexList& selection);
+    QString toTsv(const QModelIndexList& selection) const;
+
+private:
+    struct Group {
+        std::string model;
+        std::string mode;
+        bool operator==(const Group& other) const { return model == other.model && mode == other.mode; }
+    };
+
+    const CellResult* cellAt(int row, int column) const;
+    const GroupResult* groupOfColumn(int column) const;
+    QString cellText(const CellResult& cell) const;
+    QString cellToolTip(const CellResult& cell) const;
+    QVariant cellBackground(const CellResult& cell) const;
+
+    std::vector<std::string> m_styles;
+    std::vector<Group> m_groups;
+    bool m_manyModes = false;
+    bool m_showPredictions = false;
+    std::vector<CellResult> m_cells;
+    std::vector<GroupResult> m_groupResults;
+    std::vector<std::vector<int>> m_cellIndex; // [row][group] -> index in m_cells, -1 when absent
+};
+
+} // namespace synctax
