@@ -45,19 +45,17 @@ test-asan: setup
 	@cd build-asan && $(ASAN_ENV) \
 		ctest --output-on-failure -j $(JOBS) -LE gpu
 
-# What CI runs besides `make test`: the core's LibTorch-free logic (config, statistics, the step
-# ring, results files) under ASan + UBSan; the full test-asan takes too long for every push.
-ASAN_CORE_TESTS = test_config test_statistics test_stepring
+# What CI runs besides `make test`: every test of the core's LibTorch-free rooms (config, the step
+# stream, the queue model, analysis, every file format; CTest label `core`) under ASan + UBSan; the
+# full test-asan takes too long for every push.
 test-asan-core: setup
 	@cmake -S . -B build-asan $(SAN_CMAKE) $(ASAN_FLAGS) >/dev/null
-	@cmake --build build-asan -j $(JOBS) --target $(ASAN_CORE_TESTS)
-	@cd build-asan && for t in $(ASAN_CORE_TESTS); do \
-		$(ASAN_ENV) \
-		./bin/$$t --gtest_brief=1 || exit 1; done
+	@cmake --build build-asan -j $(JOBS) --target synctax_core_tests
+	@cd build-asan && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS) -L core
 
 test-tsan: setup
 	@cmake -S . -B build-tsan $(SAN_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
-	@cmake --build build-tsan -j $(JOBS) --target test_stepring test_runner synctax-run
+	@cmake --build build-tsan -j $(JOBS) --target test_steps test_engine synctax-run
 	@cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -R 'StepRing|ExperimentRunner|cli.sigint'
 
 clean:

@@ -40,3 +40,9 @@ endif()
 if(SYNCTAX_BUILD_TESTS)
     find_package(GTest REQUIRED)
 endif()
+
+# Marks a target LibTorch-free: cmake/torchfree.h, force-included, makes any torch, ATen or c10
+# header a compile error in it (see core/CMakeLists.txt).
+function(synctax_torch_free target)
+    target_compile_options(${target} PRIVATE -include ${PROJECT_SOURCE_DIR}/cmake/torchfree.h)
+endfunction()

@@ -1,5 +1,6 @@
 #include "ui/runcontroller.h"
 
+#include "core/engine/experimentrunner.h"
 #include "core/steps/stepring.h"
 
 #include <QCoreApplication>

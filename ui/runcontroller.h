@@ -2,7 +2,7 @@
 
 #include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
-#include "core/engine/experimentrunner.h"
+#include "core/steps/cellplan.h"
 #include "core/analysis/liveresults.h"
 #include "core/steps/runhistory.h"
 

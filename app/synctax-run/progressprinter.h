@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/engine/experimentrunner.h"
+#include "core/steps/runprogress.h"
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/experimentresult.h"
-#include "core/engine/experimentrunner.h"
+#include "core/steps/cellplan.h"
 
 #include <cstdint>
 #include <vector>

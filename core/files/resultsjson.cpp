@@ -1,6 +1,6 @@
 #include "core/files/resultsjson.h"
 
-#include "core/gpu/gpuclocks.h"
+#include "core/analysis/throttlereasons.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/experimentresult.h"
-#include "core/engine/experimentrunner.h"
+#include "core/steps/cellplan.h"
 #include "core/steps/steprecord.h"
 
 // The full header, not json_fwd.hpp: see core/files/resultsjson.h.

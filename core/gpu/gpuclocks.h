@@ -35,7 +35,4 @@ private:
     unsigned m_defaultSmMhz = 0;
 };
 
-// "sw_power_cap, hw_slowdown", or "none".
-std::string describeThrottleReasons(uint64_t reasons);
-
 } // namespace synctax

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/steps/queuesample.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,13 +24,5 @@ public:
     // After the closing synchronize: completion of each marked step, ns on the steady clock.
     virtual std::vector<int64_t> completionNs() = 0;
 };
-
-// Per-step queue measures from host dispatch times and GPU completion times (both ns, one clock).
-struct QueueSample {
-    double lagMs = 0; // how far the host ran ahead: completion minus end of dispatch
-    int queueSteps = 0; // steps dispatched but not complete when this one finished dispatching
-};
-std::vector<QueueSample> queueSamples(
-    const std::vector<int64_t>& dispatchedNs, const std::vector<int64_t>& completedNs);
 
 } // namespace synctax

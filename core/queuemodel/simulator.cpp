@@ -1,6 +1,6 @@
 #include "core/queuemodel/simulator.h"
 
-#include "core/gpu/gputimeline.h"
+#include "core/steps/queuesample.h"
 #include "core/config/stylecatalog.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
-#include "core/engine/experimentrunner.h"
+#include "core/steps/cellplan.h"
 #include "core/config/stylecatalog.h"
 #include "ui/charts/downsample.h"
 #include "ui/charts/overheadchart.h"

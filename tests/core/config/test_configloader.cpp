@@ -173,3 +173,16 @@ TEST(ConfigLoader, PresetNamesResolveWhenNoFileHasThatName)
     ASSERT_EQ(missing.errors.size(), 1u);
     EXPECT_NE(missing.errors[0].message.find("cpu-quick"), std::string::npos);
 }
+
+TEST(ConfigLoader, GpuEventsCanBeSwitchedOffButNotWhileObserving)
+{
+    auto ok = loadConfigText("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\ngpu_events: false\n", "t.yaml");
+    ASSERT_TRUE(ok.config) << formatErrors(ok.errors);
+    EXPECT_FALSE(ok.config->gpuEvents);
+    auto bad = loadConfigText(
+        "synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\ngpu_events: false\nobserver_control: true\n", "t.yaml");
+    EXPECT_FALSE(bad.config);
+    auto type = loadConfigText("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\ngpu_events: sometimes\n", "t.yaml");
+    ASSERT_EQ(type.errors.size(), 1u);
+    EXPECT_EQ(type.errors[0].format(), "t.yaml:4:13: gpu_events: expected true or false, found 'sometimes'");
+}

@@ -1,4 +1,3 @@
-#include "core/engine/experimentrunner.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "tests/core/corpus.h"
@@ -6,35 +5,6 @@
 #include <gtest/gtest.h>
 
 using namespace synctax;
-
-TEST(ResultsLoader, ARunReadsBackToTheSameJson)
-{
-    ExperimentConfig c;
-    c.name = "roundtrip";
-    c.device = "cpu";
-    c.stepsPerBlock = 2;
-    c.blocks = 3;
-    c.warmupMinSteps = 0;
-    c.warmupMaxSteps = 2;
-    c.models = { ModelSpec { "tiny_mlp", 4, 8, 8, 3 } };
-    c.styles = { { "none", 0 }, { "item", 0 }, { "item_every_n", 4 } };
-    const ExperimentResult run = ExperimentRunner(c).run(std::atomic<bool> { false });
-    const std::string text = toJson(run).dump(2);
-
-    const ResultsLoadResult loaded = loadResultsText(text, "run.json");
-    ASSERT_TRUE(loaded.result) << formatErrors(loaded.errors);
-    const ExperimentResult& back = *loaded.result;
-    EXPECT_EQ(back.cells.size(), run.cells.size());
-    EXPECT_EQ(toJson(back.config), toJson(run.config));
-    for (size_t i = 0; i < run.cells.size(); ++i) {
-        EXPECT_EQ(back.cells[i].style, run.cells[i].style);
-        EXPECT_EQ(back.cells[i].blockStepMs, run.cells[i].blockStepMs);
-        EXPECT_EQ(back.cells[i].verdict, run.cells[i].verdict);
-        EXPECT_EQ(back.cells[i].overheadPct.has_value(), run.cells[i].overheadPct.has_value());
-    }
-    EXPECT_EQ(back.groups.at(0).regime.reason, "no asynchronous queue on CPU");
-    EXPECT_EQ(back.environment.device, "cpu");
-}
 
 TEST(ResultsLoader, EachBadFileIsRejectedWithItsMessage)
 {

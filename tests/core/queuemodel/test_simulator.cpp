@@ -1,4 +1,3 @@
-#include "core/engine/experimentrunner.h"
 #include "core/queuemodel/prediction.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
@@ -279,29 +278,3 @@ TEST(SimulationConfig, DefaultsApplyToScenarios)
 }
 
 // A prediction travels with its cell through results.json and shows in the runner's table.
-TEST(Prediction, IsWrittenReadBackAndShown)
-{
-    ExperimentConfig c;
-    c.name = "predicted";
-    c.device = "cpu";
-    c.stepsPerBlock = 2;
-    c.blocks = 2;
-    c.minBlocks = 2;
-    c.warmupMinSteps = 0;
-    c.warmupMaxSteps = 2;
-    c.models = { ModelSpec { "tiny_mlp", 4, 8, 8, 3 } };
-    c.styles = { { "none", 0 }, { "item", 0 } };
-    ExperimentResult run = ExperimentRunner(c).run(std::atomic<bool> { false });
-    EXPECT_FALSE(run.cells.at(1).prediction); // no queue on the CPU: nothing to predict from
-    run.cells.at(1).prediction = Prediction { 2.125, "balanced" };
-
-    const ResultsLoadResult loaded = loadResultsText(toJson(run).dump(1), "predicted.json");
-    ASSERT_TRUE(loaded.result) << formatErrors(loaded.errors);
-    const auto& back = loaded.result->cells;
-    EXPECT_FALSE(back.at(0).prediction);
-    ASSERT_TRUE(back.at(1).prediction);
-    EXPECT_DOUBLE_EQ(back.at(1).prediction->overheadPct, 2.125);
-    EXPECT_EQ(back.at(1).prediction->regime, "balanced");
-    const std::string table = formatTable(*loaded.result);
-    EXPECT_NE(table.find("pred +2.1%"), std::string::npos) << table;
-}

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace synctax {
+
+// One cell of an experiment: a model, a mode and a logging style, numbered in start order.
+struct CellPlan {
+    uint32_t index = 0;
+    std::string model;
+    std::string mode;
+    std::string style;
+};
+
+} // namespace synctax
