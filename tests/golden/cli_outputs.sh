@@ -4,6 +4,8 @@
 # tests/golden/cli-outputs.txt holds what it printed; a change there is a change of behaviour.
 # Usage: cli_outputs.sh RUNNER DATA_DIR
 set -uo pipefail
+# One order of files and one spelling of numbers, whatever the machine's locale.
+export LC_ALL=C
 runner=$1
 data=$2
 # Paths in messages are printed relative to the data folder, so the file is the same in any checkout.

@@ -1,11 +1,15 @@
 # The wall of the LibTorch-free rooms holds: a file that includes a c10 header (Debian puts them on
 # the default include path) compiles as it is, and fails with the wall's force-include.
 set(probe ${CMAKE_CURRENT_LIST_DIR}/includes_c10.cpp)
-execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only ${probe} RESULT_VARIABLE rc ERROR_VARIABLE err)
+set(flags -std=c++17 -fsyntax-only)
+foreach(dir ${INCLUDES})
+    list(APPEND flags -I${dir})
+endforeach()
+execute_process(COMMAND ${CXX} ${flags} ${probe} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the probe does not compile even without the wall, so it proves nothing:\n${err}")
 endif()
-execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -include ${WALL} ${probe} RESULT_VARIABLE rc ERROR_VARIABLE err)
+execute_process(COMMAND ${CXX} ${flags} -include ${WALL} ${probe} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc EQUAL 0)
     message(FATAL_ERROR "a c10 header compiled behind the wall")
 endif()
