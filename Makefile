@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 RUN_ARGS ?= --out results/latest
 
-.PHONY: all setup configure build run test test-asan test-asan-core test-tsan package clean
+.PHONY: all setup configure build run test tidy test-asan test-asan-core test-tsan package clean
 
 all: build
 
@@ -29,6 +29,20 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# clang-tidy with the project's .clang-tidy over the C++ sources changed since TIDY_BASE (default: the
+# last commit and what is not committed yet); any finding fails. `make tidy TIDY_BASE=main` for a branch.
+TIDY_BASE ?= HEAD~1
+tidy: configure
+	@if ! git rev-parse -q --verify '$(TIDY_BASE)^{commit}' >/dev/null; then \
+		echo "tidy: $(TIDY_BASE) is not in this clone: the LibTorch-free core's sources instead"; \
+		git ls-files 'core/config/*.cpp' 'core/steps/*.cpp' 'core/queuemodel/*.cpp' 'core/analysis/*.cpp' 'core/files/*.cpp' \
+			| xargs -n 1 -P $(JOBS) clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' 2>/dev/null; exit; fi; \
+	files=$$( { git diff --name-only --diff-filter=d $(TIDY_BASE) -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp' 2>/dev/null; \
+		git ls-files --others --exclude-standard -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp'; } | sort -u); \
+	if [ -z "$$files" ]; then echo "tidy: no C++ source changed since $(TIDY_BASE)"; exit 0; fi; \
+	echo "tidy: $$(echo $$files | wc -w) files changed since $(TIDY_BASE)"; \
+	echo $$files | xargs -n 1 -P $(JOBS) clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' 2>/dev/null
 
 # The two Debian packages, synctax-runner (CLI, no Qt) and synctax (desktop app), in $(BUILD)/packages/.
 package: build
