@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: build the runner and tests against the LibTorch inside the image's python
-# torch (no Qt there), run every test including the `gpu`-labelled ones, then a preset (seed).
+# torch (no Qt there), run the tests (TESTS: a ctest label, default gpu; `all` for every test),
+# then a preset (seed).
 # The test log and the preset's results go to $OUT when it is set, else to $BUILD/out; build logs
 # and steps.csv stay in $BUILD.
 set -euo pipefail
@@ -23,7 +24,10 @@ cmake --build "$BUILD" -j"$(nproc)" >"$BUILD/logs/build.log" 2>&1 || { grep -A5 
 t1=$(date +%s)
 echo "build: $((t1 - t0)) s"
 
-(cd "$BUILD" && ctest --output-on-failure -j4 >"$OUT_DIR/ctest.log" 2>&1) && tests=ok || tests=FAILED
+TESTS=${TESTS:-gpu}
+label=(-L "$TESTS")
+[ "$TESTS" = all ] && label=()
+(cd "$BUILD" && ctest "${label[@]}" --timeout 300 --output-on-failure -j4 >"$OUT_DIR/ctest.log" 2>&1) && tests=ok || tests=FAILED
 t2=$(date +%s)
 grep -E 'tests passed|tests failed|\(Failed\)|\(SKIPPED\)|Not Run' "$OUT_DIR/ctest.log" || true
 (cd "$BUILD" && ctest -L gpu -N | tail -1)
