@@ -5,15 +5,13 @@
 #include "core/config/presets.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
-#include "core/files/resulttable.h"
-#include "core/files/stepcsvwriter.h"
-#include "core/files/traceexport.h"
+#include "core/files/runoutputs.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
+#include "ui/configpanel.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
-#include "ui/configpanel.h"
 #include "ui/results/diffdialog.h"
 #include "ui/results/explanationpanel.h"
 #include "ui/results/reportwriter.h"
@@ -591,38 +589,19 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
         return false;
     }
     files << report;
-    const QString results = out.filePath(QStringLiteral("results.json"));
-    if (!saveResults(results, error))
+    // The same results.json, summary.csv, steps.csv and trace as synctax-run writes
+    // (docs/results-schema.md); steps only for a run made here, a results file holds none.
+    const bool hasSteps = m_controller.history().totalSteps() > 0;
+    const std::vector<StepRecord> steps = hasSteps ? m_controller.history().records() : std::vector<StepRecord>();
+    RunOutputs outputs { m_shown, &steps, &m_controller.history().cells(), hasSteps };
+    if (hasSteps)
+        outputs.tracePath = out.filePath(QString::fromLatin1(traceFileName)).toStdString();
+    try {
+        for (const std::string& path : writeRunOutputs(dir.toStdString(), outputs))
+            files << QString::fromStdString(path);
+    } catch (const std::exception& e) {
+        fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
         return false;
-    files << results;
-    QFile summary(out.filePath(QStringLiteral("summary.csv")));
-    const QByteArray csv = QByteArray::fromStdString(summaryCsv(m_shown));
-    if (!summary.open(QIODevice::WriteOnly | QIODevice::Truncate) || summary.write(csv) != csv.size()) {
-        fail(tr("Cannot export"), tr("%1: %2").arg(summary.fileName(), summary.errorString()), error);
-        return false;
-    }
-    summary.close();
-    files << summary.fileName();
-    if (m_controller.history().totalSteps() > 0) {
-        // The same steps.csv as synctax-run writes (docs/results-schema.md), in the order steps started.
-        const QString steps = out.filePath(QStringLiteral("steps.csv"));
-        try {
-            writeStepsCsv(steps.toStdString(), m_controller.history().records(), m_controller.history().cells());
-        } catch (const std::exception& e) {
-            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
-            return false;
-        }
-        files << steps;
-        // The timeline for Perfetto or chrome://tracing: host and GPU step slices, queue and lag counters.
-        const QString trace = out.filePath(QStringLiteral("trace.json"));
-        try {
-            writeChromeTrace(
-                trace.toStdString(), m_controller.history().records(), m_controller.history().cells(), &m_shown);
-        } catch (const std::exception& e) {
-            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
-            return false;
-        }
-        files << trace;
     }
     log(tr("Exported %1 files to %2").arg(files.size()).arg(dir));
     if (written)

@@ -2,20 +2,20 @@
 
 #include "progressprinter.h"
 
+#include "core/analysis/processmerge.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
+#include "core/config/presets.h"
 #include "core/engine/devices.h"
 #include "core/engine/experimentrunner.h"
 #include "core/files/journal.h"
-#include "core/config/presets.h"
-#include "core/analysis/processmerge.h"
 #include "core/files/resultsdiff.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
+#include "core/files/runoutputs.h"
 #include "core/files/stepcsvwriter.h"
 #include "core/steps/stepring.h"
-#include "core/files/traceexport.h"
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -70,13 +70,6 @@ void writeText(const std::filesystem::path& path, const std::string& text)
     out << text;
     if (!out)
         throw std::runtime_error("cannot write '" + path.string() + "'");
-}
-
-// results.json (atomically) and summary.csv into outDir; throws when either cannot be written.
-void saveResults(const ExperimentResult& result, const std::filesystem::path& outDir)
-{
-    writeJsonFileAtomically((outDir / "results.json").string(), toJson(result));
-    writeText(outDir / "summary.csv", summaryCsv(result));
 }
 
 // The table on stdout under one line naming the run; `more` ends that line.
@@ -191,7 +184,7 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.stopped = result.stopped || g_stopRequested.load() || int(parts.size()) < count;
     try {
-        saveResults(result, outDir);
+        writeRunOutputs(outDir.string(), { result });
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
@@ -307,9 +300,7 @@ int runCommand(const RunOptions& options)
     drainer.join();
 
     try {
-        saveResults(result, outDir);
-        if (!options.tracePath.empty())
-            writeChromeTrace(options.tracePath, traceRecords, runner->cells(), &result);
+        writeRunOutputs(outDir.string(), { result, &traceRecords, &runner->cells(), false, options.tracePath });
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;

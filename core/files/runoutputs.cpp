@@ -1,0 +1,34 @@
+#include "core/files/runoutputs.h"
+
+#include "core/files/resultsjson.h"
+#include "core/files/resulttable.h"
+#include "core/files/stepcsvwriter.h"
+#include "core/files/traceexport.h"
+
+#include <filesystem>
+
+namespace synctax {
+
+std::vector<std::string> writeRunOutputs(const std::string& dir, const RunOutputs& outputs)
+{
+    const auto in = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    std::vector<std::string> written;
+    written.push_back(in(resultsFileName));
+    writeJsonFileAtomically(written.back(), toJson(outputs.result));
+    written.push_back(in(summaryFileName));
+    const std::string summary = summaryCsv(outputs.result);
+    writeFileAtomically(written.back(), [&](std::ostream& out) { out << summary; });
+    if (!outputs.steps || !outputs.cells)
+        return written;
+    if (outputs.writeSteps) {
+        written.push_back(in(stepsFileName));
+        writeStepsCsv(written.back(), *outputs.steps, *outputs.cells);
+    }
+    if (!outputs.tracePath.empty()) {
+        written.push_back(outputs.tracePath);
+        writeChromeTrace(outputs.tracePath, *outputs.steps, *outputs.cells, &outputs.result);
+    }
+    return written;
+}
+
+} // namespace synctax

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/analysis/experimentresult.h"
+#include "core/steps/cellplan.h"
+#include "core/steps/steprecord.h"
+
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// The files of a run in its folder (docs/results-schema.md), as synctax-run and the app's export name them.
+inline constexpr const char* resultsFileName = "results.json";
+inline constexpr const char* summaryFileName = "summary.csv";
+inline constexpr const char* stepsFileName = "steps.csv";
+inline constexpr const char* journalFileName = "journal.jsonl";
+inline constexpr const char* traceFileName = "trace.json";
+
+// What a finished run leaves. steps.csv and journal.jsonl are streamed while synctax-run runs
+// (StepCsvWriter, Journal); steps kept elsewhere (the app's history) are written here instead.
+struct RunOutputs {
+    const ExperimentResult& result;
+    const std::vector<StepRecord>* steps = nullptr; // for steps.csv and the trace; null: none kept
+    const std::vector<CellPlan>* cells = nullptr; // the cells the records index
+    bool writeSteps = false; // steps.csv from `steps`
+    std::string tracePath; // the Chrome trace of `steps`; empty: none
+};
+
+// Writes results.json and summary.csv into `dir`, then steps.csv and the trace where asked, each
+// through a temporary file and a rename. Returns the paths written, in that order; throws
+// std::runtime_error naming the file that could not be written.
+std::vector<std::string> writeRunOutputs(const std::string& dir, const RunOutputs& outputs);
+
+} // namespace synctax
