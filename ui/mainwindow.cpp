@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "core/analysis/format.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
@@ -21,7 +22,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -56,15 +56,7 @@ QString joinedErrors(const std::vector<ConfigError>& errors)
     return lines.join('\n');
 }
 
-QString formatDuration(double seconds)
-{
-    const auto s = qint64(std::lround(seconds));
-    if (s >= 3600)
-        return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-    if (s >= 60)
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1 s").arg(s);
-}
+QString durationText(double seconds) { return QString::fromStdString(formatDuration(seconds)); }
 
 } // namespace
 
@@ -381,9 +373,9 @@ void MainWindow::onProgress(double fraction, const QString& cell, double elapsed
     m_cellLabel->setText(cell);
     if (remainingS > 0) {
         // Each model counts the smaller of its time budget and its blocks at the pace so far.
-        m_etaLabel->setText(tr("%1 elapsed, about %2 left").arg(formatDuration(elapsedS), formatDuration(remainingS)));
+        m_etaLabel->setText(tr("%1 elapsed, about %2 left").arg(durationText(elapsedS), durationText(remainingS)));
     } else {
-        m_etaLabel->setText(tr("%1 elapsed").arg(formatDuration(elapsedS)));
+        m_etaLabel->setText(tr("%1 elapsed").arg(durationText(elapsedS)));
     }
 }
 
@@ -395,9 +387,8 @@ void MainWindow::onRunFinished(bool stopped)
     m_stepChart->refresh();
     m_queueChart->refresh();
     m_progress->setValue(m_progress->maximum());
-    const QString what = stopped
-        ? tr("Run stopped after %1; partial results kept").arg(formatDuration(m_shown.durationS))
-        : tr("Run finished in %1").arg(formatDuration(m_shown.durationS));
+    const QString what = stopped ? tr("Run stopped after %1; partial results kept").arg(durationText(m_shown.durationS))
+                                 : tr("Run finished in %1").arg(durationText(m_shown.durationS));
     m_cellLabel->setText(what);
     log(what);
     autosave();
@@ -408,7 +399,7 @@ void MainWindow::autosave()
 {
     // Every run is kept, finished or stopped, so closing the window never loses measurements.
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs/")
-        + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+        + QString::fromStdString(formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName));
     if (!QDir().mkpath(dir))
         return log(tr("Could not create %1 to keep the run").arg(dir));
     QString error;

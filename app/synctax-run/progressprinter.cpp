@@ -1,25 +1,12 @@
 #include "progressprinter.h"
 
+#include "core/analysis/format.h"
+
 #include <algorithm>
 #include <string>
 #include <unistd.h>
 
 namespace synctax {
-
-namespace {
-
-std::string duration(double seconds)
-{
-    const int s = int(std::max(seconds, 0.0) + 0.5);
-    char text[32];
-    if (s >= 3600)
-        std::snprintf(text, sizeof text, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-    else
-        std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
-    return text;
-}
-
-} // namespace
 
 ProgressPrinter::ProgressPrinter(std::FILE* out)
     : m_out(out)
@@ -30,7 +17,7 @@ ProgressPrinter::ProgressPrinter(std::FILE* out)
 void ProgressPrinter::update(const RunProgress& p)
 {
     const double fraction = p.fraction();
-    const std::string eta = p.remainingS >= 0 && p.blocksDone > 0 ? duration(p.remainingS) : std::string("--:--");
+    const std::string eta = p.remainingS >= 0 && p.blocksDone > 0 ? formatClock(p.remainingS) : std::string("--:--");
     const int percent = int(fraction * 100);
     if (m_terminal) {
         if (p.elapsedS - m_lastPrintS < 0.1 && p.blocksDone < p.blocksTotal)
@@ -38,7 +25,7 @@ void ProgressPrinter::update(const RunProgress& p)
         constexpr int width = 24;
         const int filled = int(fraction * width);
         std::fprintf(m_out, "\r\033[K[%s%s] %3d%%  %s elapsed, ETA %s  %s", std::string(size_t(filled), '#').c_str(),
-            std::string(size_t(width - filled), ' ').c_str(), percent, duration(p.elapsedS).c_str(), eta.c_str(),
+            std::string(size_t(width - filled), ' ').c_str(), percent, formatClock(p.elapsedS).c_str(), eta.c_str(),
             p.cell.c_str());
         m_drawn = true;
     } else {
@@ -46,7 +33,7 @@ void ProgressPrinter::update(const RunProgress& p)
         if (decile == m_lastDecile && p.elapsedS - m_lastPrintS < 30)
             return;
         m_lastDecile = decile;
-        std::fprintf(m_out, "progress: %3d%%, %s elapsed, ETA %s, %s\n", percent, duration(p.elapsedS).c_str(),
+        std::fprintf(m_out, "progress: %3d%%, %s elapsed, ETA %s, %s\n", percent, formatClock(p.elapsedS).c_str(),
             eta.c_str(), p.cell.c_str());
     }
     m_lastPrintS = p.elapsedS;

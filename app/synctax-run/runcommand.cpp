@@ -2,6 +2,7 @@
 
 #include "progressprinter.h"
 
+#include "core/analysis/format.h"
 #include "core/analysis/processmerge.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
@@ -30,7 +31,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,16 +43,6 @@ namespace {
 std::atomic<bool> g_stopRequested { false };
 
 extern "C" void requestStop(int) { g_stopRequested.store(true); }
-
-std::string timestamp()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm local {};
-    localtime_r(&now, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
-    return text;
-}
 
 std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
 {
@@ -77,7 +67,7 @@ void printTable(const std::string& name, const ExperimentResult& result, const s
 {
     std::cout << "\n"
               << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
-              << result.environment.torchVersion << ", " << int(result.durationS + 0.5) << " s" << more << "\n";
+              << result.environment.torchVersion << ", " << formatDuration(result.durationS) << more << "\n";
     std::cout << formatTable(result) << std::flush;
 }
 
@@ -228,9 +218,9 @@ int runCommand(const RunOptions& options)
         return 2;
     }
 
-    const std::filesystem::path outDir = options.outDir.empty()
-        ? std::filesystem::path("results") / (config->name + "-" + timestamp())
-        : std::filesystem::path(options.outDir);
+    const std::filesystem::path outDir = options.outDir.empty() ? std::filesystem::path("results")
+            / (config->name + "-" + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName))
+                                                                : std::filesystem::path(options.outDir);
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
     if (ec) {

@@ -1,20 +1,21 @@
 #include "core/engine/experimentrunner.h"
 
+#include "core/analysis/format.h"
+#include "core/analysis/groupanalysis.h"
+#include "core/analysis/statistics.h"
+#include "core/config/stylecatalog.h"
 #include "core/engine/blockrunner.h"
 #include "core/engine/devices.h"
+#include "core/engine/regimeprobe.h"
 #include "core/gpu/gpuclocks.h"
 #include "core/gpu/gputimeline.h"
-#include "core/analysis/groupanalysis.h"
 #include "core/gpu/hostclock.h"
-#include "core/styles/loggingstyle.h"
-#include "core/queuemodel/prediction.h"
-#include "core/engine/regimeprobe.h"
-#include "core/styles/sink.h"
-#include "core/analysis/statistics.h"
-#include "core/training/stepexecutor.h"
-#include "core/steps/stepring.h"
-#include "core/config/stylecatalog.h"
 #include "core/gpu/synccounter.h"
+#include "core/queuemodel/prediction.h"
+#include "core/steps/stepring.h"
+#include "core/styles/loggingstyle.h"
+#include "core/styles/sink.h"
+#include "core/training/stepexecutor.h"
 
 #include <torch/torch.h>
 
@@ -32,16 +33,6 @@ std::string errorText(const std::exception& e)
     if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
         return c10Error->what_without_backtrace();
     return e.what();
-}
-
-std::string isoNowUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm utc {};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
 }
 
 struct CellState {
@@ -136,7 +127,7 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     ExperimentResult result;
     result.environment = describeEnvironment(m_device);
     result.config = m_config;
-    result.startedAt = isoNowUtc();
+    result.startedAt = formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::Iso8601Utc);
     result.cells.reserve(m_cells.size());
     m_startNs = steadyNowNs();
     m_blocksDone = 0;

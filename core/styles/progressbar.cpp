@@ -1,23 +1,12 @@
 #include "core/styles/progressbar.h"
 
+#include "core/analysis/format.h"
 #include "core/styles/sink.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace synctax {
-
-namespace {
-
-std::string clock(double seconds)
-{
-    const int s = int(std::max(seconds, 0.0));
-    char text[32];
-    std::snprintf(text, sizeof text, "%02d:%02d", s / 60, s % 60);
-    return text;
-}
-
-} // namespace
 
 ProgressBar::ProgressBar(Sink& sink, int64_t total, double minIntervalS)
     : m_sink(sink)
@@ -65,8 +54,8 @@ std::string ProgressBar::render(double nowS) const
     const double remaining = rate > 0 ? double(m_total - m_n) / rate : 0.0;
     char text[160];
     std::snprintf(text, sizeof text, "%3d%%|%s| %lld/%lld [%s<%s, %.2fit/s", int(fraction * 100), bar.c_str(),
-        static_cast<long long>(m_n), static_cast<long long>(m_total), clock(elapsed).c_str(), clock(remaining).c_str(),
-        rate);
+        static_cast<long long>(m_n), static_cast<long long>(m_total), formatClock(elapsed).c_str(),
+        formatClock(remaining).c_str(), rate);
     std::string line = text;
     if (!m_postfix.empty())
         line += ", " + m_postfix;

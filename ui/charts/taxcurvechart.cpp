@@ -1,7 +1,8 @@
 #include "ui/charts/taxcurvechart.h"
 
-#include "ui/charts/chartstyle.h"
+#include "core/analysis/format.h"
 #include "core/queuemodel/taxestimate.h"
+#include "ui/charts/chartstyle.h"
 
 #include <QElapsedTimer>
 #include <QLegendMarker>
@@ -19,15 +20,6 @@ namespace {
 // Short blocks keep 30 points cheap; the estimate's difference of two block lengths keeps them
 // steady-state.
 constexpr int64_t curveBlockSteps = 10;
-
-QString syncLabel(int64_t n)
-{
-    if (n <= 0)
-        return QObject::tr("no sync");
-    if (n == 1)
-        return QObject::tr("item every step");
-    return QObject::tr("item every %1 steps").arg(n);
-}
 
 } // namespace
 
@@ -109,7 +101,7 @@ void TaxCurveChart::recompute()
     m_line->replace(points);
     m_point->replace(QList<QPointF> { m_current });
     m_line->setName(tr("tax of %1 (D %2 ms, H %3 ms, L %4 µs, K %5)")
-                        .arg(syncLabel(m_syncEveryN))
+                        .arg(QString::fromStdString(syncEveryLabel(m_syncEveryN)))
                         .arg(m_model.dMs, 0, 'g', 3)
                         .arg(m_model.hUs * 1e-3, 0, 'g', 3)
                         .arg(m_model.lUs, 0, 'g', 3)

@@ -1,5 +1,6 @@
 #include "ui/teach/pipelinewidget.h"
 
+#include "core/analysis/format.h"
 #include "core/queuemodel/taxestimate.h"
 
 #include <QPainter>
@@ -61,10 +62,10 @@ void PipelineWidget::setModel(const QueueModel& model, int64_t syncEveryN)
     const StyleSpec styles[2] = { syncEveryNStyle(syncEveryN), syncEveryNStyle(0) };
     if (syncEveryN <= 0)
         m_traces[0].title = tr("No sync: the same as the baseline");
-    else if (syncEveryN == 1)
-        m_traces[0].title = tr("With item every step (the host waits for the GPU after each step)");
     else
-        m_traces[0].title = tr("With item every %1 steps").arg(syncEveryN);
+        m_traces[0].title = tr("With %1%2")
+                                .arg(QString::fromStdString(syncEveryLabel(syncEveryN)),
+                                    syncEveryN == 1 ? tr(" (the host waits for the GPU after each step)") : QString());
     m_traces[1].title = tr("Without (baseline: no sync)");
 
     double windowEnd = 0;

@@ -1,10 +1,11 @@
 #include "ui/teach/teachview.h"
 
+#include "core/analysis/format.h"
 #include "core/queuemodel/regime.h"
+#include "core/queuemodel/taxestimate.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"
-#include "core/queuemodel/taxestimate.h"
 
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -34,13 +35,6 @@ QString regimeExplanation(const QString& regime)
                              "only the bubble while the host refills the queue.");
     return TeachView::tr("host and GPU take turns instead of overlapping, so the tax approaches min(D + H, G) per "
                          "step: the middle regime.");
-}
-
-QString syncName(int64_t n)
-{
-    if (n == 1)
-        return TeachView::tr("item every step");
-    return TeachView::tr("item every %1 steps").arg(n);
 }
 
 } // namespace
@@ -290,7 +284,7 @@ void TeachView::modelEdited()
     } else {
         first = tr("<b>%1 costs %2%3% here</b>: %4 ms per step instead of %5 ms; in each sync the host waits "
                    "%6 ms for the GPU (L = %7 µs of it).")
-                    .arg(syncName(n))
+                    .arg(QString::fromStdString(syncEveryLabel(n)))
                     .arg(m_taxPct >= 0 ? QStringLiteral("+") : QString())
                     .arg(m_taxPct, 0, 'f', std::abs(m_taxPct) < 1 ? 2 : 1)
                     .arg(estimate.msPerStepWith, 0, 'f', 2)

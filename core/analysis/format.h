@@ -1,0 +1,27 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace synctax {
+
+// Every spelling of a time or a sync interval that SyncTax shows, in one place, C locale.
+
+// "00:07", "59:59", "1:02:03": whole seconds (truncated, never negative) as tqdm shows elapsed and
+// remaining time; hours only past the first.
+std::string formatClock(double seconds);
+
+// "42 s", "2 min 05 s", "1 h 05 min": a duration in words, rounded to the second.
+std::string formatDuration(double seconds);
+
+enum class TimestampStyle {
+    Iso8601Utc, // "2024-05-01T12:00:00Z": results.json's started_at
+    FolderName, // "20240501-140000-123", local time to the millisecond: a run's folder
+};
+std::string formatTimestamp(std::chrono::system_clock::time_point time, TimestampStyle style);
+
+// "item every step", "item every 10 steps"; "no sync" for n <= 0.
+std::string syncEveryLabel(int64_t n);
+
+} // namespace synctax
