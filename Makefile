@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
-RUN_ARGS ?= --out results/latest
+RUN_ARGS ?= --out results/latest --force
 
 .PHONY: all setup configure build run test tidy test-asan test-asan-core test-tsan package clean
 

@@ -26,6 +26,7 @@ int main(int argc, char** argv)
             "Spread the run over N fresh processes; intervals then cover how processes differ (overrides the "
             "config)")
         ->check(CLI::Range(1, 64));
+    runCmd->add_flag("--force", run.force, "Write into an --out that holds an earlier run's results, overwriting them");
     runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
     auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks");
 

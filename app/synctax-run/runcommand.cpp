@@ -9,6 +9,7 @@
 #include "core/config/presets.h"
 #include "core/engine/devices.h"
 #include "core/engine/experimentrunner.h"
+#include "core/files/folderclaim.h"
 #include "core/files/journal.h"
 #include "core/files/resultsdiff.h"
 #include "core/files/resultsjson.h"
@@ -87,7 +88,8 @@ int exitCodeFor(const ExperimentResult& result)
 // code, or -1 when it could not be started.
 int runChild(const std::filesystem::path& config, const std::filesystem::path& dir, const std::string& tracePath)
 {
-    std::vector<std::string> args { "synctax-run", "run", config.string(), "--out", dir.string() };
+    // --force: this process checked DIR before making it, and holds the lock of the folder above.
+    std::vector<std::string> args { "synctax-run", "run", config.string(), "--out", dir.string(), "--force" };
     if (!tracePath.empty()) {
         args.push_back("--trace");
         args.push_back(tracePath);
@@ -173,13 +175,13 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     ExperimentResult result = mergeProcessResults(config, parts);
     result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.stopped = result.stopped || g_stopRequested.load() || int(parts.size()) < count;
+    printTable(config.name, result, ", " + std::to_string(parts.size()) + " processes");
     try {
         writeRunOutputs(outDir.string(), { result });
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
     }
-    printTable(config.name, result, ", " + std::to_string(parts.size()) + " processes");
     std::cerr << "wrote " << (outDir / "results.json").string() << " and summary.csv (all processes); steps.csv, "
               << "journal.jsonl" << (options.tracePath.empty() ? "" : ", trace.json") << " and table.txt of each in "
               << (outDir / "process-N").string() << "\n";
@@ -222,9 +224,32 @@ int runCommand(const RunOptions& options)
             / (config->name + "-" + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName))
                                                                 : std::filesystem::path(options.outDir);
     std::error_code ec;
+    const bool outDirExisted = std::filesystem::exists(outDir, ec);
     std::filesystem::create_directories(outDir, ec);
     if (ec) {
         std::cerr << outDir.string() << ": cannot create the output directory: " << ec.message() << "\n";
+        return 2;
+    }
+
+    std::vector<std::string> outputs;
+    for (const char* name : { resultsFileName, summaryFileName })
+        outputs.push_back((outDir / name).string());
+    // Spread over processes, each writes its steps, journal and trace into its own process-K/.
+    if (config->processes <= 1) {
+        for (const char* name : { stepsFileName, journalFileName })
+            outputs.push_back((outDir / name).string());
+        if (!options.tracePath.empty())
+            outputs.push_back(options.tracePath);
+    }
+    const FolderClaim claim = claimOutputFolder(outDir.string(), outputs, options.force);
+    if (!claim.lock) {
+        std::cerr << "synctax-run: " << claim.why
+                  << (claim.refusal == FolderClaim::Refusal::EarlierResults
+                             ? "; choose another --out, or add --force to overwrite them"
+                             : "")
+                  << "; nothing was run\n";
+        if (!outDirExisted)
+            std::filesystem::remove(outDir, ec); // only if empty: made here, for nothing
         return 2;
     }
 
@@ -245,8 +270,8 @@ int runCommand(const RunOptions& options)
     std::unique_ptr<StepCsvWriter> csvWriter;
     std::unique_ptr<Journal> journalWriter;
     try {
-        csvWriter = std::make_unique<StepCsvWriter>((outDir / "steps.csv").string(), runner->cells());
-        journalWriter = std::make_unique<Journal>((outDir / "journal.jsonl").string(), *config);
+        csvWriter = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner->cells());
+        journalWriter = std::make_unique<Journal>((outDir / journalFileName).string(), *config);
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 2;
@@ -289,14 +314,14 @@ int runCommand(const RunOptions& options)
     runFinished.store(true);
     drainer.join();
 
+    // The table first: should a file fail now (a full disk), what was measured is still shown.
+    printTable(config->name, result);
     try {
         writeRunOutputs(outDir.string(), { result, &traceRecords, &runner->cells(), false, options.tracePath });
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
     }
-
-    printTable(config->name, result);
     std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
               << " steps), summary.csv, journal.jsonl\n";
     if (!options.tracePath.empty())

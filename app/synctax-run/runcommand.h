@@ -14,9 +14,12 @@ struct RunOptions {
     std::optional<uint64_t> seed;
     std::string tracePath; // Chrome Trace Event JSON of every step; none when empty
     std::optional<int> processes; // overrides the config's processes when set
+    bool force = false; // write into an outDir that holds an earlier run's results
 };
 
-// Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran), 130 interrupted (results kept).
+// Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran: a bad config, an output that cannot
+// be written, an outDir in use by another run or holding results without force), 130 interrupted
+// (results kept).
 int runCommand(const RunOptions& options);
 int validateCommand(const std::string& config);
 int presetsCommand();
