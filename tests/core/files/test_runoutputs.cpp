@@ -3,6 +3,7 @@
 #include "core/files/resultsjson.h"
 #include "core/files/resulttable.h"
 #include "core/files/stepcsvwriter.h"
+#include "sampleresult.h"
 
 #include <gtest/gtest.h>
 
@@ -29,13 +30,6 @@ struct RunOutputsTest : ::testing::Test {
         dir = fs::temp_directory_path() / ("synctax-test-outputs-" + std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir);
-        result.config.name = "sample";
-        CellResult cell;
-        cell.model = "tiny_mlp";
-        cell.mode = "eager";
-        cell.style = "none";
-        cell.stepsMeasured = 2;
-        result.cells = { cell };
         StepRecord r;
         r.startNs = 1'000'000;
         r.dispatchedNs = 2'000'000;
@@ -45,7 +39,7 @@ struct RunOutputsTest : ::testing::Test {
     void TearDown() override { fs::remove_all(dir); }
 
     fs::path dir;
-    ExperimentResult result;
+    ExperimentResult result = sampleResult();
     std::vector<StepRecord> steps;
     std::vector<CellPlan> cells { { 0, "tiny_mlp", "eager", "none" } };
 };
