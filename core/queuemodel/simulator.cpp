@@ -1,7 +1,7 @@
 #include "core/queuemodel/simulator.h"
 
-#include "core/steps/queuesample.h"
 #include "core/config/stylecatalog.h"
+#include "core/steps/queuesample.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,28 +12,33 @@ namespace synctax {
 
 namespace {
 
-// What a style adds to a step, beyond the syncs that syncsAfterStep() places.
+// What a style adds to a step, beyond the syncs its cadence places: its catalog cost in this
+// model's units.
 struct StyleCost {
-    int roundTrips = 0; // per sync point: metrics_item_each reads four scalars one after another
-    int extraLaunches = 0; // small kernels per step: an accumulate, a copy, the metrics
+    int roundTrips = 0; // per sync point
+    int extraLaunches = 0; // small kernels per step
     double hostUs = 0; // formatting, drawing, printing, per step
 };
 
-StyleCost costOf(const std::string& style, const QueueModel& m)
+double hostUsOf(HostWork work, const QueueModel& m)
 {
-    if (style == "item" || style == "item_every_n" || style == "gpu_accumulate")
-        return { 1, style == "gpu_accumulate" ? 1 : 0, 0 };
-    if (style == "progress_bar" || style == "progress_bar_postfix_every_n")
-        return { 1, 0, m.formatUs }; // the postfix's redraw every n steps is left out
-    if (style == "progress_bar_postfix" || style == "print_every_step" || style == "writer_flush_every_step")
-        return { 1, 0, m.redrawUs };
-    if (style == "metrics_item_each")
-        return { 4, 6, 0 };
-    if (style == "metrics_stacked")
-        return { 1, 7, 0 };
-    if (style == "deferred_async")
-        return { 0, 1, 0 };
-    return {}; // the baseline and its copies
+    switch (work) {
+    case HostWork::None:
+        break;
+    case HostWork::BarUpdate:
+        return m.formatUs;
+    case HostWork::Redraw:
+        return m.redrawUs;
+    }
+    return 0;
+}
+
+StyleCost costOf(const StyleInfo* style, const QueueModel& m)
+{
+    if (!style)
+        return {}; // the baseline's copies, which the catalog does not list
+    const SimulatedCost& cost = style->cost;
+    return { cost.roundTripsPerRead, cost.extraLaunches, hostUsOf(cost.hostWork, m) };
 }
 
 // The seed of one step's jitter: independent of the style, so paired blocks share GPU times.
@@ -62,7 +67,8 @@ SimulatedBlock Simulator::runBlock(
     const StyleSpec& style, int64_t steps, const StepRecord& tag, std::vector<StepRecord>* records)
 {
     const QueueModel& m = m_model;
-    const StyleCost cost = costOf(style.name, m);
+    const StyleInfo* info = findStyle(style.name);
+    const StyleCost cost = costOf(info, m);
     const double launchHostNs = m.dMs * 1e6 / double(m.k);
     const double tailNs = m.k > 1 ? std::clamp(m.tailMs, 0.0, m.gMs) * 1e6 : 0.0;
     const double launchGpuNs = (m.gMs * 1e6 - tailNs) / double(m.k > 1 && tailNs > 0 ? m.k - 1 : m.k);
@@ -105,7 +111,7 @@ SimulatedBlock Simulator::runBlock(
             launch(m.extraLaunchUs * 1e3);
         const double dispatchEnd = host;
         const double gpuDone = gpuFree;
-        if (syncsAfterStep(style, step, steps)) {
+        if (info && syncsAfterStep(*info, style.n, step, steps)) {
             for (int i = 0; i < cost.roundTrips; ++i)
                 sync();
             block.syncs += cost.roundTrips;

@@ -90,9 +90,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<LoggingStyle> makeDeferredStyle(const StyleSpec& spec, [[maybe_unused]] const StyleContext& context)
+std::unique_ptr<LoggingStyle> makeDeferredStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery, [[maybe_unused]] const StyleContext& context)
 {
-    if (spec.name != "deferred_async")
+    // It never waits by design: reading it at a cadence would make it another .item().
+    if (behaviour != StyleBehaviour::DeferredCopy || cadence != ReadCadence::Never)
         return nullptr;
 #ifdef SYNCTAX_HAVE_CUDA
     if (context.device.is_cuda())

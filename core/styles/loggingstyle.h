@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/config/experimentconfig.h"
+#include "core/config/stylecatalog.h"
 #include "core/training/trainingstate.h"
 
 #include <memory>
@@ -31,13 +32,32 @@ protected:
     double m_lastValue = 0;
 };
 
-// Throws std::invalid_argument for an unknown style name.
-std::unique_ptr<LoggingStyle> makeLoggingStyle(const StyleSpec& spec, const StyleContext& context);
+// The steps after which a style reads, from its catalog cadence and the config's n: every step
+// (n = 1), every n-th step, or none (0) for the cadences that read in endBlock() or never.
+struct ReadEvery {
+    int64_t n = 0;
+    // The every-step styles skip the division: their per-step host work is what is measured.
+    bool after(int64_t step) const { return n == 1 || (n > 0 && (step + 1) % n == 0); }
+};
 
-// The style families, each in its own file; each returns nullptr for names it does not own.
-std::unique_ptr<LoggingStyle> makeSyncStyle(const StyleSpec& spec, const StyleContext& context);
-std::unique_ptr<LoggingStyle> makeProgressStyle(const StyleSpec& spec, const StyleContext& context);
-std::unique_ptr<LoggingStyle> makeWriteStyle(const StyleSpec& spec, const StyleContext& context);
-std::unique_ptr<LoggingStyle> makeDeferredStyle(const StyleSpec& spec, const StyleContext& context);
+// The style the catalog describes under spec.name, its behaviour run at its cadence. Throws
+// std::invalid_argument for a name outside the catalog, or for a behaviour the engine does not
+// implement at that cadence.
+std::unique_ptr<LoggingStyle> makeLoggingStyle(const StyleSpec& spec, const StyleContext& context);
+// The same for a description, which need not be in the catalog; n <= 0 takes its defaultN.
+std::unique_ptr<LoggingStyle> makeLoggingStyle(const StyleInfo& style, int64_t n, const StyleContext& context);
+
+// The behaviour families, each in its own file; each returns nullptr for behaviours it does not
+// own and for cadences its behaviour does not support.
+using StyleMaker = std::unique_ptr<LoggingStyle> (*)(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context);
+std::unique_ptr<LoggingStyle> makeSyncStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context);
+std::unique_ptr<LoggingStyle> makeProgressStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context);
+std::unique_ptr<LoggingStyle> makeWriteStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context);
+std::unique_ptr<LoggingStyle> makeDeferredStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context);
 
 } // namespace synctax

@@ -13,8 +13,8 @@ namespace {
 
 class ProgressBarStyle : public LoggingStyle {
 public:
-    // postfixEvery: 0 for no postfix, 1 for every step, n for every n steps
-    ProgressBarStyle(const StyleContext& context, int64_t postfixEvery)
+    // the postfix at the style's reads: none, every step, or every n steps
+    ProgressBarStyle(const StyleContext& context, ReadEvery postfixEvery)
         : m_bar(context.sink, context.stepsPerBlock)
         , m_postfixEvery(postfixEvery)
     {
@@ -25,7 +25,7 @@ public:
     void afterStep(const StepOutput& out, int64_t step) override
     {
         m_bar.update(step + 1, steadyNowS());
-        if (m_postfixEvery > 0 && (step + 1) % m_postfixEvery == 0) {
+        if (m_postfixEvery.after(step)) {
             m_lastValue = out.loss.item<float>();
             char postfix[48];
             std::snprintf(postfix, sizeof postfix, "loss=%.4f", m_lastValue);
@@ -37,20 +37,18 @@ public:
 
 private:
     ProgressBar m_bar;
-    int64_t m_postfixEvery;
+    ReadEvery m_postfixEvery;
 };
 
 } // namespace
 
-std::unique_ptr<LoggingStyle> makeProgressStyle(const StyleSpec& spec, const StyleContext& context)
+std::unique_ptr<LoggingStyle> makeProgressStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext& context)
 {
-    if (spec.name == "progress_bar")
-        return std::make_unique<ProgressBarStyle>(context, 0);
-    if (spec.name == "progress_bar_postfix")
-        return std::make_unique<ProgressBarStyle>(context, 1);
-    if (spec.name == "progress_bar_postfix_every_n")
-        return std::make_unique<ProgressBarStyle>(context, spec.n > 0 ? spec.n : 50);
-    return nullptr;
+    // A postfix at the block's end only is not a bar anyone draws.
+    if (behaviour != StyleBehaviour::ProgressBar || cadence == ReadCadence::BlockEnd)
+        return nullptr;
+    return std::make_unique<ProgressBarStyle>(context, every);
 }
 
 } // namespace synctax

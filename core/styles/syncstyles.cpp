@@ -14,18 +14,18 @@ public:
 
 class ItemEveryN : public LoggingStyle {
 public:
-    explicit ItemEveryN(int64_t n)
-        : m_n(n)
+    explicit ItemEveryN(ReadEvery every)
+        : m_every(every)
     {
     }
     void afterStep(const StepOutput& out, int64_t step) override
     {
-        if ((step + 1) % m_n == 0)
+        if (m_every.after(step))
             m_lastValue = out.loss.item<float>();
     }
 
 private:
-    int64_t m_n;
+    ReadEvery m_every;
 };
 
 class GpuAccumulate : public LoggingStyle {
@@ -62,19 +62,34 @@ std::vector<torch::Tensor> stepMetrics(const StepOutput& out)
 
 class MetricsItemEach : public LoggingStyle {
 public:
-    void afterStep(const StepOutput& out, int64_t) override
+    explicit MetricsItemEach(ReadEvery every)
+        : m_every(every)
     {
+    }
+    void afterStep(const StepOutput& out, int64_t step) override
+    {
+        if (!m_every.after(step))
+            return;
         double sum = 0;
         for (const auto& m : stepMetrics(out))
             sum += m.item<float>();
         m_lastValue = sum;
     }
+
+private:
+    ReadEvery m_every;
 };
 
 class MetricsStacked : public LoggingStyle {
 public:
-    void afterStep(const StepOutput& out, int64_t) override
+    explicit MetricsStacked(ReadEvery every)
+        : m_every(every)
     {
+    }
+    void afterStep(const StepOutput& out, int64_t step) override
+    {
+        if (!m_every.after(step))
+            return;
         const auto host = torch::stack(stepMetrics(out)).to(torch::kCPU);
         const auto values = host.accessor<float, 1>();
         double sum = 0;
@@ -82,25 +97,31 @@ public:
             sum += values[i];
         m_lastValue = sum;
     }
+
+private:
+    ReadEvery m_every;
 };
 
 } // namespace
 
-std::unique_ptr<LoggingStyle> makeSyncStyle(const StyleSpec& spec, const StyleContext&)
+std::unique_ptr<LoggingStyle> makeSyncStyle(
+    StyleBehaviour behaviour, ReadCadence cadence, ReadEvery every, const StyleContext&)
 {
-    if (spec.name == "none")
-        return std::make_unique<NoLogging>();
-    if (spec.name == "item")
-        return std::make_unique<ItemEveryN>(1);
-    if (spec.name == "item_every_n")
-        return std::make_unique<ItemEveryN>(spec.n > 0 ? spec.n : 10);
-    if (spec.name == "gpu_accumulate")
-        return std::make_unique<GpuAccumulate>();
-    if (spec.name == "metrics_item_each")
-        return std::make_unique<MetricsItemEach>();
-    if (spec.name == "metrics_stacked")
-        return std::make_unique<MetricsStacked>();
-    return nullptr;
+    const bool periodic = every.n > 0;
+    switch (behaviour) {
+    case StyleBehaviour::Nothing:
+        return cadence == ReadCadence::Never ? std::make_unique<NoLogging>() : nullptr;
+    case StyleBehaviour::ReadLoss:
+        return periodic ? std::make_unique<ItemEveryN>(every) : nullptr;
+    case StyleBehaviour::AccumulateLoss:
+        return cadence == ReadCadence::BlockEnd ? std::make_unique<GpuAccumulate>() : nullptr;
+    case StyleBehaviour::ReadMetricsEach:
+        return periodic ? std::make_unique<MetricsItemEach>(every) : nullptr;
+    case StyleBehaviour::ReadMetricsStacked:
+        return periodic ? std::make_unique<MetricsStacked>(every) : nullptr;
+    default:
+        return nullptr;
+    }
 }
 
 } // namespace synctax

@@ -16,14 +16,17 @@ namespace synctax {
 
 namespace {
 
-class PrintEveryStep : public LoggingStyle {
+class PrintLoss : public LoggingStyle {
 public:
-    explicit PrintEveryStep(Sink& sink)
+    PrintLoss(Sink& sink, ReadEvery every)
         : m_sink(sink)
+        , m_every(every)
     {
     }
     void afterStep(const StepOutput& out, int64_t step) override
     {
+        if (!m_every.after(step))
+            return;
         m_lastValue = out.loss.item<float>();
         char line[64];
         const int n
@@ -33,13 +36,15 @@ public:
 
 private:
     Sink& m_sink;
+    ReadEvery m_every;
 };
 
-// Like a TensorBoard SummaryWriter flushed every iteration: one line per scalar in a real file,
-// pushed to the kernel at every step. The file is scratch and removed afterwards.
-class WriterFlushEveryStep : public LoggingStyle {
+// Like a TensorBoard SummaryWriter flushed at every write: one line per scalar in a real file,
+// pushed to the kernel at each read. The file is scratch and removed afterwards.
+class WriterFlush : public LoggingStyle {
 public:
-    WriterFlushEveryStep()
+    explicit WriterFlush(ReadEvery every)
+        : m_every(every)
     {
         static std::atomic<int> counter { 0 };
         m_path = (std::filesystem::temp_directory_path()
@@ -49,22 +54,25 @@ public:
         if (!m_file)
             throw std::runtime_error("cannot create scalar log '" + m_path + "': " + std::strerror(errno));
     }
-    ~WriterFlushEveryStep() override
+    ~WriterFlush() override
     {
         std::fclose(m_file);
         std::remove(m_path.c_str());
     }
-    WriterFlushEveryStep(const WriterFlushEveryStep&) = delete;
-    WriterFlushEveryStep& operator=(const WriterFlushEveryStep&) = delete;
+    WriterFlush(const WriterFlush&) = delete;
+    WriterFlush& operator=(const WriterFlush&) = delete;
 
-    void afterStep(const StepOutput& out, int64_t) override
+    void afterStep(const StepOutput& out, int64_t step) override
     {
+        if (!m_every.after(step))
+            return;
         m_lastValue = out.loss.item<float>();
         std::fprintf(m_file, "train/loss,%lld,%.6f\n", static_cast<long long>(m_globalStep++), m_lastValue);
         std::fflush(m_file);
     }
 
 private:
+    ReadEvery m_every;
     std::string m_path;
     std::FILE* m_file = nullptr;
     int64_t m_globalStep = 0;
@@ -72,12 +80,15 @@ private:
 
 } // namespace
 
-std::unique_ptr<LoggingStyle> makeWriteStyle(const StyleSpec& spec, const StyleContext& context)
+std::unique_ptr<LoggingStyle> makeWriteStyle(
+    StyleBehaviour behaviour, ReadCadence, ReadEvery every, const StyleContext& context)
 {
-    if (spec.name == "print_every_step")
-        return std::make_unique<PrintEveryStep>(context.sink);
-    if (spec.name == "writer_flush_every_step")
-        return std::make_unique<WriterFlushEveryStep>();
+    if (every.n <= 0)
+        return nullptr; // both write what they read, at each read
+    if (behaviour == StyleBehaviour::PrintLoss)
+        return std::make_unique<PrintLoss>(context.sink, every);
+    if (behaviour == StyleBehaviour::WriteScalar)
+        return std::make_unique<WriterFlush>(every);
     return nullptr;
 }
 

@@ -1,6 +1,6 @@
+#include "core/config/stylecatalog.h"
 #include "core/styles/loggingstyle.h"
 #include "core/styles/sink.h"
-#include "core/config/stylecatalog.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -53,14 +53,76 @@ void runBlock(LoggingStyle& style, int steps)
     style.endBlock();
 }
 
+// The steps of a 12-step block after which the style read a value back (the loss of step i is
+// i + 1, so every read changes lastValue); a read in endBlock() counts as after the last step.
+std::vector<int64_t> readSteps(LoggingStyle& style)
+{
+    std::vector<int64_t> steps;
+    double last = style.lastValue();
+    style.beginBlock();
+    for (int64_t i = 0; i < 12; ++i) {
+        style.afterStep(fakeStep(float(i + 1)), i);
+        if (style.lastValue() != last)
+            steps.push_back(i);
+        last = style.lastValue();
+    }
+    style.endBlock();
+    if (style.lastValue() != last)
+        steps.push_back(11);
+    return steps;
+}
+
+std::vector<int64_t> catalogSyncSteps(const StyleInfo& info, int64_t n)
+{
+    std::vector<int64_t> steps;
+    for (int64_t i = 0; i < 12; ++i)
+        if (syncsAfterStep(info, n, i, 12))
+            steps.push_back(i);
+    return steps;
+}
+
 } // namespace
 
-TEST(LoggingStyles, EveryCatalogStyleCanBeMade)
+// Every row of the catalog has an implementation, and it reads back exactly where the row's
+// cadence says it waits, which is what the simulator and the queue chart assume.
+TEST(LoggingStyles, EveryCatalogStyleIsMadeAndReadsAtItsCadence)
 {
     Fixture f;
-    for (const auto& info : styleCatalog())
-        EXPECT_NE(f.make(info.name, info.defaultN), nullptr) << info.name;
+    for (const auto& info : styleCatalog()) {
+        for (int64_t n : { int64_t(info.defaultN), int64_t(5) }) {
+            if (n != info.defaultN && !info.takesN())
+                continue;
+            auto style = makeLoggingStyle({ info.name, n }, StyleContext { f.sink, torch::kCPU, 12 });
+            ASSERT_NE(style, nullptr) << info.name;
+            if (info.behaviour == StyleBehaviour::DeferredCopy)
+                continue; // it reads every step without waiting (DeferredReadsThePreviousStepWithoutWaiting)
+            EXPECT_EQ(readSteps(*style), catalogSyncSteps(info, n)) << info.name << " n=" << n;
+        }
+    }
     EXPECT_THROW(f.make("tensorboard"), std::invalid_argument);
+}
+
+// A new style that pairs an existing behaviour with another cadence is a catalog row, no code.
+TEST(LoggingStyles, ANewCombinationNeedsOnlyItsDescription)
+{
+    const std::string path = (std::filesystem::temp_directory_path() / "synctax-test-print-every-n.txt").string();
+    std::remove(path.c_str());
+    {
+        Fixture f(SinkSpec { SinkSpec::Kind::File, path });
+        const StyleInfo printEveryN { "print_every_n", "print the loss every n steps", 10, ReadCadence::EveryN,
+            StyleBehaviour::PrintLoss, { 1, 0, HostWork::Redraw } };
+        auto style = makeLoggingStyle(printEveryN, 4, StyleContext { f.sink, torch::kCPU, 10 });
+        EXPECT_EQ(readSteps(*style), (std::vector<int64_t> { 3, 7, 11 }));
+    }
+    EXPECT_EQ(readAll(path), "step 3 loss 4.000000\nstep 7 loss 8.000000\nstep 11 loss 12.000000\n");
+    std::remove(path.c_str());
+
+    // One the engine has no implementation for is refused, not run as something else.
+    Fixture f;
+    const StyleInfo deferredEveryStep { "deferred_every_step", "a deferred copy waited for", 0, ReadCadence::EveryStep,
+        StyleBehaviour::DeferredCopy, { 1, 1, HostWork::None } };
+    EXPECT_THROW(
+        makeLoggingStyle(deferredEveryStep, 0, StyleContext { f.sink, torch::kCPU, 10 }), std::invalid_argument);
 }
 
 TEST(LoggingStyles, ItemReadsEveryStepAndEveryNOnlyEveryN)
@@ -167,22 +229,4 @@ TEST(LoggingStyles, WriterFlushesEachScalarAndCleansUp)
             "train/loss,0,0.000000\ntrain/loss,1,1.000000\ntrain/loss,2,2.000000\ntrain/loss,3,3.000000\n");
     }
     EXPECT_TRUE(scratchFiles().empty());
-}
-
-TEST(LoggingStyles, SyncPointsFollowEachStylesCadence)
-{
-    auto syncSteps = [](const std::string& name, int64_t n) {
-        std::vector<int64_t> steps;
-        for (int64_t step = 0; step < 12; ++step)
-            if (synctax::syncsAfterStep({ name, n }, step, 12))
-                steps.push_back(step);
-        return steps;
-    };
-    EXPECT_EQ(syncSteps("item", 0).size(), 12u);
-    EXPECT_EQ(syncSteps("item_every_n", 5), (std::vector<int64_t> { 4, 9 }));
-    EXPECT_EQ(syncSteps("progress_bar_postfix_every_n", 4), (std::vector<int64_t> { 3, 7, 11 }));
-    EXPECT_EQ(syncSteps("gpu_accumulate", 0), (std::vector<int64_t> { 11 }));
-    EXPECT_TRUE(syncSteps("none", 0).empty());
-    EXPECT_TRUE(syncSteps("progress_bar", 0).empty());
-    EXPECT_TRUE(syncSteps("deferred_async", 0).empty());
 }

@@ -1,12 +1,13 @@
-#include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
-#include "core/steps/cellplan.h"
+#include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
+#include "core/steps/cellplan.h"
+#include "core/steps/runhistory.h"
+#include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
-#include "core/steps/runhistory.h"
 
 #include <QApplication>
 #include <QAreaSeries>
@@ -248,6 +249,17 @@ private Q_SLOTS:
         QCOMPARE(seriesOf<QLineSeries>(chart).size(), 1);
         QCOMPARE(seriesOf<QLineSeries>(chart).first()->name(), QStringLiteral("none"));
         QVERIFY(seriesOf<QLineSeries>(chart).first()->count() <= 2 * plotWidth);
+    }
+
+    // The palette is sized to the catalog: a style added beyond it would share another's colour.
+    void everyCatalogStyleHasAColourOfItsOwn()
+    {
+        QSet<QRgb> colours { styleColor(QLatin1String(aaControlStyle())).rgb() };
+        for (const StyleInfo& style : styleCatalog()) {
+            const QRgb colour = styleColor(QString::fromStdString(style.name)).rgb();
+            QVERIFY2(!colours.contains(colour), style.name.c_str());
+            colours.insert(colour);
+        }
     }
 
     void stepChartDrawsEveryStyleOfTheCatalog()

@@ -2,10 +2,10 @@
 
 #include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
+#include "core/steps/runhistory.h"
 #include "ui/charts/axisrange.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
-#include "core/steps/runhistory.h"
 
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -134,7 +134,7 @@ StyleSpec QueueChart::styleSpecOf(const std::string& style) const
                 return spec;
         }
     }
-    const std::optional<StyleInfo> info = findStyle(style);
+    const StyleInfo* info = findStyle(style);
     return StyleSpec { style, info ? info->defaultN : 0 };
 }
 

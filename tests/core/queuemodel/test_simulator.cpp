@@ -1,7 +1,8 @@
-#include "core/queuemodel/prediction.h"
+#include "core/config/stylecatalog.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
+#include "core/queuemodel/prediction.h"
 #include "core/queuemodel/simulationconfig.h"
 #include "core/queuemodel/simulator.h"
 
@@ -126,6 +127,26 @@ TEST(Simulator, StylesWithoutSyncCostOnlyTheirHostWork)
     EXPECT_LT(s[2].overheadPct, 0.1); // GPU-bound: the bar's formatting hides under the GPU's work
     EXPECT_DOUBLE_EQ(s[3].syncsPerStep, 0.1);
     EXPECT_GT(s[3].overheadPct, 0.0);
+}
+
+// Each catalog row's cost reaches the simulator: its reads are priced at its cadence and every style
+// but the baseline costs something, in a balanced loop where syncs, launches and host work all show.
+TEST(Simulator, EveryCatalogStyleCostsWhatItsDescriptionSays)
+{
+    const QueueModel m = model(0.5, 0.5, 20, 20);
+    const int64_t steps = 20;
+    for (const StyleInfo& info : styleCatalog()) {
+        const StyleSpec spec { info.name, info.defaultN };
+        const auto s = simulateStyles(m, { none, spec }, steps, 2);
+        int64_t reads = 0;
+        for (int64_t step = 0; step < steps; ++step)
+            reads += syncsAfterStep(info, spec.n, step, steps) ? 1 : 0;
+        EXPECT_DOUBLE_EQ(s[1].syncsPerStep, double(reads * info.cost.roundTripsPerRead) / double(steps)) << info.name;
+        if (info.name == baselineStyle())
+            EXPECT_DOUBLE_EQ(s[1].overheadPct, 0.0);
+        else
+            EXPECT_GT(s[1].overheadPct, 0.0) << info.name;
+    }
 }
 
 TEST(Simulator, QueueDepthNeverExceedsCapacity)
