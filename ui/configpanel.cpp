@@ -1,7 +1,8 @@
 #include "ui/configpanel.h"
 
-#include "core/config/stylecatalog.h"
+#include "core/config/configschema.h"
 #include "core/config/modelcatalog.h"
+#include "core/config/stylecatalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,26 +19,21 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <limits>
 
 namespace synctax {
 
 namespace {
 
-// The same limits as the YAML loader, so that the panel cannot produce a config that the loader rejects.
-constexpr int kMaxBatch = 65536;
-constexpr int kMaxSteps = 100000;
-constexpr int kMaxBlocks = 100000;
-constexpr int kMaxN = 1000000;
-constexpr int kMaxHostWorkUs = 10000000;
-
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// The schema's bounds, so that the panel cannot produce a config that the loader rejects.
+void setRange(QSpinBox* spin, const IntegerKey& key) { spin->setRange(int(key.min), int(key.max)); }
 
 std::optional<uint64_t> parseSeed(const QString& text)
 {
     bool ok = false;
     const qulonglong value = text.toULongLong(&ok);
-    if (!ok || value > qulonglong(std::numeric_limits<int64_t>::max()))
+    if (!ok || value > qulonglong(configkeys::seed.max))
         return std::nullopt;
     return uint64_t(value);
 }
@@ -102,7 +98,7 @@ QGroupBox* ConfigPanel::createModelsGroup()
         row.check->setObjectName(qs("model." + model.name));
         row.check->setToolTip(tr("%1\nDefault batch %2").arg(qs(model.description)).arg(model.batch));
         row.batch->setObjectName(qs("batch." + model.name));
-        row.batch->setRange(1, kMaxBatch);
+        setRange(row.batch, modelkeys::batch);
         row.batch->setPrefix(tr("batch "));
         row.batch->setToolTip(tr("Samples per training step (default %1)").arg(model.batch));
         const int r = grid->rowCount();
@@ -140,7 +136,7 @@ QGroupBox* ConfigPanel::createStylesGroup()
         if (info.defaultN > 0) {
             row.n = new QSpinBox;
             row.n->setObjectName(qs("n." + info.name));
-            row.n->setRange(1, kMaxN);
+            setRange(row.n, stylekeys::n);
             row.n->setPrefix(tr("every "));
             row.n->setSuffix(tr(" steps"));
             row.n->setToolTip(tr("n: steps between reads (default %1)").arg(info.defaultN));
@@ -175,10 +171,10 @@ QGroupBox* ConfigPanel::createExecutionGroup()
 
     m_device = new QComboBox;
     m_device->setObjectName(QStringLiteral("device"));
-    m_device->addItem(QStringLiteral("auto"), QStringLiteral("auto"));
-    m_device->setItemData(0, tr("The first CUDA device if there is one, else the CPU"), Qt::ToolTipRole);
-    m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
-    m_device->addItem(QStringLiteral("cuda"), QStringLiteral("cuda"));
+    for (const auto& device : configkeys::deviceNames)
+        m_device->addItem(qs(device), qs(device));
+    m_device->setItemData(m_device->findData(QStringLiteral("auto")),
+        tr("The first CUDA device if there is one, else the CPU"), Qt::ToolTipRole);
     form->addRow(tr("Device"), m_device);
 
     connect(m_eager, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
@@ -191,17 +187,18 @@ QGroupBox* ConfigPanel::createRunLengthGroup()
 {
     auto* group = new QGroupBox(tr("Run length"));
     auto* form = new QFormLayout(group);
-    m_stepsPerBlock = createSpinBox("stepsPerBlock", 1, kMaxSteps,
+    m_stepsPerBlock = createSpinBox("stepsPerBlock", configkeys::stepsPerBlock,
         tr("Training steps in one block: one style's turn in a round (models may override it)"));
-    m_blocks = createSpinBox("blocks", 2, kMaxBlocks, tr("The most rounds a model and mode may run"));
-    m_minBlocks
-        = createSpinBox("minBlocks", 2, kMaxBlocks, tr("Rounds run before the interval target may stop a model early"));
-    m_targetCiPp = createDoubleSpinBox("targetCiPp", 0, 100, 2,
+    m_blocks = createSpinBox("blocks", configkeys::blocks, tr("The most rounds a model and mode may run"));
+    m_minBlocks = createSpinBox(
+        "minBlocks", configkeys::minBlocks, tr("Rounds run before the interval target may stop a model early"));
+    m_targetCiPp = createDoubleSpinBox("targetCiPp", configkeys::targetCiPp, 2,
         tr("Stop once every cell's 95% interval is this narrow (half-width, percentage points); "
            "0 runs every round"));
     m_targetCiPp->setSingleStep(0.05);
     m_targetCiPp->setSuffix(tr(" pp"));
-    m_timeBudgetS = createDoubleSpinBox("timeBudgetS", 0.1, 86400, 1, tr("Time per model and mode, warm-up included"));
+    m_timeBudgetS = createDoubleSpinBox(
+        "timeBudgetS", configkeys::timeBudgetS, 1, tr("Time per model and mode, warm-up included"));
     m_timeBudgetS->setSuffix(tr(" s"));
     form->addRow(tr("Steps per block"), m_stepsPerBlock);
     form->addRow(tr("Blocks (max rounds)"), m_blocks);
@@ -215,7 +212,7 @@ QGroupBox* ConfigPanel::createWorkloadGroup()
 {
     auto* group = new QGroupBox(tr("Workload"));
     auto* form = new QFormLayout(group);
-    m_hostWorkUs = createSpinBox("hostWorkUs", 0, kMaxHostWorkUs,
+    m_hostWorkUs = createSpinBox("hostWorkUs", configkeys::hostWorkUs,
         tr("CPU busy-work added to each step, as a data loader would (models may override it)"));
     m_hostWorkUs->setSuffix(QStringLiteral(" µs"));
     m_seed = new QLineEdit;
@@ -228,23 +225,23 @@ QGroupBox* ConfigPanel::createWorkloadGroup()
     return group;
 }
 
-QSpinBox* ConfigPanel::createSpinBox(const char* objectName, int minimum, int maximum, const QString& toolTip)
+QSpinBox* ConfigPanel::createSpinBox(const char* objectName, const IntegerKey& key, const QString& toolTip)
 {
     auto* spin = new QSpinBox;
     spin->setObjectName(QString::fromLatin1(objectName));
-    spin->setRange(minimum, maximum);
+    setRange(spin, key);
     spin->setToolTip(toolTip);
     connect(spin, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
     return spin;
 }
 
 QDoubleSpinBox* ConfigPanel::createDoubleSpinBox(
-    const char* objectName, double minimum, double maximum, int decimals, const QString& toolTip)
+    const char* objectName, const NumberKey& key, int decimals, const QString& toolTip)
 {
     auto* spin = new QDoubleSpinBox;
     spin->setObjectName(QString::fromLatin1(objectName));
     spin->setDecimals(decimals);
-    spin->setRange(minimum, maximum);
+    spin->setRange(key.min, key.max);
     spin->setToolTip(toolTip);
     connect(spin, &QDoubleSpinBox::valueChanged, this, &ConfigPanel::onEdited);
     return spin;
@@ -380,7 +377,9 @@ QStringList ConfigPanel::problems() const
     if (m_cudaGraph->isChecked() && m_device->currentData().toString() == QLatin1String("cpu"))
         problems << tr("cuda_graph needs a CUDA device, and the device is cpu");
     if (!parseSeed(m_seed->text()))
-        problems << tr("The seed must be a whole number from 0 to %1").arg(std::numeric_limits<int64_t>::max());
+        problems << tr("The seed must be a whole number from %1 to %2")
+                        .arg(qlonglong(configkeys::seed.min))
+                        .arg(qlonglong(configkeys::seed.max));
     return problems;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/config/configschema.h"
 #include "core/config/experimentconfig.h"
 
 #include <QStringList>
@@ -60,9 +61,9 @@ private:
     QGroupBox* createExecutionGroup();
     QGroupBox* createRunLengthGroup();
     QGroupBox* createWorkloadGroup();
-    QSpinBox* createSpinBox(const char* objectName, int minimum, int maximum, const QString& toolTip);
+    QSpinBox* createSpinBox(const char* objectName, const IntegerKey& key, const QString& toolTip);
     QDoubleSpinBox* createDoubleSpinBox(
-        const char* objectName, double minimum, double maximum, int decimals, const QString& toolTip);
+        const char* objectName, const NumberKey& key, int decimals, const QString& toolTip);
 
     void onEdited();
     void updateEnabledRows();

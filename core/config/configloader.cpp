@@ -1,14 +1,14 @@
 #include "core/config/configloader.h"
 
+#include "core/config/configschema.h"
+#include "core/config/modelcatalog.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/yamlchecker.h"
-#include "core/config/modelcatalog.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <limits>
 #include <set>
 
 namespace synctax {
@@ -27,78 +27,74 @@ public:
                 "expected a mapping at the top level (synctax: 1, models: ..., styles: ...), found " + kindOf(root));
             return;
         }
-        static const std::vector<std::string> keys { "synctax", "name", "description", "device", "seed",
-            "steps_per_block", "blocks", "min_blocks", "target_ci_pp", "time_budget_s", "processes", "gpu_events",
-            "observer_control", "warmup", "host_work_us", "optimizer", "learning_rate", "sink", "models", "styles",
-            "modes" };
+        using namespace configkeys;
         bool sawVersion = false, sawModels = false, sawStyles = false;
-        for (const auto& [key, value] : entries(root, keys, "the config")) {
+        for (const auto& [key, value] : entries(root, topLevelKeyNames(), "the config")) {
             const std::string k = key.Scalar();
-            if (k == "synctax") {
+            if (k == version.name) {
                 sawVersion = true;
-                if (auto v = integer(value, "synctax", 1, 1))
+                if (auto v = integer(value, version))
                     config.version = int(*v);
-            } else if (k == "name") {
-                if (auto v = string(value, "name"))
+            } else if (k == name.name) {
+                if (auto v = string(value, name))
                     config.name = *v;
-            } else if (k == "description") {
-                if (auto v = string(value, "description"))
+            } else if (k == description.name) {
+                if (auto v = string(value, description))
                     config.description = *v;
-            } else if (k == "device") {
+            } else if (k == device.name) {
                 readDevice(value, config);
-            } else if (k == "seed") {
-                if (auto v = integer(value, "seed", 0, std::numeric_limits<int64_t>::max()))
+            } else if (k == seed.name) {
+                if (auto v = integer(value, seed))
                     config.seed = uint64_t(*v);
-            } else if (k == "steps_per_block") {
-                if (auto v = integer(value, "steps_per_block", 1, 100000))
+            } else if (k == stepsPerBlock.name) {
+                if (auto v = integer(value, stepsPerBlock))
                     config.stepsPerBlock = *v;
-            } else if (k == "blocks") {
-                if (auto v = integer(value, "blocks", 2, 100000))
+            } else if (k == blocks.name) {
+                if (auto v = integer(value, blocks))
                     config.blocks = *v;
-            } else if (k == "min_blocks") {
-                if (auto v = integer(value, "min_blocks", 2, 100000))
+            } else if (k == minBlocks.name) {
+                if (auto v = integer(value, minBlocks))
                     config.minBlocks = *v;
-            } else if (k == "target_ci_pp") {
-                if (auto v = number(value, "target_ci_pp", 0.0, 100.0))
+            } else if (k == targetCiPp.name) {
+                if (auto v = number(value, targetCiPp))
                     config.targetCiPp = *v;
-            } else if (k == "time_budget_s") {
-                if (auto v = number(value, "time_budget_s", 0.1, 86400.0))
+            } else if (k == timeBudgetS.name) {
+                if (auto v = number(value, timeBudgetS))
                     config.timeBudgetS = *v;
-            } else if (k == "processes") {
-                if (auto v = integer(value, "processes", 1, 64))
+            } else if (k == processes.name) {
+                if (auto v = integer(value, processes))
                     config.processes = int(*v);
-            } else if (k == "gpu_events") {
-                if (auto v = boolean(value, "gpu_events"))
+            } else if (k == gpuEvents.name) {
+                if (auto v = boolean(value, gpuEvents))
                     config.gpuEvents = *v;
-            } else if (k == "observer_control") {
-                if (auto v = boolean(value, "observer_control"))
+            } else if (k == observerControl.name) {
+                if (auto v = boolean(value, observerControl))
                     config.observerControl = *v;
-            } else if (k == "warmup") {
+            } else if (k == warmup.name) {
                 readWarmup(value, config);
-            } else if (k == "host_work_us") {
-                if (auto v = integer(value, "host_work_us", 0, 10'000'000))
+            } else if (k == hostWorkUs.name) {
+                if (auto v = integer(value, hostWorkUs))
                     config.hostWorkUs = *v;
-            } else if (k == "optimizer") {
-                if (auto v = string(value, "optimizer")) {
-                    if (*v == "sgd")
-                        config.optimizer = OptimizerKind::Sgd;
-                    else if (*v == "adam")
-                        config.optimizer = OptimizerKind::Adam;
+            } else if (k == optimizer.name) {
+                if (auto v = string(value, optimizer.name)) {
+                    if (auto kind = optimizer.find(*v))
+                        config.optimizer = *kind;
                     else
-                        error(value, "optimizer: unknown optimizer '" + *v + "'; expected sgd or adam");
+                        error(value,
+                            "optimizer: unknown optimizer '" + *v + "'; expected " + joinedOr(optimizer.names()));
                 }
-            } else if (k == "learning_rate") {
-                if (auto v = number(value, "learning_rate", 1e-9, 10.0))
+            } else if (k == learningRate.name) {
+                if (auto v = number(value, learningRate))
                     config.learningRate = *v;
-            } else if (k == "sink") {
+            } else if (k == sink.name) {
                 readSink(value, config.sink);
-            } else if (k == "models") {
+            } else if (k == models.name) {
                 sawModels = true;
                 readModels(value, config);
-            } else if (k == "styles") {
+            } else if (k == styles.name) {
                 sawStyles = true;
                 readStyles(value, config.styles);
-            } else if (k == "modes") {
+            } else if (k == modes.name) {
                 readModes(value, config);
             }
         }
@@ -117,18 +113,16 @@ public:
 private:
     void readDevice(const YAML::Node& value, ExperimentConfig& config)
     {
-        auto v = string(value, "device");
+        auto v = string(value, configkeys::device);
         if (!v)
             return;
-        const std::string& d = *v;
-        bool ok = d == "auto" || d == "cpu" || d == "cuda";
-        if (!ok && d.rfind("cuda:", 0) == 0 && d.size() > 5)
-            ok = d.find_first_not_of("0123456789", 5) == std::string::npos;
-        if (!ok) {
-            error(value, "device: unknown device '" + d + "'; expected auto, cpu, cuda or cuda:N");
+        if (!isDeviceName(*v)) {
+            std::vector<std::string> forms = configkeys::deviceNames;
+            forms.push_back(configkeys::deviceIndexed);
+            error(value, "device: unknown device '" + *v + "'; expected " + joinedOr(forms));
             return;
         }
-        config.device = d;
+        config.device = *v;
     }
 
     void readWarmup(const YAML::Node& value, ExperimentConfig& config)
@@ -137,11 +131,12 @@ private:
             error(value, "warmup: expected a mapping with min_steps and max_steps, found " + kindOf(value));
             return;
         }
-        for (const auto& [key, v] : entries(value, { "min_steps", "max_steps" }, "warmup")) {
-            if (key.Scalar() == "min_steps") {
-                if (auto n = integer(v, "warmup.min_steps", 0, 100000))
+        const std::string prefix = std::string(configkeys::warmup.name) + ".";
+        for (const auto& [key, v] : entries(value, warmupKeyNames(), configkeys::warmup.name)) {
+            if (key.Scalar() == warmupkeys::minSteps.name) {
+                if (auto n = integer(v, warmupkeys::minSteps, prefix))
                     config.warmupMinSteps = *n;
-            } else if (auto n = integer(v, "warmup.max_steps", 0, 100000)) {
+            } else if (auto n = integer(v, warmupkeys::maxSteps, prefix)) {
                 config.warmupMaxSteps = *n;
             }
         }
@@ -153,20 +148,19 @@ private:
             sink.kind = SinkSpec::Kind::Null;
             return;
         }
-        auto v = string(value, "sink");
+        auto v = string(value, configkeys::sink.name);
         if (!v)
             return;
-        if (*v == "null")
-            sink.kind = SinkSpec::Kind::Null;
-        else if (*v == "stdout")
-            sink.kind = SinkSpec::Kind::Stdout;
-        else if (*v == "stderr")
-            sink.kind = SinkSpec::Kind::Stderr;
-        else if (v->rfind("file:", 0) == 0 && v->size() > 5) {
+        const std::string file = configkeys::sinkFilePrefix;
+        if (auto kind = configkeys::sink.find(*v)) {
+            sink.kind = *kind;
+        } else if (v->rfind(file, 0) == 0 && v->size() > file.size()) {
             sink.kind = SinkSpec::Kind::File;
-            sink.path = v->substr(5);
+            sink.path = v->substr(file.size());
         } else {
-            error(value, "sink: unknown sink '" + *v + "'; expected null, stdout, stderr or file:PATH");
+            std::vector<std::string> forms = configkeys::sink.names();
+            forms.push_back(file + "PATH");
+            error(value, "sink: unknown sink '" + *v + "'; expected " + joinedOr(forms));
         }
     }
 
@@ -184,30 +178,28 @@ private:
             if (!item.IsMap()) {
                 nameNode.emplace(item);
             } else {
-                static const std::vector<std::string> keys { "name", "batch", "width", "input_size", "classes",
-                    "steps_per_block", "blocks", "host_work_us", "time_budget_s" };
                 bool hasName = false;
-                for (const auto& [key, v] : entries(item, keys, "a model")) {
+                for (const auto& [key, v] : entries(item, modelKeyNames(), "a model")) {
                     const std::string k = key.Scalar();
-                    if (k == "name") {
+                    if (k == modelkeys::name.name) {
                         hasName = true;
                         nameNode.emplace(v);
-                    } else if (k == "batch") {
-                        spec.batch = integer(v, "batch", 1, 65536).value_or(0);
-                    } else if (k == "width") {
-                        spec.width = integer(v, "width", 1, 8192).value_or(0);
-                    } else if (k == "input_size") {
-                        spec.inputSize = integer(v, "input_size", 1, 4096).value_or(0);
-                    } else if (k == "classes") {
-                        spec.classes = integer(v, "classes", 2, 1'000'000).value_or(0);
-                    } else if (k == "steps_per_block") {
-                        spec.stepsPerBlock = integer(v, "steps_per_block", 1, 100000).value_or(0);
-                    } else if (k == "blocks") {
-                        spec.blocks = integer(v, "blocks", 2, 100000).value_or(0);
-                    } else if (k == "host_work_us") {
-                        spec.hostWorkUs = integer(v, "host_work_us", 0, 10'000'000).value_or(-1);
-                    } else if (k == "time_budget_s") {
-                        spec.timeBudgetS = number(v, "time_budget_s", 0.1, 86400.0).value_or(0);
+                    } else if (k == modelkeys::batch.name) {
+                        spec.batch = integer(v, modelkeys::batch).value_or(0);
+                    } else if (k == modelkeys::width.name) {
+                        spec.width = integer(v, modelkeys::width).value_or(0);
+                    } else if (k == modelkeys::inputSize.name) {
+                        spec.inputSize = integer(v, modelkeys::inputSize).value_or(0);
+                    } else if (k == modelkeys::classes.name) {
+                        spec.classes = integer(v, modelkeys::classes).value_or(0);
+                    } else if (k == configkeys::stepsPerBlock.name) {
+                        spec.stepsPerBlock = integer(v, configkeys::stepsPerBlock).value_or(0);
+                    } else if (k == configkeys::blocks.name) {
+                        spec.blocks = integer(v, configkeys::blocks).value_or(0);
+                    } else if (k == configkeys::hostWorkUs.name) {
+                        spec.hostWorkUs = integer(v, configkeys::hostWorkUs).value_or(-1);
+                    } else if (k == configkeys::timeBudgetS.name) {
+                        spec.timeBudgetS = number(v, configkeys::timeBudgetS).value_or(0);
                     }
                 }
                 if (!hasName) {
@@ -250,12 +242,12 @@ private:
         }
         config.modes.clear();
         for (const auto& item : value) {
-            auto name = string(item, "mode");
+            auto name = string(item, modeChoice.name);
             if (!name)
                 continue;
-            auto mode = modeFromString(*name);
+            auto mode = modeChoice.find(*name);
             if (!mode) {
-                error(item, "unknown mode '" + *name + "'; expected eager or cuda_graph");
+                error(item, "unknown mode '" + *name + "'; expected " + joinedOr(modeChoice.names()));
                 continue;
             }
             if (std::find(config.modes.begin(), config.modes.end(), *mode) != config.modes.end()) {

@@ -1,5 +1,7 @@
 #include "core/config/configwriter.h"
 
+#include "core/config/configschema.h"
+
 #include <yaml-cpp/yaml.h>
 
 namespace synctax {
@@ -8,60 +10,60 @@ std::string toYaml(const ExperimentConfig& c)
 {
     YAML::Emitter out;
     out << YAML::BeginMap;
-    out << YAML::Key << "synctax" << YAML::Value << c.version;
-    out << YAML::Key << "name" << YAML::Value << c.name;
+    out << YAML::Key << configkeys::version.name << YAML::Value << c.version;
+    out << YAML::Key << configkeys::name.name << YAML::Value << c.name;
     if (!c.description.empty())
-        out << YAML::Key << "description" << YAML::Value << c.description;
-    out << YAML::Key << "device" << YAML::Value << c.device;
-    out << YAML::Key << "seed" << YAML::Value << c.seed;
-    out << YAML::Key << "steps_per_block" << YAML::Value << c.stepsPerBlock;
-    out << YAML::Key << "blocks" << YAML::Value << c.blocks;
-    out << YAML::Key << "min_blocks" << YAML::Value << c.minBlocks;
-    out << YAML::Key << "target_ci_pp" << YAML::Value << c.targetCiPp;
-    out << YAML::Key << "time_budget_s" << YAML::Value << c.timeBudgetS;
-    out << YAML::Key << "processes" << YAML::Value << c.processes;
-    out << YAML::Key << "warmup" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "min_steps" << YAML::Value << c.warmupMinSteps;
-    out << YAML::Key << "max_steps" << YAML::Value << c.warmupMaxSteps;
+        out << YAML::Key << configkeys::description.name << YAML::Value << c.description;
+    out << YAML::Key << configkeys::device.name << YAML::Value << c.device;
+    out << YAML::Key << configkeys::seed.name << YAML::Value << c.seed;
+    out << YAML::Key << configkeys::stepsPerBlock.name << YAML::Value << c.stepsPerBlock;
+    out << YAML::Key << configkeys::blocks.name << YAML::Value << c.blocks;
+    out << YAML::Key << configkeys::minBlocks.name << YAML::Value << c.minBlocks;
+    out << YAML::Key << configkeys::targetCiPp.name << YAML::Value << c.targetCiPp;
+    out << YAML::Key << configkeys::timeBudgetS.name << YAML::Value << c.timeBudgetS;
+    out << YAML::Key << configkeys::processes.name << YAML::Value << c.processes;
+    out << YAML::Key << configkeys::warmup.name << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << warmupkeys::minSteps.name << YAML::Value << c.warmupMinSteps;
+    out << YAML::Key << warmupkeys::maxSteps.name << YAML::Value << c.warmupMaxSteps;
     out << YAML::EndMap;
-    out << YAML::Key << "host_work_us" << YAML::Value << c.hostWorkUs;
-    out << YAML::Key << "optimizer" << YAML::Value << toString(c.optimizer);
-    out << YAML::Key << "learning_rate" << YAML::Value << c.learningRate;
-    out << YAML::Key << "gpu_events" << YAML::Value << c.gpuEvents;
-    out << YAML::Key << "observer_control" << YAML::Value << c.observerControl;
-    out << YAML::Key << "sink" << YAML::Value << toString(c.sink);
+    out << YAML::Key << configkeys::hostWorkUs.name << YAML::Value << c.hostWorkUs;
+    out << YAML::Key << configkeys::optimizer.name << YAML::Value << toString(c.optimizer);
+    out << YAML::Key << configkeys::learningRate.name << YAML::Value << c.learningRate;
+    out << YAML::Key << configkeys::gpuEvents.name << YAML::Value << c.gpuEvents;
+    out << YAML::Key << configkeys::observerControl.name << YAML::Value << c.observerControl;
+    out << YAML::Key << configkeys::sink.name << YAML::Value << toString(c.sink);
 
-    out << YAML::Key << "models" << YAML::Value << YAML::BeginSeq;
+    out << YAML::Key << configkeys::models.name << YAML::Value << YAML::BeginSeq;
     for (const ModelSpec& m : c.models) {
         out << YAML::BeginMap;
-        out << YAML::Key << "name" << YAML::Value << m.name;
-        out << YAML::Key << "batch" << YAML::Value << m.batch;
-        out << YAML::Key << "width" << YAML::Value << m.width;
-        out << YAML::Key << "input_size" << YAML::Value << m.inputSize;
-        out << YAML::Key << "classes" << YAML::Value << m.classes;
+        out << YAML::Key << modelkeys::name.name << YAML::Value << m.name;
+        out << YAML::Key << modelkeys::batch.name << YAML::Value << m.batch;
+        out << YAML::Key << modelkeys::width.name << YAML::Value << m.width;
+        out << YAML::Key << modelkeys::inputSize.name << YAML::Value << m.inputSize;
+        out << YAML::Key << modelkeys::classes.name << YAML::Value << m.classes;
         if (m.stepsPerBlock > 0)
-            out << YAML::Key << "steps_per_block" << YAML::Value << m.stepsPerBlock;
+            out << YAML::Key << configkeys::stepsPerBlock.name << YAML::Value << m.stepsPerBlock;
         if (m.blocks > 0)
-            out << YAML::Key << "blocks" << YAML::Value << m.blocks;
+            out << YAML::Key << configkeys::blocks.name << YAML::Value << m.blocks;
         if (m.hostWorkUs >= 0)
-            out << YAML::Key << "host_work_us" << YAML::Value << m.hostWorkUs;
+            out << YAML::Key << configkeys::hostWorkUs.name << YAML::Value << m.hostWorkUs;
         if (m.timeBudgetS > 0)
-            out << YAML::Key << "time_budget_s" << YAML::Value << m.timeBudgetS;
+            out << YAML::Key << configkeys::timeBudgetS.name << YAML::Value << m.timeBudgetS;
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;
 
-    out << YAML::Key << "styles" << YAML::Value << YAML::BeginSeq;
+    out << YAML::Key << configkeys::styles.name << YAML::Value << YAML::BeginSeq;
     for (const StyleSpec& s : c.styles) {
         if (s.n > 0)
-            out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "n"
-                << YAML::Value << s.n << YAML::EndMap;
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << stylekeys::name.name << YAML::Value << s.name
+                << YAML::Key << stylekeys::n.name << YAML::Value << s.n << YAML::EndMap;
         else
             out << s.name;
     }
     out << YAML::EndSeq;
 
-    out << YAML::Key << "modes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    out << YAML::Key << configkeys::modes.name << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (Mode m : c.modes)
         out << toString(m);
     out << YAML::EndSeq;

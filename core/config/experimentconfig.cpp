@@ -1,21 +1,16 @@
 #include "core/config/experimentconfig.h"
 
+#include "core/config/configschema.h"
+
 #include <algorithm>
 
 namespace synctax {
 
-std::string toString(Mode mode) { return mode == Mode::Eager ? "eager" : "cuda_graph"; }
+std::string toString(Mode mode) { return modeChoice.nameOf(mode); }
 
-std::optional<Mode> modeFromString(const std::string& name)
-{
-    if (name == "eager")
-        return Mode::Eager;
-    if (name == "cuda_graph")
-        return Mode::CudaGraph;
-    return std::nullopt;
-}
+std::optional<Mode> modeFromString(const std::string& name) { return modeChoice.find(name); }
 
-std::string toString(OptimizerKind kind) { return kind == OptimizerKind::Sgd ? "sgd" : "adam"; }
+std::string toString(OptimizerKind kind) { return configkeys::optimizer.nameOf(kind); }
 
 int64_t ExperimentConfig::stepsPerBlockFor(const ModelSpec& model) const
 {
@@ -54,17 +49,9 @@ void applyQuick(ExperimentConfig& config)
 
 std::string toString(const SinkSpec& sink)
 {
-    switch (sink.kind) {
-    case SinkSpec::Kind::Null:
-        return "null";
-    case SinkSpec::Kind::Stdout:
-        return "stdout";
-    case SinkSpec::Kind::Stderr:
-        return "stderr";
-    case SinkSpec::Kind::File:
-        return "file:" + sink.path;
-    }
-    return "null";
+    if (sink.kind == SinkSpec::Kind::File)
+        return configkeys::sinkFilePrefix + sink.path;
+    return configkeys::sink.nameOf(sink.kind);
 }
 
 } // namespace synctax

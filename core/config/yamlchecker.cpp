@@ -130,6 +130,23 @@ std::optional<std::string> YamlChecker::string(const YAML::Node& node, const std
     return node.Scalar();
 }
 
+std::optional<int64_t> YamlChecker::integer(const YAML::Node& node, const IntegerKey& key, const std::string& prefix)
+{
+    return integer(node, prefix + key.name, key.min, key.max);
+}
+
+std::optional<double> YamlChecker::number(const YAML::Node& node, const NumberKey& key)
+{
+    return number(node, key.name, key.min, key.max);
+}
+
+std::optional<bool> YamlChecker::boolean(const YAML::Node& node, const FlagKey& key) { return boolean(node, key.name); }
+
+std::optional<std::string> YamlChecker::string(const YAML::Node& node, const TextKey& key)
+{
+    return string(node, key.name);
+}
+
 void YamlChecker::readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles)
 {
     if (!value.IsSequence() || value.size() == 0) {
@@ -144,8 +161,8 @@ void YamlChecker::readStyles(const YAML::Node& value, std::vector<StyleSpec>& st
             nameNode.emplace(item);
         } else {
             bool hasName = false;
-            for (const auto& [key, v] : entries(item, { "name", "n" }, "a style")) {
-                if (key.Scalar() == "name") {
+            for (const auto& [key, v] : entries(item, styleKeyNames(), "a style")) {
+                if (key.Scalar() == stylekeys::name.name) {
                     hasName = true;
                     nameNode.emplace(v);
                 } else {
@@ -172,8 +189,8 @@ void YamlChecker::readStyles(const YAML::Node& value, std::vector<StyleSpec>& st
         StyleSpec spec { *name, info->defaultN };
         if (nNode) {
             if (info->defaultN == 0)
-                error(*nNode, "n: style '" + *name + "' takes no interval");
-            else if (auto n = integer(*nNode, "n", 1, 1'000'000))
+                error(*nNode, std::string(stylekeys::n.name) + ": style '" + *name + "' takes no interval");
+            else if (auto n = integer(*nNode, stylekeys::n))
                 spec.n = *n;
         }
         styles.push_back(spec);

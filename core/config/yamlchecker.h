@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/config/configerror.h"
+#include "core/config/configschema.h"
 #include "core/config/experimentconfig.h"
 
 #include <yaml-cpp/yaml.h>
@@ -35,6 +36,11 @@ public:
     std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max);
     std::optional<bool> boolean(const YAML::Node& node, const std::string& what);
     std::optional<std::string> string(const YAML::Node& node, const std::string& what);
+    // The same for a key of the config schema, within its bounds; `prefix` names its section.
+    std::optional<int64_t> integer(const YAML::Node& node, const IntegerKey& key, const std::string& prefix = "");
+    std::optional<double> number(const YAML::Node& node, const NumberKey& key);
+    std::optional<bool> boolean(const YAML::Node& node, const FlagKey& key);
+    std::optional<std::string> string(const YAML::Node& node, const TextKey& key);
 
     // A list of logging styles, as configs and simulations write it: names, or {name, n} for the
     // *_every_n styles. The baseline is put first when the list lacks it.

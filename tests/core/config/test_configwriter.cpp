@@ -1,8 +1,12 @@
 #include "core/config/configloader.h"
+#include "core/config/configschema.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 
 using namespace synctax;
 
@@ -84,4 +88,31 @@ TEST(ConfigWriter, EditedFieldsAreWritten)
     const auto again = loadConfigText(toYaml(c), "written.yaml");
     ASSERT_TRUE(again.config);
     expectSameConfig(c, *again.config);
+}
+
+TEST(ConfigWriter, WritesEveryKeyOfTheSchema)
+{
+    auto loaded = loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml");
+    ASSERT_TRUE(loaded.config);
+    ExperimentConfig c = *loaded.config;
+    c.description = "every key";
+    c.models[0].stepsPerBlock = 5;
+    c.models[0].blocks = 3;
+    c.models[0].hostWorkUs = 0;
+    c.models[0].timeBudgetS = 2;
+    const YAML::Node written = YAML::Load(toYaml(c));
+    std::vector<std::string> top, model, warmup;
+    for (const auto& entry : written)
+        top.push_back(entry.first.Scalar());
+    for (const auto& entry : written[configkeys::models.name][0])
+        model.push_back(entry.first.Scalar());
+    for (const auto& entry : written[configkeys::warmup.name])
+        warmup.push_back(entry.first.Scalar());
+    const auto sorted = [](std::vector<std::string> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    EXPECT_EQ(sorted(top), sorted(topLevelKeyNames()));
+    EXPECT_EQ(sorted(model), sorted(modelKeyNames()));
+    EXPECT_EQ(warmup, warmupKeyNames());
 }

@@ -1,0 +1,55 @@
+#include "core/config/configschema.h"
+
+namespace synctax {
+
+bool isDeviceName(const std::string& text)
+{
+    for (const auto& name : configkeys::deviceNames) {
+        if (text == name)
+            return true;
+    }
+    const std::string cuda = "cuda:";
+    return text.size() > cuda.size() && text.compare(0, cuda.size(), cuda) == 0
+        && text.find_first_not_of("0123456789", cuda.size()) == std::string::npos;
+}
+
+const std::vector<std::string>& topLevelKeyNames()
+{
+    using namespace configkeys;
+    static const std::vector<std::string> names { version.name, name.name, description.name, device.name, seed.name,
+        stepsPerBlock.name, blocks.name, minBlocks.name, targetCiPp.name, timeBudgetS.name, processes.name,
+        gpuEvents.name, observerControl.name, warmup.name, hostWorkUs.name, optimizer.name, learningRate.name,
+        sink.name, models.name, styles.name, modes.name };
+    return names;
+}
+
+const std::vector<std::string>& warmupKeyNames()
+{
+    static const std::vector<std::string> names { warmupkeys::minSteps.name, warmupkeys::maxSteps.name };
+    return names;
+}
+
+const std::vector<std::string>& modelKeyNames()
+{
+    using namespace modelkeys;
+    static const std::vector<std::string> names { name.name, batch.name, width.name, inputSize.name, classes.name,
+        configkeys::stepsPerBlock.name, configkeys::blocks.name, configkeys::hostWorkUs.name,
+        configkeys::timeBudgetS.name };
+    return names;
+}
+
+const std::vector<std::string>& styleKeyNames()
+{
+    static const std::vector<std::string> names { stylekeys::name.name, stylekeys::n.name };
+    return names;
+}
+
+std::string joinedOr(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
+
+} // namespace synctax
