@@ -1,8 +1,5 @@
 #include "core/config/configerror.h"
 
-#include <fstream>
-#include <sstream>
-
 namespace synctax {
 
 std::string ConfigError::format() const
@@ -18,18 +15,6 @@ std::string formatErrors(const std::vector<ConfigError>& errors)
     for (const auto& e : errors)
         text += e.format() + "\n";
     return text;
-}
-
-std::optional<std::string> readInputFile(const std::string& path, std::vector<ConfigError>& errors)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        errors.push_back({ path, 0, 0, "cannot open the file for reading" });
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace synctax

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +16,5 @@ struct ConfigError {
 };
 
 std::string formatErrors(const std::vector<ConfigError>& errors);
-
-// The whole file as text, or nothing (and one "cannot open" error for `path` in `errors`).
-std::optional<std::string> readInputFile(const std::string& path, std::vector<ConfigError>& errors);
 
 } // namespace synctax

@@ -1,6 +1,7 @@
 #include "core/config/configloader.h"
 
 #include "core/config/configschema.h"
+#include "core/config/inputsource.h"
 #include "core/config/modelcatalog.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
@@ -8,7 +9,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
 #include <set>
 
 namespace synctax {
@@ -77,11 +77,8 @@ public:
                     config.hostWorkUs = *v;
             } else if (k == optimizer.name) {
                 if (auto v = string(value, optimizer.name)) {
-                    if (auto kind = optimizer.find(*v))
+                    if (auto kind = choice(place(value, optimizer.name), *v, optimizer))
                         config.optimizer = *kind;
-                    else
-                        error(value,
-                            "optimizer: unknown optimizer '" + *v + "'; expected " + joinedOr(optimizer.names()));
                 }
             } else if (k == learningRate.name) {
                 if (auto v = number(value, learningRate))
@@ -119,7 +116,7 @@ private:
         if (!isDeviceName(*v)) {
             std::vector<std::string> forms = configkeys::deviceNames;
             forms.push_back(configkeys::deviceIndexed);
-            error(value, "device: unknown device '" + *v + "'; expected " + joinedOr(forms));
+            unknown(place(value, configkeys::device.name), configkeys::device.name, *v, forms);
             return;
         }
         config.device = *v;
@@ -160,7 +157,7 @@ private:
         } else {
             std::vector<std::string> forms = configkeys::sink.names();
             forms.push_back(file + "PATH");
-            error(value, "sink: unknown sink '" + *v + "'; expected " + joinedOr(forms));
+            unknown(place(value, configkeys::sink.name), configkeys::sink.name, *v, forms);
         }
     }
 
@@ -245,11 +242,9 @@ private:
             auto name = string(item, modeChoice.name);
             if (!name)
                 continue;
-            auto mode = modeChoice.find(*name);
-            if (!mode) {
-                error(item, "unknown mode '" + *name + "'; expected " + joinedOr(modeChoice.names()));
+            auto mode = choice(place(item), *name, modeChoice);
+            if (!mode)
                 continue;
-            }
             if (std::find(config.modes.begin(), config.modes.end(), *mode) != config.modes.end()) {
                 error(item, "mode '" + *name + "' is listed twice");
                 continue;
@@ -293,23 +288,13 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
 
 ConfigLoadResult loadConfigFile(const std::string& path)
 {
-    ConfigLoadResult result;
-    if (const auto text = readInputFile(path, result.errors))
-        return loadConfigText(*text, path);
-    return result;
+    return loadFromFile<ConfigLoadResult>(path, loadConfigText);
 }
 
 ConfigLoadResult loadConfigOrPreset(const std::string& nameOrPath)
 {
-    std::error_code ec;
-    if (std::filesystem::exists(nameOrPath, ec))
-        return loadConfigFile(nameOrPath);
-    if (auto text = presetText(nameOrPath))
-        return loadConfigText(*text, "preset:" + nameOrPath);
-    ConfigLoadResult result;
-    result.errors.push_back(
-        { nameOrPath, 0, 0, "no such file, and no preset of that name; presets: " + joined(presetNames()) });
-    return result;
+    static const BuiltinInputs presets { "preset", "preset:", presetNames, presetText };
+    return loadFromFileOrBuiltin<ConfigLoadResult>(nameOrPath, presets, loadConfigText);
 }
 
 } // namespace synctax

@@ -3,8 +3,8 @@
 #include "core/config/stylecatalog.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
-#include <sstream>
 
 namespace synctax {
 
@@ -42,16 +42,20 @@ std::string kindOf(const YAML::Node& node)
 }
 
 YamlChecker::YamlChecker(std::string source, std::vector<ConfigError>& errors)
-    : m_source(std::move(source))
-    , m_errors(errors)
+    : CheckedReader(std::move(source), errors, Wording::AsWritten)
 {
 }
 
-void YamlChecker::error(const YAML::Node& node, const std::string& message) { error(node.Mark(), message); }
+ValuePlace YamlChecker::place(const YAML::Node& node, const std::string& what)
+{
+    return { what, node.Mark().line + 1, node.Mark().column + 1 };
+}
+
+void YamlChecker::error(const YAML::Node& node, const std::string& message) { error(place(node), message); }
 
 void YamlChecker::error(const YAML::Mark& mark, const std::string& message)
 {
-    m_errors.push_back({ m_source, mark.line + 1, mark.column + 1, message });
+    error(ValuePlace { "", mark.line + 1, mark.column + 1 }, message);
 }
 
 std::vector<std::pair<YAML::Node, YAML::Node>> YamlChecker::entries(
@@ -82,49 +86,30 @@ std::vector<std::pair<YAML::Node, YAML::Node>> YamlChecker::entries(
 std::optional<int64_t> YamlChecker::integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max)
 {
     int64_t value = 0;
-    if (!node.IsScalar() || !YAML::convert<int64_t>::decode(node, value)) {
-        error(node, what + ": expected an integer, found " + kindOf(node));
-        return std::nullopt;
-    }
-    if (value < min || value > max) {
-        error(node,
-            what + ": " + std::to_string(value) + " is out of range; expected " + std::to_string(min) + " to "
-                + std::to_string(max));
-        return std::nullopt;
-    }
-    return value;
+    const bool decoded = node.IsScalar() && YAML::convert<int64_t>::decode(node, value);
+    return CheckedReader::integer(
+        place(node, what), decoded ? std::optional<int64_t>(value) : std::nullopt, kindOf(node), min, max);
 }
 
 std::optional<double> YamlChecker::number(const YAML::Node& node, const std::string& what, double min, double max)
 {
     double value = 0;
-    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || value != value) {
-        error(node, what + ": expected a number, found " + kindOf(node));
-        return std::nullopt;
-    }
-    if (value < min || value > max) {
-        std::ostringstream range;
-        range << min << " to " << max;
-        error(node, what + ": " + node.Scalar() + " is out of range; expected " + range.str());
-        return std::nullopt;
-    }
-    return value;
+    const bool decoded = node.IsScalar() && YAML::convert<double>::decode(node, value) && !std::isnan(value);
+    return CheckedReader::number(place(node, what), decoded ? std::optional<double>(value) : std::nullopt, kindOf(node),
+        node.IsScalar() ? node.Scalar() : "", min, max);
 }
 
 std::optional<bool> YamlChecker::boolean(const YAML::Node& node, const std::string& what)
 {
     bool value = false;
-    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
-        error(node, what + ": expected true or false, found " + kindOf(node));
-        return std::nullopt;
-    }
-    return value;
+    const bool decoded = node.IsScalar() && YAML::convert<bool>::decode(node, value);
+    return CheckedReader::boolean(place(node, what), decoded ? std::optional<bool>(value) : std::nullopt, kindOf(node));
 }
 
 std::optional<std::string> YamlChecker::string(const YAML::Node& node, const std::string& what)
 {
     if (!node.IsScalar()) {
-        error(node, what + ": expected a string, found " + kindOf(node));
+        expected(place(node, what), "a string", kindOf(node));
         return std::nullopt;
     }
     return node.Scalar();

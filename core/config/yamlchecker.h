@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/config/checkedreader.h"
 #include "core/config/configerror.h"
 #include "core/config/configschema.h"
 #include "core/config/experimentconfig.h"
@@ -20,14 +21,17 @@ std::string kindOf(const YAML::Node& node); // "a mapping", "a list", "nothing" 
 std::optional<YAML::Node> parseYaml(
     const std::string& text, const std::string& source, std::vector<ConfigError>& errors);
 
-// Strict reading of YAML values: every problem becomes a located ConfigError, collected rather
-// than thrown, and reading goes on so that one pass reports them all.
-class YamlChecker {
+// Strict reading of YAML values: decodes each node and leaves the checks and their messages to
+// CheckedReader, located at the node's line and column.
+class YamlChecker : public CheckedReader {
 public:
     YamlChecker(std::string source, std::vector<ConfigError>& errors);
 
+    using CheckedReader::error;
     void error(const YAML::Node& node, const std::string& message);
     void error(const YAML::Mark& mark, const std::string& message);
+    // Where `node` is, its messages starting with `what`.
+    static ValuePlace place(const YAML::Node& node, const std::string& what = "");
 
     // The key/value pairs of a mapping; reports duplicate keys and keys not in `allowed`.
     std::vector<std::pair<YAML::Node, YAML::Node>> entries(
@@ -45,10 +49,6 @@ public:
     // A list of logging styles, as configs and simulations write it: names, or {name, n} for the
     // *_every_n styles. The baseline is put first when the list lacks it.
     void readStyles(const YAML::Node& value, std::vector<StyleSpec>& styles);
-
-private:
-    std::string m_source;
-    std::vector<ConfigError>& m_errors;
 };
 
 } // namespace synctax

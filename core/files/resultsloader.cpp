@@ -1,12 +1,14 @@
 #include "core/files/resultsloader.h"
 
+#include "core/config/checkedreader.h"
 #include "core/config/configloader.h"
+#include "core/config/inputsource.h"
 #include "core/files/resultsjson.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <sstream>
+#include <limits>
 
 namespace synctax {
 
@@ -15,6 +17,10 @@ namespace {
 using nlohmann::json;
 
 constexpr double largest = 1e12; // no time, percentage or count SyncTax writes comes near this
+
+const ChoiceKey<Verdict> verdicts { "verdict",
+    { { "baseline", Verdict::Baseline }, { "significant", Verdict::Significant },
+        { "within_noise", Verdict::WithinNoise } } };
 
 std::string kindOf(const json& j)
 {
@@ -35,18 +41,17 @@ std::string kindOf(const json& j)
 }
 
 // Walks the document, collecting one error per bad value, each named by its JSON pointer.
-class ResultsReader {
+class ResultsReader : public CheckedReader {
 public:
     ResultsReader(std::string source, std::vector<ConfigError>& errors)
-        : m_source(std::move(source))
-        , m_errors(errors)
+        : CheckedReader(std::move(source), errors, Wording::Generic)
     {
     }
 
-    void error(const std::string& pointer, const std::string& message)
-    {
-        m_errors.push_back({ m_source, 0, 0, (pointer.empty() ? "/" : pointer) + ": " + message });
-    }
+    static ValuePlace at(const std::string& pointer) { return { pointer.empty() ? "/" : pointer }; }
+
+    using CheckedReader::error;
+    void error(const std::string& pointer, const std::string& message) { error(at(pointer), message); }
 
     // The member `key` of `object`; reports it when missing (and not optional) or of another type.
     const json* member(
@@ -60,7 +65,7 @@ public:
         }
         const bool numberWanted = type == json::value_t::number_float;
         if (numberWanted ? !it->is_number() : it->type() != type) {
-            error(pointer + "/" + key, "expected " + kindOf(json(type)) + ", found " + kindOf(*it));
+            expected(at(pointer + "/" + key), kindOf(json(type)), kindOf(*it));
             return nullptr;
         }
         return &*it;
@@ -83,13 +88,7 @@ public:
 
     double checked(double v, const std::string& pointer, double min, double max)
     {
-        if (!std::isfinite(v) || v < min || v > max) {
-            std::ostringstream range;
-            range << min << " to " << max;
-            error(pointer, "the number is out of range; expected " + range.str());
-            return NAN;
-        }
-        return v;
+        return CheckedReader::number(at(pointer), v, "", "", min, max).value_or(NAN);
     }
 
     // An optional integer: `fallback` when absent or null.
@@ -107,16 +106,12 @@ public:
         const json* j = member(object, pointer, key, json::value_t::number_float);
         if (!j)
             return 0;
-        if (!j->is_number_integer()) {
-            error(pointer + "/" + key, "expected an integer");
-            return 0;
-        }
-        const double v = j->get<double>();
-        if (v < double(min) || v > double(max)) {
-            error(pointer + "/" + key, "the integer is out of range");
-            return 0;
-        }
-        return j->get<int64_t>();
+        std::optional<int64_t> value;
+        if (j->is_number_unsigned() && j->get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+            value = std::numeric_limits<int64_t>::max(); // beyond every bound: reported as out of range
+        else if (j->is_number_integer())
+            value = j->get<int64_t>();
+        return CheckedReader::integer(at(pointer + "/" + key), value, "", min, max).value_or(0);
     }
 
     void read(const json& root, ExperimentResult& r)
@@ -179,7 +174,7 @@ private:
     void readConfig(const json& c, ExperimentConfig& config)
     {
         // The config as run is valid config YAML (JSON is YAML): the config loader checks it.
-        const ConfigLoadResult loaded = loadConfigText(c.dump(1), m_source + " /config");
+        const ConfigLoadResult loaded = loadConfigText(c.dump(1), source() + " /config");
         if (!loaded.config) {
             for (const auto& e : loaded.errors)
                 error("/config", e.message);
@@ -231,15 +226,8 @@ private:
             cell.prediction = Prediction { number(*pr, pp, "overhead_pct", -100, largest), text(*pr, pp, "regime") };
         }
         if (const json* v = member(c, p, "verdict", json::value_t::string, true)) {
-            const std::string verdict = v->get<std::string>();
-            if (verdict == "baseline")
-                cell.verdict = Verdict::Baseline;
-            else if (verdict == "significant")
-                cell.verdict = Verdict::Significant;
-            else if (verdict == "within_noise")
-                cell.verdict = Verdict::WithinNoise;
-            else
-                error(p + "/verdict", "expected baseline, significant or within_noise, found \"" + verdict + "\"");
+            if (const auto verdict = choice(at(p + "/verdict"), v->get<std::string>(), verdicts))
+                cell.verdict = *verdict;
         }
         if (const json* q = member(c, p, "queue", json::value_t::object, true)) {
             const std::string qp = p + "/queue";
@@ -362,9 +350,6 @@ private:
         }
         r.groups.push_back(group);
     }
-
-    std::string m_source;
-    std::vector<ConfigError>& m_errors;
 };
 
 // 1-based line and column of a byte offset.
@@ -411,10 +396,7 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
 
 ResultsLoadResult loadResultsFile(const std::string& path)
 {
-    ResultsLoadResult result;
-    if (const auto text = readInputFile(path, result.errors))
-        return loadResultsText(*text, path);
-    return result;
+    return loadFromFile<ResultsLoadResult>(path, loadResultsText);
 }
 
 } // namespace synctax

@@ -1,13 +1,13 @@
 #include "core/queuemodel/simulationconfig.h"
 
-#include "core/queuemodel/simulationdata.h"
+#include "core/config/inputsource.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/yamlchecker.h"
+#include "core/queuemodel/simulationdata.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <set>
 
@@ -189,10 +189,7 @@ SimulationLoadResult loadSimulationText(const std::string& text, const std::stri
 
 SimulationLoadResult loadSimulationFile(const std::string& path)
 {
-    SimulationLoadResult result;
-    if (const auto text = readInputFile(path, result.errors))
-        return loadSimulationText(*text, path);
-    return result;
+    return loadFromFile<SimulationLoadResult>(path, loadSimulationText);
 }
 
 std::vector<std::string> builtinSimulationNames()
@@ -215,16 +212,9 @@ std::optional<std::string> builtinSimulationText(const std::string& name)
 
 SimulationLoadResult loadSimulationOrBuiltin(const std::string& nameOrPath)
 {
-    std::error_code ec;
-    if (std::filesystem::exists(nameOrPath, ec))
-        return loadSimulationFile(nameOrPath);
-    if (const auto text = builtinSimulationText(nameOrPath))
-        return loadSimulationText(*text, "simulation:" + nameOrPath);
-    SimulationLoadResult result;
-    result.errors.push_back({ nameOrPath, 0, 0,
-        "no such file, and no built-in simulation of that name; built-in simulations: "
-            + joined(builtinSimulationNames()) });
-    return result;
+    static const BuiltinInputs simulations { "built-in simulation", "simulation:", builtinSimulationNames,
+        builtinSimulationText };
+    return loadFromFileOrBuiltin<SimulationLoadResult>(nameOrPath, simulations, loadSimulationText);
 }
 
 } // namespace synctax

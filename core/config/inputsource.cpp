@@ -1,0 +1,36 @@
+#include "core/config/inputsource.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace synctax {
+
+bool inputExists(const std::string& path)
+{
+    std::error_code ec;
+    return std::filesystem::exists(path, ec);
+}
+
+ConfigError noSuchInput(const std::string& nameOrPath, const BuiltinInputs& builtins)
+{
+    std::string names;
+    for (const auto& n : builtins.names())
+        names += (names.empty() ? "" : ", ") + n;
+    return { nameOrPath, 0, 0,
+        "no such file, and no " + builtins.kind + " of that name; " + builtins.kind + "s: " + names };
+}
+
+std::optional<std::string> readInputFile(const std::string& path, std::vector<ConfigError>& errors)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back({ path, 0, 0, "cannot open the file for reading" });
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace synctax
