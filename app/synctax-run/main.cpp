@@ -37,8 +37,9 @@ int main(int argc, char** argv)
     auto* presetsCmd = app.add_subcommand("presets", "List the built-in presets");
 
     std::string preset;
-    auto* printCmd = app.add_subcommand("print-config", "Print a preset's YAML (a starting point for your own)");
-    printCmd->add_option("preset", preset, "Preset name")->required();
+    auto* printCmd = app.add_subcommand(
+        "print-config", "Print a preset's or a built-in simulation's YAML (a starting point for your own)");
+    printCmd->add_option("preset", preset, "Preset name, or built-in simulation (teach-regimes)")->required();
 
     std::string diffA, diffB;
     auto* diffCmd = app.add_subcommand("diff", "Compare two results files cell by cell, with their intervals");
@@ -79,8 +80,11 @@ int main(int argc, char** argv)
         return synctax::validateCommand(config);
     if (*presetsCmd)
         return synctax::presetsCommand();
-    if (*printCmd)
+    if (*printCmd) {
+        if (synctax::printConfigFindsSimulation(preset))
+            return synctax::printSimulationCommand(preset);
         return synctax::printConfigCommand(preset);
+    }
     if (*diffCmd)
         return synctax::diffCommand(diffA, diffB);
     if (*simulateCmd)

@@ -1,13 +1,14 @@
 #include "simulatecommand.h"
 
-#include "core/queuemodel/prediction.h"
-#include "core/queuemodel/regime.h"
+#include "core/config/presets.h"
+#include "core/config/stylecatalog.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
+#include "core/files/stepcsvwriter.h"
+#include "core/queuemodel/prediction.h"
+#include "core/queuemodel/regime.h"
 #include "core/queuemodel/simulationconfig.h"
 #include "core/queuemodel/simulator.h"
-#include "core/files/stepcsvwriter.h"
-#include "core/config/stylecatalog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -182,6 +183,22 @@ int simulateCommand(const SimulateOptions& options)
             return 2;
         }
     }
+    return 0;
+}
+
+bool printConfigFindsSimulation(const std::string& name)
+{
+    return builtinSimulationText(name).has_value() && !presetText(name).has_value();
+}
+
+int printSimulationCommand(const std::string& name)
+{
+    const auto text = builtinSimulationText(name);
+    if (!text) {
+        std::cerr << name << ": no such built-in simulation\n";
+        return 2;
+    }
+    std::cout << *text;
     return 0;
 }
 

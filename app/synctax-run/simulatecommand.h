@@ -24,4 +24,9 @@ struct SweepOptions {
 int simulateCommand(const SimulateOptions& options);
 int sweepCommand(const SweepOptions& options);
 
+// print-config of a built-in simulation: its YAML, a starting point for a simulation file of one's
+// own. Presets keep their names: print-config NAME prints a simulation only where no preset is NAME.
+bool printConfigFindsSimulation(const std::string& name);
+int printSimulationCommand(const std::string& name);
+
 } // namespace synctax

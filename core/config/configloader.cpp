@@ -27,6 +27,12 @@ public:
                 "expected a mapping at the top level (synctax: 1, models: ..., styles: ...), found " + kindOf(root));
             return;
         }
+        if (const auto other = findKey(root, simulationVersionKey); other && !findKey(root, configkeys::version.name)) {
+            error(*other,
+                "this is a simulation file (" + std::string(simulationVersionKey)
+                    + ": 1), not an experiment config: simulate it with 'synctax-run simulate'");
+            return;
+        }
         using namespace configkeys;
         bool sawVersion = false, sawModels = false, sawStyles = false;
         for (const auto& [key, value] : entries(root, topLevelKeyNames(), "the config")) {
@@ -36,8 +42,14 @@ public:
                 if (auto v = integer(value, version))
                     config.version = int(*v);
             } else if (k == name.name) {
-                if (auto v = string(value, name))
-                    config.name = *v;
+                if (auto v = string(value, name)) {
+                    if (isConfigName(*v))
+                        config.name = *v;
+                    else
+                        error(place(value, name.name),
+                            "'" + printable(*v)
+                                + "' cannot name the results folder (results/NAME-TIME): " + nameRule());
+                }
             } else if (k == description.name) {
                 if (auto v = string(value, description))
                     config.description = *v;
@@ -68,6 +80,7 @@ public:
                 if (auto v = boolean(value, gpuEvents))
                     config.gpuEvents = *v;
             } else if (k == observerControl.name) {
+                m_observerControl = value.Mark();
                 if (auto v = boolean(value, observerControl))
                     config.observerControl = *v;
             } else if (k == warmup.name) {
@@ -76,6 +89,7 @@ public:
                 if (auto v = integer(value, hostWorkUs))
                     config.hostWorkUs = *v;
             } else if (k == optimizer.name) {
+                m_optimizer = value.Mark();
                 if (auto v = string(value, optimizer.name)) {
                     if (auto kind = choice(place(value, optimizer.name), *v, optimizer))
                         config.optimizer = *kind;
@@ -102,9 +116,25 @@ public:
         if (!sawStyles)
             error(root, "missing 'styles' (a list of: " + joined(styleNames()) + ")");
         if (config.warmupMinSteps > config.warmupMaxSteps)
-            error(root, "warmup: min_steps is larger than max_steps");
+            error(m_warmupStep.value_or(root.Mark()), "warmup: min_steps is larger than max_steps");
         if (m_graphMode && config.device == "cpu")
             error(*m_graphMode, "mode cuda_graph needs a CUDA device, and device is cpu");
+    }
+
+    // Contradictions between keys each valid alone, checked once every key is: each at the key that
+    // asks for what the others rule out.
+    void checkCombinations(const ExperimentConfig& config)
+    {
+        const bool graphs = std::find(config.modes.begin(), config.modes.end(), Mode::CudaGraph) != config.modes.end();
+        if (config.observerControl && !config.gpuEvents) {
+            error(m_observerControl.value_or(YAML::Mark::null_mark()),
+                "observer_control compares the baseline with and without per-step events; it needs gpu_events: true");
+        }
+        if (graphs && config.optimizer == OptimizerKind::Adam) {
+            error(m_optimizer.value_or(YAML::Mark::null_mark()),
+                "mode cuda_graph needs optimizer sgd: Adam keeps its step count on the host, and a captured "
+                "graph would replay the first step's bias correction forever");
+        }
     }
 
 private:
@@ -130,6 +160,8 @@ private:
         }
         const std::string prefix = std::string(configkeys::warmup.name) + ".";
         for (const auto& [key, v] : entries(value, warmupKeyNames(), configkeys::warmup.name)) {
+            if (!m_warmupStep || key.Scalar() == warmupkeys::minSteps.name)
+                m_warmupStep = v.Mark(); // min_steps where written, else max_steps
             if (key.Scalar() == warmupkeys::minSteps.name) {
                 if (auto n = integer(v, warmupkeys::minSteps, prefix))
                     config.warmupMinSteps = *n;
@@ -255,8 +287,14 @@ private:
         }
     }
 
-    std::optional<YAML::Mark> m_graphMode; // where cuda_graph was asked for
+    // Where keys that may contradict others were written, to point at them.
+    std::optional<YAML::Mark> m_graphMode; // cuda_graph in modes
+    std::optional<YAML::Mark> m_optimizer;
+    std::optional<YAML::Mark> m_observerControl;
+    std::optional<YAML::Mark> m_warmupStep;
 };
+
+const char* const configFile = "a config file (YAML)";
 
 } // namespace
 
@@ -269,18 +307,8 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
     ExperimentConfig config;
     ConfigReader reader(sourceName, result.errors);
     reader.read(*root, config);
-    if (result.errors.empty()) {
-        const bool graphs = std::find(config.modes.begin(), config.modes.end(), Mode::CudaGraph) != config.modes.end();
-        if (config.observerControl && !config.gpuEvents) {
-            result.errors.push_back({ sourceName, 0, 0,
-                "observer_control compares the baseline with and without per-step events; it needs gpu_events: true" });
-        }
-        if (graphs && config.optimizer == OptimizerKind::Adam) {
-            result.errors.push_back({ sourceName, 0, 0,
-                "mode cuda_graph needs optimizer sgd: Adam keeps its step count on the host, and a captured "
-                "graph would replay the first step's bias correction forever" });
-        }
-    }
+    if (result.errors.empty())
+        reader.checkCombinations(config);
     if (result.errors.empty())
         result.config = config;
     return result;
@@ -288,12 +316,12 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
 
 ConfigLoadResult loadConfigFile(const std::string& path)
 {
-    return loadFromFile<ConfigLoadResult>(path, loadConfigText);
+    return loadFromFile<ConfigLoadResult>(path, configFile, loadConfigText);
 }
 
 ConfigLoadResult loadConfigOrPreset(const std::string& nameOrPath)
 {
-    static const BuiltinInputs presets { "preset", "preset:", presetNames, presetText };
+    static const BuiltinInputs presets { configFile, "preset", "preset:", presetNames, presetText };
     return loadFromFileOrBuiltin<ConfigLoadResult>(nameOrPath, presets, loadConfigText);
 }
 

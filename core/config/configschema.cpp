@@ -13,6 +13,27 @@ bool isDeviceName(const std::string& text)
         && text.find_first_not_of("0123456789", cuda.size()) == std::string::npos;
 }
 
+std::string nameRule()
+{
+    return "a name is 1 to " + std::to_string(maxNameLength)
+        + " characters, none of them /, \\ or a control character, and is not . or ..";
+}
+
+bool isConfigName(const std::string& text)
+{
+    if (text.empty() || text == "." || text == "..")
+        return false;
+    size_t characters = 0;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '/' || c == '\\' || byte < 0x20 || byte == 0x7f)
+            return false;
+        if ((byte & 0xc0) != 0x80) // not a UTF-8 continuation byte
+            ++characters;
+    }
+    return characters <= maxNameLength;
+}
+
 const std::vector<std::string>& topLevelKeyNames()
 {
     using namespace configkeys;

@@ -96,6 +96,10 @@ inline const SectionKey styles { "styles" };
 inline const SectionKey modes { "modes" };
 } // namespace configkeys
 
+// What makes a YAML file a simulation (synctax-run simulate) rather than a config: its version key
+// in place of configkeys::version. Each loader names the other's files by it.
+inline const char* const simulationVersionKey = "synctax_simulation";
+
 // warmup: { min_steps, max_steps }
 namespace warmupkeys {
 inline const IntegerKey minSteps { "min_steps", 0, 100000 };
@@ -122,6 +126,12 @@ inline const IntegerKey n { "n", 1, 1'000'000 };
 inline const ChoiceKey<Mode> modeChoice { "mode", { { "eager", Mode::Eager }, { "cuda_graph", Mode::CudaGraph } } };
 
 bool isDeviceName(const std::string& text);
+
+// A config's name names its results folder (results/NAME-TIME): what it may be, in words, and
+// whether `text` is one.
+inline const size_t maxNameLength = 100;
+std::string nameRule();
+bool isConfigName(const std::string& text);
 
 // The keys each mapping allows, in the order messages list them.
 const std::vector<std::string>& topLevelKeyNames();

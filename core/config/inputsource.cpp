@@ -21,8 +21,15 @@ ConfigError noSuchInput(const std::string& nameOrPath, const BuiltinInputs& buil
         "no such file, and no " + builtins.kind + " of that name; " + builtins.kind + "s: " + names };
 }
 
-std::optional<std::string> readInputFile(const std::string& path, std::vector<ConfigError>& errors)
+std::optional<std::string> readInputFile(
+    const std::string& path, const std::string& expected, std::vector<ConfigError>& errors)
 {
+    // A directory opens and reads as nothing on Linux, which the loaders would call an empty file.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        errors.push_back({ path, 0, 0, "is a directory; expected " + expected });
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         errors.push_back({ path, 0, 0, "cannot open the file for reading" });

@@ -27,6 +27,17 @@ std::optional<YAML::Node> parseYaml(
     }
 }
 
+std::optional<YAML::Node> findKey(const YAML::Node& map, const std::string& key)
+{
+    if (!map.IsMap())
+        return std::nullopt;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        if (it->first.IsScalar() && it->first.Scalar() == key)
+            return it->first;
+    }
+    return std::nullopt;
+}
+
 std::string kindOf(const YAML::Node& node)
 {
     switch (node.Type()) {

@@ -17,6 +17,8 @@ namespace synctax {
 
 std::string joined(const std::vector<std::string>& names); // "a, b, c"
 std::string kindOf(const YAML::Node& node); // "a mapping", "a list", "nothing" or the scalar quoted
+// The key node `key` of the mapping `map`, or nothing.
+std::optional<YAML::Node> findKey(const YAML::Node& map, const std::string& key);
 // The document in `text`, or nothing with the syntax error (line and column) added to `errors`.
 std::optional<YAML::Node> parseYaml(
     const std::string& text, const std::string& source, std::vector<ConfigError>& errors);

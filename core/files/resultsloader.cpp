@@ -396,7 +396,7 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
 
 ResultsLoadResult loadResultsFile(const std::string& path)
 {
-    return loadFromFile<ResultsLoadResult>(path, loadResultsText);
+    return loadFromFile<ResultsLoadResult>(path, "a results.json file", loadResultsText);
 }
 
 } // namespace synctax

@@ -37,7 +37,14 @@ public:
                     + kindOf(root));
             return;
         }
-        static const std::vector<std::string> keys { "synctax_simulation", "name", "description", "seed",
+        if (const auto other = findKey(root, configkeys::version.name); other && !findKey(root, simulationVersionKey)) {
+            error(*other,
+                "this is an experiment config (" + std::string(configkeys::version.name)
+                    + ": 1), not a simulation file: run it with 'synctax-run run' (or check it with 'synctax-run "
+                      "validate')");
+            return;
+        }
+        static const std::vector<std::string> keys { simulationVersionKey, "name", "description", "seed",
             "steps_per_block", "blocks", "defaults", "styles", "scenarios" };
         bool sawVersion = false, sawStyles = false;
         std::optional<YAML::Node> scenarios;
@@ -45,9 +52,9 @@ public:
         uint64_t seed = 1;
         for (const auto& [key, value] : entries(root, keys, "the simulation")) {
             const std::string k = key.Scalar();
-            if (k == "synctax_simulation") {
+            if (k == simulationVersionKey) {
                 sawVersion = true;
-                integer(value, "synctax_simulation", 1, 1);
+                integer(value, simulationVersionKey, 1, 1);
             } else if (k == "name") {
                 if (auto v = string(value, "name"))
                     config.name = *v;
@@ -172,6 +179,8 @@ private:
     }
 };
 
+const char* const simulationFile = "a simulation file (YAML)";
+
 } // namespace
 
 SimulationLoadResult loadSimulationText(const std::string& text, const std::string& sourceName)
@@ -189,7 +198,7 @@ SimulationLoadResult loadSimulationText(const std::string& text, const std::stri
 
 SimulationLoadResult loadSimulationFile(const std::string& path)
 {
-    return loadFromFile<SimulationLoadResult>(path, loadSimulationText);
+    return loadFromFile<SimulationLoadResult>(path, simulationFile, loadSimulationText);
 }
 
 std::vector<std::string> builtinSimulationNames()
@@ -212,8 +221,8 @@ std::optional<std::string> builtinSimulationText(const std::string& name)
 
 SimulationLoadResult loadSimulationOrBuiltin(const std::string& nameOrPath)
 {
-    static const BuiltinInputs simulations { "built-in simulation", "simulation:", builtinSimulationNames,
-        builtinSimulationText };
+    static const BuiltinInputs simulations { simulationFile, "built-in simulation",
+        "simulation:", builtinSimulationNames, builtinSimulationText };
     return loadFromFileOrBuiltin<SimulationLoadResult>(nameOrPath, simulations, loadSimulationText);
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prints everything deterministic that synctax-run says: print-config of every preset, the built-in
-# simulation, the sweep, and the message and exit code of every bad config and bad results file.
+# Prints everything deterministic that synctax-run says: print-config of every preset and of the
+# built-in simulation, the simulation, the sweep, and the message and exit code of every bad config,
+# bad results file and input of the wrong kind (a directory, a config given to simulate).
 # tests/golden/cli-outputs.txt holds what it printed; a change there is a change of behaviour.
 # Usage: cli_outputs.sh RUNNER DATA_DIR
 set -uo pipefail
@@ -19,12 +20,16 @@ for preset in $("$runner" presets | awk 'NR > 0 { print $1 }'); do
     show print-config "$preset"
 done
 show presets
+show print-config teach-regimes
 show simulate teach-regimes
 show sweep
 show sweep --d-ms 3 --l-us 40 --k 200 --steps-per-block 20
 for f in bad-configs/*.yaml; do
     show validate "$f"
 done
+show validate bad-configs
+show simulate bad-configs
+show simulate configs/long-cpu.yaml
 for f in bad-results/*; do
     case $f in *.expect) continue ;; esac
     show simulate "$f"

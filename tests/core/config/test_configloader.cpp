@@ -186,3 +186,54 @@ TEST(ConfigLoader, GpuEventsCanBeSwitchedOffButNotWhileObserving)
     ASSERT_EQ(type.errors.size(), 1u);
     EXPECT_EQ(type.errors[0].format(), "t.yaml:4:13: gpu_events: expected true or false, found 'sometimes'");
 }
+
+TEST(ConfigLoader, TheNameIsCheckedAsTheNameOfTheResultsFolder)
+{
+    const auto withName = [](const std::string& quoted) {
+        return load("synctax: 1\nname: " + quoted + "\nmodels: [tiny_mlp]\nstyles: [item]\n");
+    };
+    for (const char* bad :
+        { "../../../tmp/escaped", "a/b", "'a\\b'", "\"\"", "\"bad\\0name\"", "\"tab\\tname\"", "'..'", "'.'" }) {
+        const auto r = withName(bad);
+        EXPECT_FALSE(r.config) << bad;
+        EXPECT_TRUE(hasError(r, 2, 7, "cannot name the results folder")) << bad << "\n" << allErrors(r);
+    }
+    EXPECT_TRUE(hasError(withName("\"bad\\0name\""), 2, 7, "'bad\\x00name'"));
+    EXPECT_FALSE(withName(std::string(101, 'x')).config);
+    for (const std::string& good :
+        std::vector<std::string> { "seed", "'edited: with a colon'", "'résultats été'", "..hidden", "x.y_z-1",
+            std::string(100, 'x'), "'" + std::string(50, 'x') + "é" + std::string(49, 'x') + "'" }) {
+        const auto r = withName(good);
+        EXPECT_TRUE(r.config) << good << "\n" << allErrors(r);
+    }
+}
+
+TEST(ConfigLoader, ContradictionsPointAtTheKeyThatConflicts)
+{
+    auto adam = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nmodes: [cuda_graph]\noptimizer: adam\n");
+    EXPECT_TRUE(hasError(adam, 5, 12, "mode cuda_graph needs optimizer sgd")) << allErrors(adam);
+    auto observer = load("synctax: 1\nobserver_control: true\nmodels: [tiny_mlp]\nstyles: [item]\ngpu_events: no\n");
+    EXPECT_TRUE(hasError(observer, 2, 19, "observer_control compares")) << allErrors(observer);
+    auto warmup = load("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nwarmup:\n  max_steps: 5\n");
+    EXPECT_TRUE(hasError(warmup, 5, 14, "min_steps is larger than max_steps")) << allErrors(warmup);
+}
+
+TEST(ConfigLoader, ADirectoryIsNamedAsOne)
+{
+    const std::string dir = SYNCTAX_TEST_DATA "/configs";
+    auto file = loadConfigFile(dir);
+    ASSERT_EQ(file.errors.size(), 1u);
+    EXPECT_EQ(file.errors[0].format(), dir + ": is a directory; expected a config file (YAML)");
+    auto either = loadConfigOrPreset(dir);
+    ASSERT_EQ(either.errors.size(), 1u);
+    EXPECT_EQ(either.errors[0].format(), dir + ": is a directory; expected a config file (YAML) or a preset's name");
+}
+
+TEST(ConfigLoader, ASimulationFileIsToldApart)
+{
+    auto r = load("# a simulation\nsynctax_simulation: 1\nstyles: [item]\nscenarios: [{name: a, d_ms: 1, g_ms: 1}]\n");
+    ASSERT_EQ(r.errors.size(), 1u) << allErrors(r);
+    EXPECT_EQ(r.errors[0].format(),
+        "test.yaml:2:1: this is a simulation file (synctax_simulation: 1), not an experiment config: simulate it "
+        "with 'synctax-run simulate'");
+}

@@ -25,3 +25,11 @@ TEST(ResultsLoader, AMissingFileSaysSo)
     ASSERT_EQ(r.errors.size(), 1u);
     EXPECT_EQ(r.errors[0].format(), "/nonexistent/results.json: cannot open the file for reading");
 }
+
+TEST(ResultsLoader, ADirectorySaysSo)
+{
+    const std::string dir = SYNCTAX_TEST_DATA "/bad-results";
+    const auto r = loadResultsFile(dir);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].format(), dir + ": is a directory; expected a results.json file");
+}
