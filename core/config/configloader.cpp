@@ -195,6 +195,12 @@ private:
 
     void readModels(const YAML::Node& value, ExperimentConfig& config)
     {
+        // A model mapping's integer keys and the field each sets; 0 leaves it to the catalog or the config.
+        static const std::vector<std::pair<const IntegerKey*, int64_t ModelSpec::*>> modelSizes {
+            { &modelkeys::batch, &ModelSpec::batch }, { &modelkeys::width, &ModelSpec::width },
+            { &modelkeys::inputSize, &ModelSpec::inputSize }, { &modelkeys::classes, &ModelSpec::classes },
+            { &configkeys::stepsPerBlock, &ModelSpec::stepsPerBlock }, { &configkeys::blocks, &ModelSpec::blocks }
+        };
         if (!value.IsSequence() || value.size() == 0) {
             error(value, "models: expected a non-empty list of model names or mappings, found " + kindOf(value));
             return;
@@ -213,22 +219,15 @@ private:
                     if (k == modelkeys::name.name) {
                         hasName = true;
                         nameNode.emplace(v);
-                    } else if (k == modelkeys::batch.name) {
-                        spec.batch = integer(v, modelkeys::batch).value_or(0);
-                    } else if (k == modelkeys::width.name) {
-                        spec.width = integer(v, modelkeys::width).value_or(0);
-                    } else if (k == modelkeys::inputSize.name) {
-                        spec.inputSize = integer(v, modelkeys::inputSize).value_or(0);
-                    } else if (k == modelkeys::classes.name) {
-                        spec.classes = integer(v, modelkeys::classes).value_or(0);
-                    } else if (k == configkeys::stepsPerBlock.name) {
-                        spec.stepsPerBlock = integer(v, configkeys::stepsPerBlock).value_or(0);
-                    } else if (k == configkeys::blocks.name) {
-                        spec.blocks = integer(v, configkeys::blocks).value_or(0);
                     } else if (k == configkeys::hostWorkUs.name) {
                         spec.hostWorkUs = integer(v, configkeys::hostWorkUs).value_or(-1);
                     } else if (k == configkeys::timeBudgetS.name) {
                         spec.timeBudgetS = number(v, configkeys::timeBudgetS).value_or(0);
+                    } else {
+                        for (const auto& [sizeKey, field] : modelSizes) {
+                            if (k == sizeKey->name)
+                                spec.*field = integer(v, *sizeKey).value_or(0);
+                        }
                     }
                 }
                 if (!hasName) {
