@@ -3,8 +3,8 @@
 #include "core/config/experimentconfig.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
-#include "ui/results/diffdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/results/diffdialog.h"
 #include "ui/teach/teachview.h"
 
 #include <QApplication>
@@ -26,6 +26,33 @@ int fail(const QString& message)
     return 2;
 }
 
+// The modes that open no window (help, version, exports, screenshots) render offscreen, so they
+// run where there is no display at all: over ssh, in CI, in a container. Decided from argv
+// because the platform plugin is chosen when QApplication is constructed, before any parsing.
+bool opensNoWindow(int argc, char** argv)
+{
+    static const char* const headlessOptions[]
+        = { "-h", "-?", "--help", "--help-all", "-v", "--version", "--export-charts", "--screenshot" };
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--")
+            break;
+        const qsizetype equals = arg.indexOf('=');
+        const QByteArray name = equals < 0 ? arg : arg.first(equals);
+        for (const char* option : headlessOptions) {
+            if (name == option)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
 bool saveScreenshot(QWidget& window, const QString& path)
 {
     const bool ok = window.grab().save(path);
@@ -40,6 +67,15 @@ bool saveScreenshot(QWidget& window, const QString& path)
 
 int main(int argc, char** argv)
 {
+    if (opensNoWindow(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    } else if (!hasDisplay()) {
+        // Without this, Qt's platform plugin aborts the process with a page of advice.
+        std::fprintf(stderr,
+            "synctax: no display (DISPLAY and WAYLAND_DISPLAY are unset); for charts without a window use "
+            "--export-charts DIR or --screenshot FILE.png, for a headless run synctax-run\n");
+        return 2;
+    }
     QApplication app(argc, argv);
     // QApplication sets the C library's locale from the environment (setlocale(LC_ALL, "")); the
     // core formats numbers with printf for files (summary.csv, tables), which must keep a decimal
