@@ -31,6 +31,9 @@ ChartPanel::ChartPanel(QWidget* parent)
     titleFont.setBold(true);
     c->setTitleFont(titleFont);
     c->legend()->setAlignment(Qt::AlignBottom);
+    // Queued: the plot area changes while the chart is being laid out, which adapting re-enters.
+    connect(
+        c, &QChart::plotAreaChanged, this, [this] { adaptToPlotArea(); }, Qt::QueuedConnection);
 }
 
 void ChartPanel::setPlaceholder(const QString& text)
@@ -79,6 +82,7 @@ void ChartPanel::renderChart(QPainter* painter, QSize size)
     // export does not depend on how large the window happens to be.
     const QSizeF screenSize = chart()->size();
     chart()->resize(size);
+    adaptToPlotArea();
     const QRectF source(chart()->pos(), QSizeF(size));
     const QRectF target(QPointF(0, 0), QSizeF(size));
     painter->setRenderHint(QPainter::Antialiasing);
@@ -86,6 +90,7 @@ void ChartPanel::renderChart(QPainter* painter, QSize size)
     scene()->render(painter, target, source);
     paintPlaceholder(painter, chart()->plotArea().translated(-chart()->pos()));
     chart()->resize(screenSize);
+    adaptToPlotArea();
 }
 
 QImage ChartPanel::renderImage(QSize size, qreal scale)

@@ -40,6 +40,9 @@ protected:
 
     // How many pixels wide the plot is, for downsampling: at least 1.
     int plotWidthPixels() const;
+    // Called once the chart is laid out at a new size, on screen or for an export: what depends on
+    // the plot area's size (labels that must fit their categories) adapts here.
+    virtual void adaptToPlotArea() { }
 
 private:
     // Lays the chart out at `size`, draws it into `painter` (whose window is that size), then puts

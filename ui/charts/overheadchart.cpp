@@ -2,6 +2,7 @@
 
 #include "core/analysis/experimentresult.h"
 #include "core/config/stylecatalog.h"
+#include "ui/charts/categorylabels.h"
 #include "ui/charts/chartstyle.h"
 
 #include <QAreaSeries>
@@ -9,33 +10,17 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCursor>
-#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QToolTip>
 #include <QValueAxis>
-#include <QtMath>
 #include <algorithm>
 #include <array>
 
 namespace synctax {
 
 namespace {
-
-// Style names are long snake_case words; broken into short lines at underscores they fit under
-// their bars without rotation, and Qt Charts does not cut them.
-QStringList wrappedLabel(const QString& style)
-{
-    constexpr int lineLength = 9;
-    QStringList lines;
-    for (const QString& word : style.split(QLatin1Char('_'))) {
-        if (!lines.isEmpty() && lines.last().size() + 1 + word.size() <= lineLength)
-            lines.last() += QLatin1Char('_') + word;
-        else
-            lines << word;
-    }
-    return lines;
-}
 
 QColor groupColor(int index)
 {
@@ -83,6 +68,10 @@ OverheadChart::OverheadChart(QWidget* parent)
     m_axisY->setLabelFormat(QStringLiteral("%g"));
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
+    m_baseLabelFont = m_axisX->labelsFont();
+    // Qt Charts would cut a label by its own estimate of the room, which is narrower than a
+    // category; adaptToPlotArea() makes each fit instead.
+    m_axisX->setTruncateLabels(false);
     chart()->setTitle(
         tr("Logging overhead per style<br><small>whiskers: 95% CI · shaded: A/A noise floor per model</small>"));
     setPlaceholder(tr("No results yet."));
@@ -93,11 +82,10 @@ void OverheadChart::setResult(const ExperimentResult& result)
     chart()->removeAllSeries();
     m_bars.clear();
     m_styles = orderedStyles(result);
-    m_axisX->clear();
-    QStringList labels;
-    for (const QString& style : m_styles)
-        labels << wrappedLabel(style).join(QStringLiteral("<br>"));
-    m_axisX->append(labels);
+    // Whole names until the chart is laid out; adaptToPlotArea() then fits them to their categories.
+    m_axisX->setCategories(m_styles);
+    m_axisX->setLabelsFont(m_baseLabelFont);
+    m_axisX->setLabelsAngle(0);
 
     std::vector<std::pair<std::string, std::string>> groups;
     std::vector<double> floors;
@@ -219,7 +207,7 @@ void OverheadChart::setResult(const ExperimentResult& result)
 
     const double pad = std::max(0.5, 0.06 * (high - low));
     setNiceRange(m_axisY, low < 0 ? low - pad : 0, high + pad, false);
-    updateLabelAngle();
+    adaptToPlotArea();
 
     if (result.cells.empty())
         setPlaceholder(tr("No results yet."));
@@ -229,55 +217,23 @@ void OverheadChart::setResult(const ExperimentResult& result)
         setPlaceholder(QString());
 }
 
-void OverheadChart::resizeEvent(QResizeEvent* event)
+void OverheadChart::adaptToPlotArea()
 {
-    ChartPanel::resizeEvent(event);
-    updateLabelAngle();
-}
-
-void OverheadChart::updateLabelAngle()
-{
-    if (m_styles.isEmpty())
+    const qreal plotWidth = chart()->plotArea().width();
+    if (m_styles.isEmpty() || plotWidth < 1)
         return;
-    if (m_baseLabelFont.pointSizeF() <= 0)
-        m_baseLabelFont = m_axisX->labelsFont();
-    // Qt Charts cuts a label that is wider than its category once rotated, so first try slightly
-    // smaller type, then the least rotation that fits; judged at no more than the export width so
-    // exports are not cut either.
-    const qreal width = std::min(plotWidthPixels(), defaultExportSize().width() - 150);
-    const qreal category = width / m_styles.size() - 4;
-    auto longestLine = [this](const QFont& font) {
-        const QFontMetricsF metrics(font);
-        qreal longest = 0;
-        for (const QString& style : m_styles)
-            for (const QString& line : wrappedLabel(style))
-                longest = std::max(longest, metrics.horizontalAdvance(line));
-        return longest;
-    };
-    QFont font = m_baseLabelFont;
-    int angle = -90;
-    for (qreal shrink : { 0.0, 1.0, 1.5 }) {
-        font.setPointSizeF(m_baseLabelFont.pointSizeF() - shrink);
-        if (longestLine(font) <= category) {
-            angle = 0;
-            break;
-        }
-    }
-    if (angle != 0) {
-        const QFontMetricsF metrics(font);
-        const qreal longest = longestLine(font);
-        for (int candidate : { -30, -45, -60 }) {
-            const qreal radians = qDegreesToRadians(qreal(-candidate));
-            if (longest * std::cos(radians) + metrics.height() * std::sin(radians) <= category) {
-                angle = candidate;
-                break;
-            }
-        }
-    }
-    if (m_axisX->labelsFont() != font)
-        m_axisX->setLabelsFont(font);
-    if (m_axisX->labelsAngle() != angle)
-        m_axisX->setLabelsAngle(angle);
+    // Labels are centred on their categories: narrower than a category less 4 px on each side, they
+    // stay clear of each other.
+    const CategoryLabels fit = fitCategoryLabels(m_styles, m_baseLabelFont, plotWidth / m_styles.size() - 8);
+
+    if (m_axisX->categories() == fit.labels && m_axisX->labelsFont() == fit.font && m_axisX->labelsAngle() == fit.angle)
+        return;
+    m_axisX->setCategories(fit.labels);
+    m_axisX->setLabelsFont(fit.font);
+    m_axisX->setLabelsAngle(fit.angle);
+    // Lay the chart out again now, so that an export drawn next shows these labels.
+    if (chart()->layout())
+        chart()->layout()->activate();
 }
 
 void OverheadChart::showBarToolTip(bool entered, int index, QBarSet* set)

@@ -38,10 +38,9 @@ public:
     static constexpr double barWidth = 0.7; // of a category, shared by the groups side by side
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    void adaptToPlotArea() override;
 
 private:
-    void updateLabelAngle();
     void showBarToolTip(bool entered, int index, QBarSet* set);
 
     QBarCategoryAxis* m_axisX = nullptr;
