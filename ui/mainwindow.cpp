@@ -16,6 +16,7 @@
 #include "ui/results/diffdialog.h"
 #include "ui/results/explanationpanel.h"
 #include "ui/results/reportwriter.h"
+#include "ui/startpage.h"
 #include "ui/teach/teachview.h"
 
 #include <QAction>
@@ -35,7 +36,9 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
@@ -73,11 +76,20 @@ MainWindow::MainWindow(QWidget* parent, bool restoreSettings)
     createStatusBar();
     connectController();
     loadPreset(QString::fromStdString(defaultPresetName(false)));
+    sizeToScreen();
     if (m_restoreSettings)
         readSettings();
     else
         updateRecentMenu();
     setRunning(false);
+}
+
+void MainWindow::sizeToScreen()
+{
+    // First start: most of the screen, whatever its size; a saved geometry replaces this afterwards.
+    const QRect available = screen()->availableGeometry();
+    resize((QSizeF(available.size()) * 0.8).toSize().expandedTo(minimumSizeHint()).boundedTo(available.size()));
+    move(available.center() - rect().center());
 }
 
 MainWindow::~MainWindow() { m_controller.stopAndWait(); }
@@ -88,7 +100,9 @@ void MainWindow::createViews()
     m_table = new ComparisonView(this);
     m_table->setObjectName(QStringLiteral("comparisonView"));
     m_table->setComparisonModel(m_comparison);
-    setCentralWidget(m_table);
+    m_central = new QStackedWidget(this);
+    m_central->addWidget(m_table);
+    setCentralWidget(m_central);
 
     auto dock = [this](QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
@@ -101,17 +115,21 @@ void MainWindow::createViews()
     dock(m_configPanel, tr("Experiment"), QStringLiteral("experimentDock"), Qt::LeftDockWidgetArea);
 
     m_overheadChart = new OverheadChart(this);
-    m_overheadChart->setMinimumSize(420, 300);
+    // The least room in which every style's label stays whole (tst_charts checks it).
+    m_overheadChart->setMinimumSize(560, 340);
     dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
     m_explanation = new ExplanationPanel(this);
     dock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
 
     m_stepChart = new StepChart(this);
-    m_stepChart->setHistory(&m_controller.history());
+    // No history until a run starts: the per-step charts say what shows there and how.
+    m_stepChart->setHistory(nullptr);
+    m_stepChart->setNoHistoryText(tr("No run yet: press Run to see the time of every step here."));
     m_stepChart->setMinimumHeight(240);
     auto* stepDock = dock(m_stepChart, tr("Step time"), QStringLiteral("stepDock"), Qt::BottomDockWidgetArea);
     m_queueChart = new QueueChart(this);
-    m_queueChart->setHistory(&m_controller.history(), &m_shown.config);
+    m_queueChart->setHistory(nullptr, &m_shown.config);
+    m_queueChart->setNoHistoryText(tr("No run yet: press Run to see how far the host runs ahead of the GPU."));
     m_queueChart->setMinimumHeight(240);
     auto* queueDock = dock(m_queueChart, tr("Queue"), QStringLiteral("queueDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(stepDock, queueDock, Qt::Horizontal);
@@ -188,6 +206,7 @@ void MainWindow::createActions()
             openResults(path);
     });
     openResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    m_openResultsAction = openResultsAction;
     auto* saveResultsAction = file->addAction(tr("Save R&esults…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save results"), QStringLiteral("results.json"), tr("Results (*.json)"));
@@ -230,6 +249,10 @@ void MainWindow::createActions()
     m_stopAction = runMenu->addAction(tr("&Stop"), this, &MainWindow::stop);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setObjectName(QStringLiteral("stopAction"));
+    m_startPage = new StartPage(m_runAction, m_openResultsAction, this);
+    connect(m_startPage, &StartPage::presetChosen, this, &MainWindow::loadPreset);
+    m_central->insertWidget(0, m_startPage);
+    m_central->setCurrentWidget(m_startPage);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     auto* predictions = m_viewMenu->addAction(tr("Show &Predictions"));
@@ -268,6 +291,8 @@ void MainWindow::createActions()
     m_groupBox = new QComboBox(this);
     m_groupBox->setObjectName(QStringLiteral("groupBox"));
     m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_groupBox->setPlaceholderText(tr("(no run yet)"));
+    m_groupBox->setEnabled(false);
     m_groupBox->setToolTip(tr("The model (and mode) shown by the step-time chart and the explanation"));
     bar->addWidget(m_groupBox);
     connect(m_groupBox, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
@@ -415,6 +440,13 @@ void MainWindow::setRunning(bool running)
     m_stopAction->setEnabled(running);
     m_configPanel->setRunning(running);
     m_progress->setVisible(running || m_progress->value() > 0);
+    updateStartPage();
+}
+
+void MainWindow::updateStartPage()
+{
+    const bool somethingToShow = m_controller.isRunning() || !m_shown.cells.empty();
+    m_central->setCurrentWidget(somethingToShow ? static_cast<QWidget*>(m_table) : m_startPage);
 }
 
 void MainWindow::showResult(const ExperimentResult& result)
@@ -423,6 +455,7 @@ void MainWindow::showResult(const ExperimentResult& result)
     m_overheadChart->setResult(result);
     m_explanation->setResult(result);
     updateGroups();
+    updateStartPage();
 }
 
 void MainWindow::updateGroups()
@@ -451,6 +484,7 @@ void MainWindow::updateGroups()
         m_groupBox->addItem(g[1] == QLatin1String("eager") ? g[0] : QStringLiteral("%1 (%2)").arg(g[0], g[1]), g);
     const int index = std::max(0, m_groupBox->findData(current));
     m_groupBox->setCurrentIndex(index);
+    m_groupBox->setEnabled(m_groupBox->count() > 0);
     selectGroup(index);
 }
 
@@ -610,6 +644,8 @@ bool MainWindow::loadPreset(const QString& name)
         return false;
     m_configPanel->setConfig(*loaded.config);
     m_configPath.clear();
+    if (m_startPage)
+        m_startPage->setCurrentPreset(name);
     return true;
 }
 
@@ -651,8 +687,10 @@ void MainWindow::readSettings()
     const QString yaml = settings.value(QStringLiteral("lastConfig")).toString();
     if (!yaml.isEmpty()) {
         const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment");
-        if (loaded.config)
+        if (loaded.config) {
             m_configPanel->setConfig(*loaded.config);
+            m_startPage->setCurrentPreset(QString::fromStdString(loaded.config->name));
+        }
     }
     updateRecentMenu();
 }
@@ -674,8 +712,10 @@ void MainWindow::showEvent(QShowEvent* event)
     // Dock sizes only take once the window has its size: the overhead chart gets room for its labels.
     auto* overhead = findChild<QDockWidget*>(QStringLiteral("overheadDock"));
     auto* explanation = findChild<QDockWidget*>(QStringLiteral("explanationDock"));
-    resizeDocks({ overhead }, { int(width() * 0.35) }, Qt::Horizontal);
-    resizeDocks({ overhead, explanation }, { 3 * height() / 5, height() / 5 }, Qt::Vertical);
+    resizeDocks({ overhead }, { int(width() * 0.4) }, Qt::Horizontal);
+    auto* step = findChild<QDockWidget*>(QStringLiteral("stepDock"));
+    resizeDocks({ step }, { std::max(280, height() / 3) }, Qt::Vertical);
+    resizeDocks({ overhead, explanation }, { 2 * height() / 5, height() / 5 }, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
+#include "core/config/experimentconfig.h"
 #include "ui/runcontroller.h"
 
 #include <QMainWindow>
@@ -14,6 +14,7 @@ class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
+class QStackedWidget;
 
 namespace synctax {
 
@@ -24,6 +25,7 @@ class ConfigPanel;
 class ExplanationPanel;
 class OverheadChart;
 class QueueChart;
+class StartPage;
 class StepChart;
 class TeachView;
 
@@ -60,6 +62,8 @@ public:
     QueueChart* queueChart() const { return m_queueChart; }
     OverheadChart* overheadChart() const { return m_overheadChart; }
     ExplanationPanel* explanationPanel() const { return m_explanation; }
+    // Shown instead of the table until there is a run or a result: what to do first.
+    StartPage* startPage() const { return m_startPage; }
     // The simulator's Teach window (created on first use): D, G, H, L, K, Q and the sync interval
     // as sliders, the pipeline animated, the tax curve and the regime map. Needs no GPU.
     TeachView* teachView();
@@ -86,6 +90,8 @@ private:
     void createStatusBar();
     void connectController();
     void showResult(const ExperimentResult& result);
+    void updateStartPage();
+    void sizeToScreen();
     void updateGroups();
     void selectGroup(int index);
     void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
@@ -113,6 +119,8 @@ private:
     ConfigPanel* m_configPanel = nullptr;
     ComparisonModel* m_comparison = nullptr;
     ComparisonView* m_table = nullptr;
+    QStackedWidget* m_central = nullptr;
+    StartPage* m_startPage = nullptr;
     StepChart* m_stepChart = nullptr;
     QueueChart* m_queueChart = nullptr;
     OverheadChart* m_overheadChart = nullptr;
@@ -125,6 +133,7 @@ private:
     QLabel* m_etaLabel = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
+    QAction* m_openResultsAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -542,7 +542,7 @@ private Q_SLOTS:
         }
         for (const ExperimentResult* result :
             std::initializer_list<const ExperimentResult*> { &*seed.result, &everyStyle }) {
-            for (const QSize size : { QSize(520, 380), QSize(640, 420), QSize(900, 520), QSize(1200, 700) }) {
+            for (const QSize size : { QSize(560, 340), QSize(640, 420), QSize(900, 520), QSize(1200, 700) }) {
                 OverheadChart chart;
                 chart.setResult(*result);
                 showAt(chart, size);

@@ -1,16 +1,22 @@
 // The app as a user drives it: a real CPU experiment through the window, stopped, saved, reopened.
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
-#include "core/files/resultsloader.h"
 #include "core/config/stylecatalog.h"
-#include "ui/results/comparisonmodel.h"
+#include "core/files/resultsloader.h"
+#include "ui/charts/queuechart.h"
+#include "ui/charts/stepchart.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
+#include "ui/results/comparisonmodel.h"
+#include "ui/results/comparisonview.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -58,6 +64,59 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // ctest gives this test a 1920x1080 screen (offscreen-1920x1080.json): 80% of it is 1536x864.
+    void firstStartSizesTheWindowToTheScreenThenRestoresIt()
+    {
+        QSettings().clear();
+        QSize restored;
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            const QSize available = w.screen()->availableGeometry().size();
+            const QSize expected
+                = (QSizeF(available) * 0.8).toSize().expandedTo(w.minimumSizeHint()).boundedTo(available);
+            QCOMPARE(w.size(), expected);
+            QVERIFY(w.width() <= available.width() && w.height() <= available.height());
+            w.resize(w.minimumSizeHint() + QSize(50, 20));
+            restored = w.size();
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), restored);
+        QSettings().clear();
+    }
+
+    void emptyStateSaysWhatToDoUntilThereAreResults()
+    {
+        MainWindow w(nullptr, false);
+        w.setQuiet(true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* start = w.findChild<QWidget*>(QStringLiteral("startPage"));
+        QVERIFY(start);
+        QVERIFY(start->isVisible());
+        QVERIFY(!w.comparisonView()->isVisible());
+        QString text;
+        for (const QLabel* label : start->findChildren<QLabel*>())
+            text += label->text() + QLatin1Char('\n');
+        for (const char* what : { "preset", "Run", "Open Results" })
+            QVERIFY2(text.contains(QLatin1String(what)), qPrintable(text));
+        // The per-step charts say what they will show, not that a run has no cells for " ()".
+        for (ChartPanel* chart :
+            { static_cast<ChartPanel*>(w.stepChart()), static_cast<ChartPanel*>(w.queueChart()) }) {
+            QVERIFY2(chart->placeholder().contains(QLatin1String("Run")), qPrintable(chart->placeholder()));
+            QVERIFY2(!chart->placeholder().contains(QLatin1String("()")), qPrintable(chart->placeholder()));
+        }
+
+        QVERIFY(w.openResults(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json")));
+        QVERIFY(!start->isVisible());
+        QVERIFY(w.comparisonView()->isVisible());
+        QVERIFY(w.comparisonModel()->rowCount() > 0);
+    }
 
     void runFillsTheTableAndSaves()
     {

@@ -10,6 +10,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -225,9 +226,15 @@ void OverheadChart::adaptToPlotArea()
     // Labels are centred on their categories: narrower than a category less 4 px on each side, they
     // stay clear of each other.
     const CategoryLabels fit = fitCategoryLabels(m_styles, m_baseLabelFont, plotWidth / m_styles.size() - 8);
-
-    if (m_axisX->categories() == fit.labels && m_axisX->labelsFont() == fit.font && m_axisX->labelsAngle() == fit.angle)
+    // The value axis's title runs along the plot's height: a short plot gets the short title.
+    const QString fullTitle = tr("overhead vs none (%)");
+    const bool fullFits
+        = QFontMetricsF(m_axisY->titleFont()).horizontalAdvance(fullTitle) + 8 <= chart()->plotArea().height();
+    const QString yTitle = fullFits ? fullTitle : tr("overhead (%)");
+    if (m_axisX->categories() == fit.labels && m_axisX->labelsFont() == fit.font && m_axisX->labelsAngle() == fit.angle
+        && m_axisY->titleText() == yTitle)
         return;
+    m_axisY->setTitleText(yTitle);
     m_axisX->setCategories(fit.labels);
     m_axisX->setLabelsFont(fit.font);
     m_axisX->setLabelsAngle(fit.angle);
