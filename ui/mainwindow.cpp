@@ -659,6 +659,9 @@ void MainWindow::openAny(const QString& path)
 
 void MainWindow::addRecentFile(const QString& path)
 {
+    // A scripted export or screenshot opens files, but the user did not: their settings stay as they are.
+    if (!m_restoreSettings)
+        return;
     QSettings settings;
     QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -673,7 +676,8 @@ void MainWindow::addRecentFile(const QString& path)
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    const QStringList files
+        = m_restoreSettings ? QSettings().value(QStringLiteral("recentFiles")).toStringList() : QStringList();
     for (const QString& f : files)
         m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openAny(f); })->setToolTip(f);
     m_recentMenu->setEnabled(!files.isEmpty());

@@ -35,7 +35,8 @@ class TeachView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // restoreSettings false: start from the default layout and experiment (screenshots, tests).
+    // restoreSettings false: start from the default layout and experiment, and leave the user's
+    // settings (layout, recent files) untouched (screenshots, exports, tests).
     explicit MainWindow(QWidget* parent = nullptr, bool restoreSettings = true);
     ~MainWindow() override;
 

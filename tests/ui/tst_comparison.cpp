@@ -3,6 +3,7 @@
 #include "ui/results/comparisonview.h"
 #include "ui/results/explanationpanel.h"
 
+#include "testfiles.h"
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+
 #include <QTest>
 
 using namespace synctax;
@@ -326,7 +328,7 @@ private Q_SLOTS:
                 QVERIFY(QFontMetrics(font).horizontalAdvance(i.data().toString()) < view.columnWidth(c));
             }
         }
-        QVERIFY(view.grab().save("/tmp/comparison.png"));
+        QVERIFY(keepScreenshot(view.grab(), QStringLiteral("comparison")));
 
         QWidget dock;
         auto* layout = new QHBoxLayout(&dock);
@@ -345,7 +347,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
         QVERIFY(gpu->width() <= 310);
         QVERIFY(gpu->height() >= gpu->minimumSizeHint().height());
-        QVERIFY(dock.grab().save("/tmp/explanation.png"));
+        QVERIFY(keepScreenshot(dock.grab(), QStringLiteral("explanation")));
     }
 };
 

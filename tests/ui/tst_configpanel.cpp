@@ -2,6 +2,7 @@
 #include "core/config/presets.h"
 #include "ui/configpanel.h"
 
+#include "testfiles.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -11,6 +12,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+
 #include <QTest>
 
 using namespace synctax;
@@ -152,7 +154,7 @@ private Q_SLOTS:
         original.learningRate = 0.0042;
         original.gpuEvents = false;
         original.observerControl = true;
-        original.sink = { SinkSpec::Kind::File, "/tmp/log.txt" };
+        original.sink = { SinkSpec::Kind::File, "logs/run log.txt" };
         // Out of catalog order, with per-model overrides and an unset batch.
         original.models = { { "resnet50", 3, 16, 48, 7, 4, 5, 100 }, { "tiny_mlp", 0, 64, 32, 2, 0, 0, -1 } };
         original.styles = { { "item_every_n", 7 }, { "none", 0 }, { "item", 0 } };
@@ -324,7 +326,7 @@ private Q_SLOTS:
         panel.resize(320, 900);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QVERIFY(panel.grab().save(QStringLiteral("/tmp/configpanel.png")));
+        QVERIFY(keepScreenshot(panel.grab(), QStringLiteral("configpanel")));
         // Nothing hidden behind the scroll bar or cut at the right edge at the dock's size.
         auto* scroll = panel.findChild<QScrollArea*>();
         QVERIFY(scroll);

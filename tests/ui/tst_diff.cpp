@@ -1,12 +1,14 @@
 // Two runs side by side: the comparison a user makes between a laptop and a server.
 #include "core/files/resultsloader.h"
+#include "ui/mainwindow.h"
 #include "ui/results/diffdialog.h"
 #include "ui/results/diffmodel.h"
-#include "ui/mainwindow.h"
 
+#include "testfiles.h"
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QStandardPaths>
+
 #include <QtTest>
 
 using namespace synctax;
@@ -37,7 +39,7 @@ int rowsWithoutOverlap(const DiffModel& model)
 class TestDiff : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { useTemporaryHome(); }
 
     void aRunAgainstItselfAgreesEverywhere()
     {

@@ -6,6 +6,7 @@
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
 
+#include "testfiles.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
+
 #include <QtTest>
 
 using namespace synctax;
@@ -51,7 +53,7 @@ int pdfPages(const QByteArray& pdf)
 class TestExport : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { useTemporaryHome(); }
 
     void exportsEveryChartReportAndDataOfAResultsFile()
     {

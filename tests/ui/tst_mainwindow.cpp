@@ -10,6 +10,7 @@
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
 
+#include "testfiles.h"
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
@@ -20,6 +21,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+
 #include <QtTest>
 
 using namespace synctax;
@@ -63,7 +65,7 @@ bool tableHasAnEstimate(const ComparisonModel& model)
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { useTemporaryHome(); }
 
     // ctest gives this test a 1920x1080 screen (offscreen-1920x1080.json): 80% of it is 1536x864.
     void firstStartSizesTheWindowToTheScreenThenRestoresIt()

@@ -1,12 +1,14 @@
+#include "core/queuemodel/taxestimate.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"
-#include "core/queuemodel/taxestimate.h"
 #include "ui/teach/teachview.h"
 
+#include "testfiles.h"
 #include <QDoubleSpinBox>
 #include <QRegularExpression>
 #include <QSlider>
+
 #include <QtTest>
 #include <cmath>
 
@@ -228,13 +230,13 @@ void TestTeach::rendersTheWholeView()
     QCoreApplication::processEvents();
     const QImage image = view.grab().toImage();
     QCOMPARE(image.size(), QSize(1400, 900) * image.devicePixelRatio());
-    QVERIFY(image.save(QStringLiteral("/tmp/teach.png")));
+    QVERIFY(keepScreenshot(image, QStringLiteral("teach")));
     for (auto [preset, name] :
         { std::pair(TeachView::Preset::TinyMlp, "tiny"), std::pair(TeachView::Preset::ResNet50, "resnet") }) {
         view.applyPreset(preset);
         view.flush();
         QCoreApplication::processEvents();
-        QVERIFY(view.grab().save(QStringLiteral("/tmp/teach-%1.png").arg(QLatin1String(name))));
+        QVERIFY(keepScreenshot(view.grab(), QStringLiteral("teach-%1").arg(QLatin1String(name))));
         qInfo("%s: heatmap %.0f ms, tax curve %.0f ms", name, view.heatmap()->lastComputeMs(),
             view.taxCurve()->lastComputeMs());
     }
@@ -242,7 +244,7 @@ void TestTeach::rendersTheWholeView()
     view.setModel(view.model(), 20);
     view.flush();
     QCoreApplication::processEvents();
-    QVERIFY(view.grab().save(QStringLiteral("/tmp/teach-every20.png")));
+    QVERIFY(keepScreenshot(view.grab(), QStringLiteral("teach-every20")));
 }
 
 QTEST_MAIN(TestTeach)
