@@ -3,10 +3,16 @@
 #include "core/steps/runprogress.h"
 
 #include <cstdio>
+#include <string>
 
 namespace synctax {
 
-// Progress with ETA on stderr: one redrawn line on a terminal, plain lines (every 10% or 30 s)
+// The line redrawn on a terminal: bar, percent, elapsed time, ETA and cell. Cut to fit `columns`
+// (0: no limit) so that it never wraps and `\r` redraws it in place: the cell is shortened first,
+// then dropped, then the bar.
+std::string progressLine(const RunProgress& progress, int columns);
+
+// Progress with ETA on stderr: one redrawn line on a terminal, as wide as it is, plain lines (every 10% or 30 s)
 // when stderr is a file or a pipe.
 class ProgressPrinter {
 public:

@@ -1,6 +1,7 @@
 #include "runcommand.h"
 
 #include "progressprinter.h"
+#include "terminal.h"
 
 #include "core/analysis/format.h"
 #include "core/analysis/processmerge.h"
@@ -69,7 +70,7 @@ void printTable(const std::string& name, const ExperimentResult& result, const s
     std::cout << "\n"
               << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
               << result.environment.torchVersion << ", " << formatDuration(result.durationS) << more << "\n";
-    std::cout << formatTable(result) << std::flush;
+    std::cout << formatTable(result, terminalColumns(stdout)) << std::flush;
 }
 
 int exitCodeFor(const ExperimentResult& result)

@@ -59,6 +59,182 @@ std::string cellText(const CellResult& c)
     return text;
 }
 
+// Each style's cell in each group ("model", or "model/mode" when the run has several modes), in run
+// order, with each group's column as wide as its widest cell.
+struct Grid {
+    std::vector<std::string> groups;
+    std::vector<std::string> styles;
+    std::map<std::pair<std::string, std::string>, const CellResult*> cells;
+    size_t styleWidth = 5;
+    std::vector<size_t> widths;
+
+    std::string cell(size_t group, const std::string& style) const
+    {
+        const auto it = cells.find({ groups[group], style });
+        return it == cells.end() ? "" : cellText(*it->second);
+    }
+    // The columns a row of these groups takes.
+    size_t rowWidth(const std::vector<size_t>& block) const
+    {
+        size_t w = styleWidth;
+        for (size_t g : block)
+            w += 3 + widths[g];
+        return w;
+    }
+};
+
+Grid gridOf(const ExperimentResult& result)
+{
+    Grid grid;
+    const bool manyModes = result.config.modes.size() > 1;
+    for (const auto& c : result.cells) {
+        const std::string group = manyModes ? c.model + "/" + c.mode : c.model;
+        if (std::find(grid.groups.begin(), grid.groups.end(), group) == grid.groups.end())
+            grid.groups.push_back(group);
+        if (std::find(grid.styles.begin(), grid.styles.end(), c.style) == grid.styles.end())
+            grid.styles.push_back(c.style);
+        grid.cells[{ group, c.style }] = &c;
+    }
+    for (const auto& s : grid.styles)
+        grid.styleWidth = std::max(grid.styleWidth, s.size());
+    for (size_t g = 0; g < grid.groups.size(); ++g) {
+        size_t w = grid.groups[g].size();
+        for (const auto& s : grid.styles)
+            w = std::max(w, grid.cell(g, s).size());
+        grid.widths.push_back(w);
+    }
+    return grid;
+}
+
+// The groups side by side while they fit in `columns` (0: no limit), else in blocks one under the
+// other, each with the style column again.
+std::vector<std::vector<size_t>> blocksFitting(const Grid& grid, int columns)
+{
+    std::vector<std::vector<size_t>> blocks;
+    for (size_t g = 0; g < grid.groups.size(); ++g) {
+        if (!blocks.empty()) {
+            std::vector<size_t> wider = blocks.back();
+            wider.push_back(g);
+            if (columns <= 0 || grid.rowWidth(wider) <= size_t(columns)) {
+                blocks.back() = wider;
+                continue;
+            }
+        }
+        blocks.push_back({ g });
+    }
+    return blocks;
+}
+
+std::string gridText(const Grid& grid, const std::vector<size_t>& block, int columns)
+{
+    std::string out;
+    if (columns > 0 && grid.rowWidth(block) > size_t(columns)) {
+        // One group, still too wide: each cell under its style.
+        for (size_t g : block) {
+            out += grid.groups[g] + "\n";
+            for (const auto& s : grid.styles)
+                out += "  " + s + "\n    " + grid.cell(g, s) + "\n";
+        }
+        return out;
+    }
+    out = pad("style", grid.styleWidth);
+    for (size_t g : block)
+        out += " | " + pad(grid.groups[g], grid.widths[g]);
+    out += "\n" + std::string(grid.styleWidth, '-');
+    for (size_t g : block)
+        out += "-+-" + std::string(grid.widths[g], '-');
+    out += "\n";
+    for (const auto& s : grid.styles) {
+        out += pad(s, grid.styleWidth);
+        for (size_t g : block)
+            out += " | " + pad(grid.cell(g, s), grid.widths[g]);
+        out += "\n";
+    }
+    return out;
+}
+
+// What the grid's marks mean, then per group how it ran, then each failure: one entry per line.
+std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth)
+{
+    std::vector<std::string> lines;
+    const bool processes = spreadOverProcesses(result);
+    lines.push_back(std::string("ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of "
+                                "paired block ratios ")
+        + (processes ? "[95% CI across processes, Student's t]" : "[95% bootstrap CI]")
+        + "; ~ = within noise (the interval includes 0 or the estimate is under the aa_control noise floor)");
+    const bool predicted = std::any_of(
+        result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
+    if (predicted)
+        lines.push_back("pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H");
+    const bool manyModes = result.config.modes.size() > 1;
+    for (const auto& g : result.groups) {
+        std::string line = (manyModes ? g.model + "/" + g.mode : g.model) + ": " + std::to_string(g.rounds)
+            + " rounds (" + g.stopReason + ")";
+        if (g.processRounds.size() > 1) {
+            std::string split;
+            for (int r : g.processRounds)
+                split += (split.empty() ? "" : "+") + std::to_string(r);
+            line += " in " + std::to_string(g.processRounds.size()) + " processes (" + split + ")";
+        }
+        line += ", noise floor " + fixed(g.noiseFloorPct, "%.1f") + "%";
+        if (g.drift)
+            line += ", drift " + fixed(g.drift->pct, "%+.1f") + "%" + (g.drift->flagged ? " FLAGGED" : "");
+        if (g.clocks.available) {
+            line += ", SM clock " + std::to_string(g.clocks.minMhz) + "-" + std::to_string(g.clocks.maxMhz) + " MHz";
+            if (g.clocks.lowClockBlocks > 0)
+                line += " (" + std::to_string(g.clocks.lowClockBlocks) + " blocks under 75% of "
+                    + std::to_string(g.clocks.defaultMhz) + " MHz)";
+        }
+        lines.push_back(line);
+        if (g.regime.available) {
+            lines.push_back("  regime " + g.regime.label + ": D " + fixed(g.regime.dMs, "%.3f") + " ms"
+                + (g.regime.queueLimited ? " (queue-limited)" : "") + ", G " + fixed(g.regime.gMs, "%.3f") + " ms, L "
+                + fixed(g.regime.lUs, "%.1f") + " us, K " + (g.regime.k > 0 ? std::to_string(g.regime.k) : "?") + ", H "
+                + fixed(g.regime.hUs, "%.0f") + " us");
+        }
+        for (const auto& c : result.cells) {
+            if (c.model == g.model && c.mode == g.mode && c.queue) {
+                lines.push_back("  " + pad(c.style, styleWidth) + " lag " + fixed(c.queue->medianLagMs, "%.3f")
+                    + " ms, queue " + fixed(c.queue->medianQueueSteps, "%.1f") + " steps (max "
+                    + std::to_string(c.queue->maxQueueSteps) + ")"
+                    + (c.syncsPerStep ? ", " + fixed(*c.syncsPerStep, "%.2f") + " syncs/step" : "")
+                    + (c.graphReplays >= 0 ? ", " + std::to_string(c.graphReplays) + " replays" : ""));
+            }
+        }
+    }
+    for (const auto& c : result.cells) {
+        if (!c.ok)
+            lines.push_back("failed: " + c.model + "/" + c.mode + "/" + c.style + ": " + c.error);
+    }
+    return lines;
+}
+
+// `line` cut at spaces into lines of at most `columns` (0: no limit), the continuations two spaces
+// further in than the line starts; a word longer than a line is cut where the line ends.
+std::string wrapped(const std::string& line, int columns)
+{
+    if (columns <= 0 || line.size() <= size_t(columns))
+        return line + "\n";
+    const size_t limit = size_t(columns);
+    const std::string continuation(std::min(line.find_first_not_of(' ') + 2, limit / 2), ' ');
+    std::string out;
+    std::string rest = line;
+    size_t indent = rest.find_first_not_of(' ');
+    while (rest.size() > limit) {
+        size_t cut = rest.rfind(' ', limit);
+        if (cut == std::string::npos || cut <= indent)
+            cut = limit;
+        const size_t next = rest.find_first_not_of(' ', cut);
+        const size_t end = rest.find_last_not_of(' ', cut - 1);
+        out += rest.substr(0, end == std::string::npos ? cut : end + 1) + "\n";
+        if (next == std::string::npos)
+            return out;
+        rest = continuation + rest.substr(next);
+        indent = continuation.size();
+    }
+    return out + rest + "\n";
+}
+
 } // namespace
 
 std::string formatOverhead(const Interval& pct)
@@ -66,95 +242,14 @@ std::string formatOverhead(const Interval& pct)
     return fixed(pct.estimate, "%+.1f%%") + " [" + fixed(pct.low, "%+.1f") + ", " + fixed(pct.high, "%+.1f") + "]";
 }
 
-std::string formatTable(const ExperimentResult& result)
+std::string formatTable(const ExperimentResult& result, int columns)
 {
-    std::vector<std::string> groups; // "model" or "model/mode", in run order
-    std::vector<std::string> styles;
-    std::map<std::pair<std::string, std::string>, const CellResult*> byGroupStyle;
-    const bool manyModes = result.config.modes.size() > 1;
-    for (const auto& c : result.cells) {
-        const std::string group = manyModes ? c.model + "/" + c.mode : c.model;
-        if (std::find(groups.begin(), groups.end(), group) == groups.end())
-            groups.push_back(group);
-        if (std::find(styles.begin(), styles.end(), c.style) == styles.end())
-            styles.push_back(c.style);
-        byGroupStyle[{ group, c.style }] = &c;
-    }
-    size_t styleWidth = 5;
-    for (const auto& s : styles)
-        styleWidth = std::max(styleWidth, s.size());
-    std::vector<size_t> widths;
-    for (const auto& g : groups) {
-        size_t w = g.size();
-        for (const auto& s : styles) {
-            if (auto it = byGroupStyle.find({ g, s }); it != byGroupStyle.end())
-                w = std::max(w, cellText(*it->second).size());
-        }
-        widths.push_back(w);
-    }
-
-    std::string out = pad("style", styleWidth);
-    for (size_t i = 0; i < groups.size(); ++i)
-        out += " | " + pad(groups[i], widths[i]);
-    out += "\n" + std::string(styleWidth, '-');
-    for (size_t w : widths)
-        out += "-+-" + std::string(w, '-');
-    out += "\n";
-    for (const auto& s : styles) {
-        out += pad(s, styleWidth);
-        for (size_t i = 0; i < groups.size(); ++i) {
-            auto it = byGroupStyle.find({ groups[i], s });
-            out += " | " + pad(it == byGroupStyle.end() ? "" : cellText(*it->second), widths[i]);
-        }
-        out += "\n";
-    }
-    const bool processes = spreadOverProcesses(result);
-    out += std::string("ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of paired "
-                       "block ratios ")
-        + (processes ? "[95% CI across processes, Student's t]" : "[95% bootstrap CI]")
-        + "; ~ = within noise (the interval includes 0 or the estimate is under the aa_control noise floor)\n";
-    const bool predicted = std::any_of(
-        result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
-    if (predicted)
-        out += "pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H\n";
-    for (const auto& g : result.groups) {
-        const std::string name = manyModes ? g.model + "/" + g.mode : g.model;
-        out += name + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + ")";
-        if (g.processRounds.size() > 1) {
-            std::string split;
-            for (int r : g.processRounds)
-                split += (split.empty() ? "" : "+") + std::to_string(r);
-            out += " in " + std::to_string(g.processRounds.size()) + " processes (" + split + ")";
-        }
-        out += ", noise floor " + fixed(g.noiseFloorPct, "%.1f") + "%";
-        if (g.drift)
-            out += ", drift " + fixed(g.drift->pct, "%+.1f") + "%" + (g.drift->flagged ? " FLAGGED" : "");
-        if (g.clocks.available) {
-            out += ", SM clock " + std::to_string(g.clocks.minMhz) + "-" + std::to_string(g.clocks.maxMhz) + " MHz";
-            if (g.clocks.lowClockBlocks > 0)
-                out += " (" + std::to_string(g.clocks.lowClockBlocks) + " blocks under 75% of "
-                    + std::to_string(g.clocks.defaultMhz) + " MHz)";
-        }
-        out += "\n";
-        if (g.regime.available) {
-            out += "  regime " + g.regime.label + ": D " + fixed(g.regime.dMs, "%.3f") + " ms"
-                + (g.regime.queueLimited ? " (queue-limited)" : "") + ", G " + fixed(g.regime.gMs, "%.3f") + " ms, L "
-                + fixed(g.regime.lUs, "%.1f") + " us, K " + (g.regime.k > 0 ? std::to_string(g.regime.k) : "?") + ", H "
-                + fixed(g.regime.hUs, "%.0f") + " us\n";
-        }
-        for (const auto& c : result.cells) {
-            if (c.model == g.model && c.mode == g.mode && c.queue) {
-                out += "  " + pad(c.style, styleWidth) + " lag " + fixed(c.queue->medianLagMs, "%.3f") + " ms, queue "
-                    + fixed(c.queue->medianQueueSteps, "%.1f") + " steps (max " + std::to_string(c.queue->maxQueueSteps)
-                    + ")" + (c.syncsPerStep ? ", " + fixed(*c.syncsPerStep, "%.2f") + " syncs/step" : "")
-                    + (c.graphReplays >= 0 ? ", " + std::to_string(c.graphReplays) + " replays" : "") + "\n";
-            }
-        }
-    }
-    for (const auto& c : result.cells) {
-        if (!c.ok)
-            out += "failed: " + c.model + "/" + c.mode + "/" + c.style + ": " + c.error + "\n";
-    }
+    const Grid grid = gridOf(result);
+    std::string out;
+    for (const auto& block : blocksFitting(grid, columns))
+        out += (out.empty() ? "" : "\n") + gridText(grid, block, columns);
+    for (const auto& line : notes(result, grid.styleWidth))
+        out += wrapped(line, columns);
     return out;
 }
 

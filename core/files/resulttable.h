@@ -10,8 +10,10 @@ namespace synctax {
 std::string formatOverhead(const Interval& pct);
 
 // The seed-style table: one row per style, per model (and mode) the step time and the overhead
-// against the baseline with its 95% interval.
-std::string formatTable(const ExperimentResult& result);
+// against the baseline with its 95% interval; then what it means and how each model ran. Laid out
+// to fit `columns` (a narrow terminal): models in blocks one under the other, notes wrapped. 0 is
+// no limit (a wide terminal, a pipe or a file): every model side by side, a note per line.
+std::string formatTable(const ExperimentResult& result, int columns = 0);
 
 // One line per cell, C locale, units in the column names.
 std::string summaryCsv(const ExperimentResult& result);
