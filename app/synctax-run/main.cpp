@@ -1,11 +1,27 @@
 #include "runcommand.h"
 #include "simulatecommand.h"
 
+#include "core/queuemodel/simulationbounds.h"
+
 #include "synctax_version.h"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <sstream>
+
+namespace {
+
+// An option held to the bound that a simulation file holds the same quantity to, refused in the
+// same words ("--d-ms: -1 is out of range; expected 0 to 1e+06").
+template <typename Bound> CLI::Validator within(const Bound& bound)
+{
+    std::ostringstream range;
+    range << "in [" << bound.min << ", " << bound.max << "]";
+    return CLI::Validator([bound](std::string& text) { return synctax::outOfBound(bound, text); }, range.str());
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -57,12 +73,18 @@ int main(int argc, char** argv)
     synctax::SweepOptions sweep;
     auto* sweepCmd = app.add_subcommand("sweep", "Simulated tax of loss.item() over G/(D+H) and H, as CSV");
     sweepCmd->add_option("--out", sweep.outPath, "CSV file (default: stdout)");
-    sweepCmd->add_option("--d-ms", sweep.dMs, "Host dispatch time per step, ms")->capture_default_str();
-    sweepCmd->add_option("--l-us", sweep.lUs, "Sync round trip, us")->capture_default_str();
-    sweepCmd->add_option("--k", sweep.k, "Launches per step")->capture_default_str()->check(CLI::PositiveNumber);
+    sweepCmd->add_option("--d-ms", sweep.dMs, "Host dispatch time per step, ms")
+        ->capture_default_str()
+        ->check(within(synctax::simulationBounds::dMs));
+    sweepCmd->add_option("--l-us", sweep.lUs, "Sync round trip, us")
+        ->capture_default_str()
+        ->check(within(synctax::simulationBounds::lUs));
+    sweepCmd->add_option("--k", sweep.k, "Launches per step")
+        ->capture_default_str()
+        ->check(within(synctax::simulationBounds::k));
     sweepCmd->add_option("--steps-per-block", sweep.stepsPerBlock, "Steps per block")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(within(synctax::simulationBounds::stepsPerBlock));
 
     try {
         app.parse(argc, argv);

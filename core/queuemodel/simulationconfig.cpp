@@ -3,6 +3,7 @@
 #include "core/config/inputsource.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/yamlchecker.h"
+#include "core/queuemodel/simulationbounds.h"
 #include "core/queuemodel/simulationdata.h"
 
 #include <yaml-cpp/yaml.h>
@@ -65,10 +66,10 @@ public:
                 if (auto v = integer(value, "seed", 0, std::numeric_limits<int64_t>::max()))
                     seed = uint64_t(*v);
             } else if (k == "steps_per_block") {
-                if (auto v = integer(value, "steps_per_block", 1, 100000))
+                if (auto v = within(value, simulationBounds::stepsPerBlock))
                     config.stepsPerBlock = *v;
             } else if (k == "blocks") {
-                if (auto v = integer(value, "blocks", 1, 10000))
+                if (auto v = within(value, simulationBounds::blocks))
                     config.blocks = *v;
             } else if (k == "defaults") {
                 if (value.IsMap()) {
@@ -95,30 +96,39 @@ public:
     }
 
 private:
+    std::optional<double> within(const YAML::Node& value, const NumberBound& b)
+    {
+        return number(value, b.key, b.min, b.max);
+    }
+    std::optional<int64_t> within(const YAML::Node& value, const IntegerBound& b)
+    {
+        return integer(value, b.key, b.min, b.max);
+    }
+
     void readModelKey(const std::string& k, const YAML::Node& value, PartialModel& model)
     {
         model.hasD = model.hasD || k == "d_ms";
         model.hasG = model.hasG || k == "g_ms";
         if (k == "d_ms")
-            model.dMs = number(value, k, 0.0, 1e6);
+            model.dMs = within(value, simulationBounds::dMs);
         else if (k == "g_ms")
-            model.gMs = number(value, k, 0.0, 1e6);
+            model.gMs = within(value, simulationBounds::gMs);
         else if (k == "h_us")
-            model.hUs = number(value, k, 0.0, 1e9);
+            model.hUs = within(value, simulationBounds::hUs);
         else if (k == "l_us")
-            model.lUs = number(value, k, 0.0, 1e9);
+            model.lUs = within(value, simulationBounds::lUs);
         else if (k == "k")
-            model.k = integer(value, k, 1, 1'000'000);
+            model.k = within(value, simulationBounds::k);
         else if (k == "queue_capacity")
-            model.queueCapacity = integer(value, k, 1, 1'000'000);
+            model.queueCapacity = within(value, simulationBounds::queueCapacity);
         else if (k == "jitter")
-            model.jitter = number(value, k, 0.0, 1.0);
+            model.jitter = within(value, simulationBounds::jitter);
         else if (k == "format_us")
-            model.formatUs = number(value, k, 0.0, 1e9);
+            model.formatUs = within(value, simulationBounds::formatUs);
         else if (k == "redraw_us")
-            model.redrawUs = number(value, k, 0.0, 1e9);
+            model.redrawUs = within(value, simulationBounds::redrawUs);
         else if (k == "tail_ms")
-            model.tailMs = number(value, k, 0.0, 1e6);
+            model.tailMs = within(value, simulationBounds::tailMs);
     }
 
     void readScenarios(const YAML::Node& value, const PartialModel& defaults, uint64_t seed, SimulationConfig& config)

@@ -24,6 +24,10 @@ show print-config teach-regimes
 show simulate teach-regimes
 show sweep
 show sweep --d-ms 3 --l-us 40 --k 200 --steps-per-block 20
+# Refused as a simulation file refuses the same values: exit 2, no CSV.
+show sweep --d-ms nan
+show sweep --k 0
+show sweep --steps-per-block 1000000000
 for f in bad-configs/*.yaml; do
     show validate "$f"
 done

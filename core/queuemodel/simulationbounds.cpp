@@ -1,0 +1,37 @@
+#include "core/queuemodel/simulationbounds.h"
+
+#include "core/config/yamlchecker.h"
+
+#include <cstring>
+
+namespace synctax {
+
+namespace {
+
+// The file's checker itself reads the text, as a YAML scalar: the same parsing, the same message.
+template <typename Bound, typename Read> std::string messageOf(const Bound& bound, const std::string& text, Read read)
+{
+    std::vector<ConfigError> errors;
+    YamlChecker checker("", errors);
+    read(checker, YAML::Node(text));
+    if (errors.empty())
+        return "";
+    const std::string& message = errors.front().message; // "d_ms: ..."
+    return message.substr(std::strlen(bound.key) + 2);
+}
+
+} // namespace
+
+std::string outOfBound(const NumberBound& bound, const std::string& text)
+{
+    return messageOf(bound, text,
+        [&](YamlChecker& checker, const YAML::Node& node) { checker.number(node, bound.key, bound.min, bound.max); });
+}
+
+std::string outOfBound(const IntegerBound& bound, const std::string& text)
+{
+    return messageOf(bound, text,
+        [&](YamlChecker& checker, const YAML::Node& node) { checker.integer(node, bound.key, bound.min, bound.max); });
+}
+
+} // namespace synctax
