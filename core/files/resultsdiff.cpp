@@ -1,7 +1,8 @@
 #include "core/files/resultsdiff.h"
 
-#include "core/files/resulttable.h"
 #include "core/config/stylecatalog.h"
+#include "core/files/resultsjson.h"
+#include "core/files/resulttable.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,95 @@ CellDiff cellDiff(const CellResult& c)
 }
 
 std::string pct(const std::optional<Interval>& i) { return i ? formatOverhead(*i) : std::string("-"); }
+
+using nlohmann::json;
+
+// A config value as a reader writes it: names bare, lists joined, a style with its interval
+// "item_every_n (n=10)".
+std::string text(const json& v)
+{
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_array()) {
+        std::string joined;
+        for (const auto& e : v)
+            joined += (joined.empty() ? "" : ", ") + text(e);
+        return joined;
+    }
+    if (v.is_object() && v.contains("name")) {
+        std::string rest;
+        for (const auto& [key, value] : v.items()) {
+            if (key != "name")
+                rest += (rest.empty() ? "" : ", ") + key + "=" + text(value);
+        }
+        return text(v["name"]) + (rest.empty() ? "" : " (" + rest + ")");
+    }
+    return v.dump();
+}
+
+const json* modelNamed(const json& models, const std::string& name)
+{
+    for (const auto& m : models) {
+        if (m.value("name", "") == name)
+            return &m;
+    }
+    return nullptr;
+}
+
+// The keys of `a`, then those only `b` has; a nested object's keys as "outer.inner".
+void diffObjects(const json& a, const json& b, const std::string& prefix, std::vector<ConfigDiff>& out)
+{
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : a.items())
+        keys.push_back(key);
+    for (const auto& [key, value] : b.items()) {
+        if (!a.contains(key))
+            keys.push_back(key);
+    }
+    for (const auto& key : keys) {
+        const json va = a.value(key, json());
+        const json vb = b.value(key, json());
+        if (va.is_object() && vb.is_object())
+            diffObjects(va, vb, prefix + key + ".", out);
+        else if (va != vb)
+            out.push_back({ prefix + key, text(va), text(vb) });
+    }
+}
+
+std::vector<ConfigDiff> diffConfigs(const ExperimentConfig& configA, const ExperimentConfig& configB)
+{
+    json a = toJson(configA);
+    json b = toJson(configB);
+    const json modelsA = a["models"];
+    const json modelsB = b["models"];
+    const auto names = [](const json& models) {
+        json list = json::array();
+        for (const auto& m : models)
+            list.push_back(m.value("name", ""));
+        return list;
+    };
+    a["models"] = names(modelsA);
+    b["models"] = names(modelsB);
+    std::vector<ConfigDiff> out;
+    diffObjects(a, b, "", out);
+    for (const auto& ma : modelsA) {
+        const std::string name = ma.value("name", "");
+        const json* mb = modelNamed(modelsB, name);
+        if (!mb)
+            continue;
+        json ownA = ma;
+        json ownB = *mb;
+        // A key the model takes from the top level in both runs: said once, above.
+        for (const auto& [key, value] : ma.items()) {
+            if (a.contains(key) && value == a[key] && mb->contains(key) && (*mb)[key] == b[key]) {
+                ownA.erase(key);
+                ownB.erase(key);
+            }
+        }
+        diffObjects(ownA, ownB, name + ".", out);
+    }
+    return out;
+}
 
 } // namespace
 
@@ -60,7 +150,8 @@ bool GroupDiff::speedMoved() const
 
 bool ResultsDiff::identical() const
 {
-    return environment.empty() && std::all_of(cells.begin(), cells.end(), [](const CellDiff& c) { return c.same(); });
+    return config.empty() && environment.empty()
+        && std::all_of(cells.begin(), cells.end(), [](const CellDiff& c) { return c.same(); });
 }
 
 ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
@@ -110,6 +201,7 @@ ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
                 diff.groups.push_back(g);
         }
     }
+    diff.config = diffConfigs(a.config, b.config);
     const std::pair<const char*, std::string Environment::*> fields[] = {
         { "device", &Environment::device },
         { "device_name", &Environment::deviceName },
@@ -131,6 +223,8 @@ std::string formatDiff(const ResultsDiff& diff)
     if (diff.identical())
         return "no differences\n";
     std::string out;
+    for (const auto& c : diff.config)
+        out += "config " + c.key + ": " + c.a + "  |  " + c.b + "\n";
     for (const auto& e : diff.environment)
         out += "environment " + e.field + ": " + e.a + "  |  " + e.b + "\n";
     int nameWidth = 4;

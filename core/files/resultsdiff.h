@@ -24,6 +24,16 @@ struct CellDiff {
     bool same() const; // present in both with identical numbers
 };
 
+// A config key whose value differs between two runs: top-level ("seed", "warmup.min_steps") or of
+// one model ("tiny_mlp.batch"), the values as results.json writes them. A model's key that only
+// follows the top-level one (steps_per_block and the like, where both runs left it unset) is listed
+// once, at the top level; "models" lists the names when the runs measured different models.
+struct ConfigDiff {
+    std::string key;
+    std::string a;
+    std::string b;
+};
+
 struct EnvironmentDiff {
     std::string field;
     std::string a;
@@ -50,6 +60,7 @@ struct GroupDiff {
 
 struct ResultsDiff {
     std::vector<CellDiff> cells;
+    std::vector<ConfigDiff> config;
     std::vector<EnvironmentDiff> environment;
     std::vector<GroupDiff> groups; // models and modes measured in both runs
     bool identical() const;

@@ -103,3 +103,48 @@ TEST(ResultsDiff, SaysWhenTheBaselineRanAtAnotherSpeed)
     b.groups.clear(); // a model measured in one run only has nothing to compare
     EXPECT_TRUE(diffResults(a, b).groups.empty());
 }
+
+// Two runs of different configs differ for that reason first: the keys that differ come before the
+// cells, top-level and per model, each once.
+TEST(ResultsDiff, ListsTheConfigKeysThatDiffer)
+{
+    ExperimentResult a = sample();
+    a.config.models = { ModelSpec { "tiny_mlp", 32, 512, 256, 10 }, ModelSpec { "resnet50", 8, 0, 224, 1000 } };
+    a.config.styles = { { "none", 0 }, { "item", 0 } };
+    ExperimentResult b = a;
+    EXPECT_TRUE(diffResults(a, b).config.empty());
+
+    b.config.models[0].batch = 4;
+    b.config.seed = 7;
+    b.config.warmupMinSteps = 50;
+    b.config.stepsPerBlock = 100; // both models follow it: one line, not three
+    b.config.models[1].stepsPerBlock = 50; // ... but resnet50 keeps its 50 steps: no line for it
+    b.config.styles.push_back({ "item_every_n", 10 });
+    const ResultsDiff d = diffResults(a, b);
+    std::vector<std::string> keys;
+    for (const auto& c : d.config)
+        keys.push_back(c.key);
+    EXPECT_EQ(keys,
+        (std::vector<std::string> { "seed", "steps_per_block", "styles", "warmup.min_steps", "tiny_mlp.batch" }));
+    const std::string text = formatDiff(d);
+    const size_t batch = text.find("config tiny_mlp.batch: 32  |  4\n");
+    EXPECT_NE(batch, std::string::npos) << text;
+    EXPECT_LT(batch, text.find("cell ")) << text;
+    EXPECT_NE(text.find("config seed: 1  |  7\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("config warmup.min_steps: 20  |  50\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("config styles: none, item  |  none, item, item_every_n (n=10)\n"), std::string::npos) << text;
+
+    // The same cells and environment: the config alone makes the runs differ.
+    ExperimentResult c = a;
+    c.config.models[0].batch = 4;
+    EXPECT_FALSE(diffResults(a, c).identical());
+    EXPECT_NE(formatDiff(diffResults(a, c)), "no differences\n");
+
+    ExperimentResult d2 = a;
+    d2.config.models.pop_back();
+    const ResultsDiff fewer = diffResults(a, d2);
+    ASSERT_EQ(fewer.config.size(), 1u);
+    EXPECT_EQ(fewer.config[0].key, "models");
+    EXPECT_EQ(fewer.config[0].a, "tiny_mlp, resnet50");
+    EXPECT_EQ(fewer.config[0].b, "tiny_mlp");
+}
