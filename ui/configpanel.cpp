@@ -378,8 +378,8 @@ QStringList ConfigPanel::problems() const
         problems << tr("cuda_graph needs a CUDA device, and the device is cpu");
     if (!parseSeed(m_seed->text()))
         problems << tr("The seed must be a whole number from %1 to %2")
-                        .arg(qlonglong(configkeys::seed.min))
-                        .arg(qlonglong(configkeys::seed.max));
+                        .arg(qulonglong(configkeys::seed.min))
+                        .arg(qulonglong(configkeys::seed.max));
     return problems;
 }
 

@@ -1,6 +1,7 @@
 #include "runcommand.h"
 #include "simulatecommand.h"
 
+#include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
 
 #include "synctax_version.h"
@@ -19,6 +20,20 @@ template <typename Bound> CLI::Validator within(const Bound& bound)
     std::ostringstream range;
     range << "in [" << bound.min << ", " << bound.max << "]";
     return CLI::Validator([bound](std::string& text) { return synctax::outOfBound(bound, text); }, range.str());
+}
+
+// --seed read as a config reads `seed:` (CLI11 alone wraps -1 around to 2^64 - 1), then handed on
+// in decimal, which CLI11 reads back to the same value.
+CLI::Validator asConfigReadsASeed()
+{
+    return CLI::Validator(
+        [](std::string& text) {
+            const synctax::UnsignedRead read = synctax::readUnsigned(text);
+            if (read.value)
+                text = std::to_string(*read.value);
+            return read.problem;
+        },
+        "");
 }
 
 } // namespace
@@ -44,7 +59,8 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 64));
     runCmd->add_flag("--force", run.force, "Write into an --out that holds an earlier run's results, overwriting them");
     runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
-    auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks");
+    auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks")
+                           ->check(asConfigReadsASeed());
 
     std::string config;
     auto* validateCmd = app.add_subcommand("validate", "Check a config file or preset; print every error found");

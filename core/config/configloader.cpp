@@ -56,8 +56,8 @@ public:
             } else if (k == device.name) {
                 readDevice(value, config);
             } else if (k == seed.name) {
-                if (auto v = integer(value, seed))
-                    config.seed = uint64_t(*v);
+                if (auto v = unsignedInteger(value, seed.name))
+                    config.seed = *v;
             } else if (k == stepsPerBlock.name) {
                 if (auto v = integer(value, stepsPerBlock))
                     config.stepsPerBlock = *v;

@@ -19,6 +19,11 @@ struct IntegerKey {
     int64_t min;
     int64_t max;
 };
+struct UnsignedKey {
+    const char* name;
+    uint64_t min;
+    uint64_t max;
+};
 struct NumberKey {
     const char* name;
     double min;
@@ -73,7 +78,7 @@ inline const TextKey description { "description" };
 inline const TextKey device { "device" };
 inline const std::vector<std::string> deviceNames { "auto", "cpu", "cuda" };
 inline const char* const deviceIndexed = "cuda:N";
-inline const IntegerKey seed { "seed", 0, std::numeric_limits<int64_t>::max() };
+inline const UnsignedKey seed { "seed", 0, std::numeric_limits<uint64_t>::max() };
 inline const IntegerKey stepsPerBlock { "steps_per_block", 1, 100000 };
 inline const IntegerKey blocks { "blocks", 2, 100000 };
 inline const IntegerKey minBlocks { "min_blocks", 2, 100000 };

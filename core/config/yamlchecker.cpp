@@ -1,6 +1,7 @@
 #include "core/config/yamlchecker.h"
 
 #include "core/config/stylecatalog.h"
+#include "core/config/unsignedtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,6 +101,18 @@ std::optional<int64_t> YamlChecker::integer(const YAML::Node& node, const std::s
     const bool decoded = node.IsScalar() && YAML::convert<int64_t>::decode(node, value);
     return CheckedReader::integer(
         place(node, what), decoded ? std::optional<int64_t>(value) : std::nullopt, kindOf(node), min, max);
+}
+
+std::optional<uint64_t> YamlChecker::unsignedInteger(const YAML::Node& node, const std::string& what)
+{
+    if (!node.IsScalar()) {
+        error(node, what + ": expected an integer, found " + kindOf(node));
+        return std::nullopt;
+    }
+    const UnsignedRead read = readUnsigned(node.Scalar());
+    if (!read.value)
+        error(node, what + ": " + read.problem);
+    return read.value;
 }
 
 std::optional<double> YamlChecker::number(const YAML::Node& node, const std::string& what, double min, double max)
