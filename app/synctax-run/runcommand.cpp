@@ -71,6 +71,9 @@ void printTable(const std::string& name, const ExperimentResult& result, const s
               << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
               << result.environment.torchVersion << ", " << formatDuration(result.durationS) << more << "\n";
     std::cout << formatTable(result, terminalColumns(stdout)) << std::flush;
+    if (anyTooNoisy(result))
+        std::cerr << "synctax-run: too noisy to tell styles apart; no overhead in the table is a finding (its last "
+                     "lines say why)\n";
 }
 
 int exitCodeFor(const ExperimentResult& result)

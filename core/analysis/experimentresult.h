@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/noiseverdict.h"
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
@@ -90,6 +91,8 @@ struct GroupResult {
     int rounds = 0;
     std::string stopReason; // ci_target, time_budget, max_blocks, stopped, failed
     double noiseFloorPct = 0;
+    // Whether the overheads can tell styles apart; too noisy means no cell is a finding.
+    NoiseVerdict noiseVerdict = NoiseVerdict::NoControl;
     std::optional<DriftCheck> drift;
     ClockSummary clocks;
     RegimeMeasurement regime;

@@ -81,6 +81,7 @@ void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uin
 
     const CellResult* aa = findStyle(cells, aaControlStyle());
     group.noiseFloorPct = aa && aa->overheadPct ? noiseFloorPct(*aa->overheadPct) : 0.0;
+    group.noiseVerdict = judgeNoise(aa ? aa->overheadPct : std::nullopt);
     for (CellResult* cell : cells) {
         // The A/A control is the floor itself; it is judged on whether its interval holds zero.
         // If it does not, two identical configurations differ: the order or pairing is biased.

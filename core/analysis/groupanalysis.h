@@ -21,7 +21,7 @@ int processOfRound(int round, const std::vector<int>& processRounds);
 PairedBlocks pairByRound(const CellResult& cell, const CellResult& baseline);
 
 // For the cells of one model and mode (the baseline and the A/A control among them): each cell's
-// paired overhead, naive best-of and verdict; the group's noise floor and drift check. When the
+// paired overhead, naive best-of and verdict; the group's noise floor, noise verdict and drift check. When the
 // group ran in several processes (group.processRounds), the interval is taken across processes
 // (overheadAcrossProcessesPct).
 void analyseGroup(const std::vector<CellResult*>& cells, GroupResult& group, uint64_t seed);

@@ -125,6 +125,7 @@ json toJson(const ExperimentResult& result)
             { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift }, { "clocks", clocks } });
         if (!g.processRounds.empty())
             groups.back()["process_rounds"] = g.processRounds;
+        groups.back()["noise_verdict"] = toString(g.noiseVerdict);
     }
     json cells = json::array();
     for (const auto& c : result.cells) {

@@ -303,6 +303,7 @@ private:
         group.stopReason = text(g, p, "stop_reason");
         group.rounds = int(integer(g, p, "rounds", 0, 100'000'000));
         group.noiseFloorPct = number(g, p, "noise_floor_pct", 0, largest, true, 0);
+        readNoiseVerdict(g, p, r.cells, group);
         group.warmupSteps = optionalInteger(g, p, "warmup_steps", 0, int64_t(largest), 0);
         if (const json* pr = member(g, p, "process_rounds", json::value_t::array, true)) {
             for (size_t i = 0; i < pr->size(); ++i) {
@@ -350,6 +351,22 @@ private:
         }
         r.groups.push_back(group);
     }
+
+    // Files written before the verdict was get it judged from their A/A cell (read before the groups).
+    void readNoiseVerdict(const json& g, const std::string& p, const std::vector<CellResult>& cells, GroupResult& group)
+    {
+        const json* v = member(g, p, "noise_verdict", json::value_t::string, true);
+        if (!v) {
+            group.noiseVerdict = judgeNoise(group, cells);
+            return;
+        }
+        const std::string name = v->get<std::string>();
+        if (const auto verdict = noiseVerdictFromString(name))
+            group.noiseVerdict = *verdict;
+        else
+            error(p + "/noise_verdict", "expected " + noiseVerdictNames() + ", found \"" + name + "\"");
+    }
+
 };
 
 // 1-based line and column of a byte offset.

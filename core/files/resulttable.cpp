@@ -250,7 +250,21 @@ std::string formatTable(const ExperimentResult& result, int columns)
         out += (out.empty() ? "" : "\n") + gridText(grid, block, columns);
     for (const auto& line : notes(result, grid.styleWidth))
         out += wrapped(line, columns);
-    return out;
+    return out + formatNoiseVerdicts(result);
+}
+
+std::string formatNoiseVerdicts(const ExperimentResult& result)
+{
+    const bool manyModes = result.config.modes.size() > 1;
+    std::string reasons;
+    for (const auto& g : result.groups) {
+        for (const std::string& reason : noiseReasons(g))
+            reasons += "  " + (manyModes ? g.model + "/" + g.mode : g.model) + ": " + reason + "\n";
+    }
+    if (reasons.empty())
+        return "";
+    return "TOO NOISY to tell styles apart: no overhead above is a finding.\n" + reasons
+        + "  More rounds (time_budget_s, blocks) or a quieter machine narrow the noise.\n";
 }
 
 std::string summaryCsv(const ExperimentResult& result)

@@ -15,6 +15,10 @@ std::string formatOverhead(const Interval& pct);
 // no limit (a wide terminal, a pipe or a file): every model side by side, a note per line.
 std::string formatTable(const ExperimentResult& result, int columns = 0);
 
+// The table's last lines when a model and mode is too noisy to tell styles apart (noiseverdict.h):
+// which and why, each line under 80 columns; empty when none is.
+std::string formatNoiseVerdicts(const ExperimentResult& result);
+
 // One line per cell, C locale, units in the column names.
 std::string summaryCsv(const ExperimentResult& result);
 
