@@ -80,16 +80,29 @@ std::string balanced(const RegimeMeasurement& r, double hostMs, const CellResult
     return text + ".";
 }
 
-std::string noQueue(const RegimeMeasurement& r, const CellResult* item)
+// On a CPU the measured numbers come first; that there is no queue to explain comes last.
+std::string noQueue(const RegimeMeasurement& r, const CellResult* item, const std::string& noise)
 {
-    std::string text = "No GPU queue: on the CPU every op runs synchronously, so a sync such as item() costs "
-                       "nothing beyond its own work";
-    if (!r.reason.empty())
-        text += " (" + r.reason + ")";
-    text += ".";
+    std::string text = "On the CPU the overheads are host costs only: formatting, writing, copying.";
     if (item)
         text += " Measured item " + formatOverhead(*item->overheadPct) + ".";
-    return text;
+    text += noise;
+    text += " No GPU queue to explain: every op runs synchronously, so a sync such as item() waits for nothing";
+    if (!r.reason.empty())
+        text += " (" + r.reason + ")";
+    return text + ".";
+}
+
+// " Too noisy to tell styles apart (why): ..." when the group is; empty otherwise.
+std::string noiseSentence(const GroupResult& group)
+{
+    const std::vector<std::string> reasons = noiseReasons(group);
+    if (reasons.empty())
+        return "";
+    std::string why;
+    for (const auto& reason : reasons)
+        why += (why.empty() ? "" : "; ") + reason;
+    return " Too noisy to tell styles apart (" + why + "): no overhead measured here is a finding.";
 }
 
 } // namespace
@@ -129,7 +142,7 @@ std::string explainGroup(const GroupResult& group, const std::vector<CellResult>
     const RegimeMeasurement& r = group.regime;
     const CellResult* item = itemCell(group, cells);
     if (!r.available)
-        return noQueue(r, item);
+        return noQueue(r, item, noiseSentence(group));
 
     // The host's share of a step is its dispatch time plus the host work the config adds.
     const double hostMs = r.dMs + r.hUs * 1e-3;
@@ -148,7 +161,7 @@ std::string explainGroup(const GroupResult& group, const std::vector<CellResult>
         text += " D (" + formatMs(r.dMs)
             + " ms) is an upper bound: one step fills the launch queue, so dispatching it includes waiting for the "
               "GPU.";
-    return text;
+    return text + noiseSentence(group);
 }
 
 } // namespace synctax

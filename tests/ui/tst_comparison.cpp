@@ -11,6 +11,7 @@
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 
@@ -211,6 +212,85 @@ private Q_SLOTS:
         QVERIFY(!at(none, 1, Qt::BackgroundRole).isValid());
     }
 
+    void aTooNoisyModelColoursNoCellAsAFinding()
+    {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // resnet50 as on the 2-core CPU: its A/A control came out "significant" at +9.8% [+1.3, +21.1].
+        ExperimentResult r = handMade();
+        r.cells[3].overheadPct = Interval { 9.8, 1.3, 21.1 };
+        r.cells[3].verdict = Verdict::Significant;
+        r.groups[0].noiseFloorPct = 21.1;
+        r.groups[0].noiseVerdict = NoiseVerdict::ControlNotWithinNoise;
+        r.groups[1].noiseVerdict = NoiseVerdict::Trusted;
+        model.setResult(r);
+
+        const auto colour = [&](const char* style, int column) {
+            return model.index(rowOf(model, style), column).data(Qt::BackgroundRole).value<QColor>();
+        };
+        const QColor noise = ComparisonModel::colour(ComparisonModel::Shade::WithinNoise);
+        QCOMPARE(colour("aa_control", 1), noise); // not red
+        QCOMPARE(colour("item", 1), noise); // +6.2% [+4.7, +7.4], significant on its own
+        QCOMPARE(colour("progress_bar", 1), noise); // -2.5%, not green
+        QCOMPARE(colour("item", 2), ComparisonModel::colour(ComparisonModel::Shade::Slower)); // tiny_mlp is quiet
+        QVERIFY(!model.index(rowOf(model, "none"), 1).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(model.noiseWarning(),
+            QStringLiteral("Too noisy to tell styles apart, so no cell is coloured as a finding. resnet50: the A/A "
+                           "control's interval excludes 0; noise floor 21.1% is above 5%. The A/A control runs the "
+                           "same loop twice; more rounds or a quieter machine narrow the noise."));
+        const QString header = model.headerData(1, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QVERIFY2(header.contains("too noisy to tell styles apart: noise floor 21.1% is above 5%"), qPrintable(header));
+        const QString tip = model.index(rowOf(model, "item"), 1).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains("not a finding: the model is too noisy"), qPrintable(tip));
+        QVERIFY(!model.index(rowOf(model, "item"), 2).data(Qt::ToolTipRole).toString().contains("not a finding"));
+
+        // A live snapshot that has quietened down colours its findings again, without a reset.
+        QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+        r.groups[0].noiseVerdict = NoiseVerdict::Trusted;
+        r.groups[0].noiseFloorPct = 0.4;
+        model.setResult(r);
+        QVERIFY(changes.count() >= 1);
+        QCOMPARE(colour("item", 1), ComparisonModel::colour(ComparisonModel::Shade::MuchSlower));
+        QVERIFY(model.noiseWarning().isEmpty());
+    }
+
+    void viewShowsALegendAndTheNoiseBanner()
+    {
+        ComparisonModel model;
+        ExperimentResult r = handMade();
+        model.setResult(r);
+        ComparisonView view;
+        view.setComparisonModel(&model);
+        view.resize(900, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        // Every colour a cell can have is named beside its swatch.
+        const QString legend = view.legendText();
+        for (ComparisonModel::Shade shade : ComparisonModel::legend()) {
+            QVERIFY2(legend.contains(ComparisonModel::colour(shade).name()), qPrintable(legend));
+            QVERIFY2(legend.contains(ComparisonModel::meaning(shade)), qPrintable(legend));
+        }
+        QVERIFY(view.legendLabel()->isVisible());
+        QVERIFY(view.legendLabel()->geometry().top() > view.viewport()->geometry().bottom());
+        QVERIFY(view.legendLabel()->height() >= view.legendLabel()->heightForWidth(view.legendLabel()->width()));
+        QVERIFY(view.bannerText().isEmpty());
+        QVERIFY(!view.bannerLabel()->isVisible());
+
+        r.groups[1].noiseFloorPct = 12.5;
+        r.groups[1].noiseVerdict = NoiseVerdict::FloorTooHigh;
+        model.setResult(r);
+        QCOMPARE(view.bannerText(), model.noiseWarning());
+        QVERIFY(view.bannerText().contains("tiny_mlp: noise floor 12.5% is above 5%"));
+        QVERIFY(view.bannerLabel()->isVisible());
+        // Above the header, which stays right above the rows.
+        QVERIFY(view.bannerLabel()->geometry().bottom() < view.horizontalHeader()->geometry().top());
+        QCOMPARE(view.horizontalHeader()->geometry().bottom() + 1, view.viewport()->geometry().top());
+
+        model.clear();
+        QVERIFY(view.bannerText().isEmpty());
+    }
+
     void sortingOrdersByTheEstimate()
     {
         ComparisonModel model;
@@ -299,7 +379,10 @@ private Q_SLOTS:
         panel.setResult(cpu);
         QCOMPARE(panel.titleText(), QStringLiteral("tiny_mlp · eager")); // the choice survives a new result
         QCOMPARE(panel.headingText(), QStringLiteral("No GPU queue"));
-        QVERIFY2(panel.explanationText().startsWith("On the CPU every op runs synchronously"),
+        QVERIFY2(panel.explanationText().startsWith("On the CPU the overheads are host costs only"),
+            qPrintable(panel.explanationText()));
+        QVERIFY2(panel.explanationText().endsWith("No GPU queue to explain: every op runs synchronously, so a sync "
+                                                  "such as item() waits for nothing (the device is a CPU)."),
             qPrintable(panel.explanationText()));
         QVERIFY(panel.numbersText().isEmpty());
     }
@@ -315,10 +398,12 @@ private Q_SLOTS:
         r.cells.push_back(
             cell("resnet50", "deferred_async", 8.03, Interval { -0.7, -1.1, -0.3 }, Verdict::Significant));
         r.cells.push_back(cell("tiny_mlp", "deferred_async", 0.232, Interval { 0.3, -0.2, 0.7 }, Verdict::WithinNoise));
+        r.groups[1].noiseFloorPct = 12.5; // tiny_mlp: its significant cells lose their colours
+        r.groups[1].noiseVerdict = NoiseVerdict::FloorTooHigh;
         model.setResult(r);
         ComparisonView view;
         view.setComparisonModel(&model);
-        view.resize(view.horizontalHeader()->length() + 4, 260);
+        view.resize(view.horizontalHeader()->length() + 4, 380);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (int row = 0; row < view.model()->rowCount(); ++row) { // nothing elided

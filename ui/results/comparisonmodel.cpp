@@ -1,8 +1,8 @@
 #include "ui/results/comparisonmodel.h"
 
 #include "core/analysis/explanation.h"
-#include "core/files/resulttable.h"
 #include "core/config/stylecatalog.h"
+#include "core/files/resulttable.h"
 
 #include <QColor>
 #include <QFontDatabase>
@@ -130,8 +130,13 @@ const GroupResult* ComparisonModel::groupOfColumn(int column) const
     if (column < 1 || column > int(m_groups.size()))
         return nullptr;
     const Group& g = m_groups[size_t(column - 1)];
+    return findGroup(g.model, g.mode);
+}
+
+const GroupResult* ComparisonModel::findGroup(const std::string& model, const std::string& mode) const
+{
     for (const auto& r : m_groupResults) {
-        if (r.model == g.model && r.mode == g.mode)
+        if (r.model == model && r.mode == mode)
             return &r;
     }
     return nullptr;
@@ -182,6 +187,9 @@ QString ComparisonModel::cellToolTip(const CellResult& c) const
         lines << QStringLiteral("overhead: ") + qs(formatOverhead(*c.overheadPct)) + QStringLiteral(" (95% CI)");
     if (c.verdict)
         lines << QStringLiteral("verdict: ") + QString::fromLatin1(toString(*c.verdict));
+    if (const GroupResult* group = findGroup(c.model, c.mode);
+        group && tooNoisy(group->noiseVerdict) && c.style != baselineStyle())
+        lines << QStringLiteral("not a finding: the model is too noisy to tell styles apart");
     if (c.naiveBestOfPct)
         lines << QStringLiteral("naive best-of: %1%").arg(*c.naiveBestOfPct, 0, 'f', 1);
     if (c.prediction)
@@ -203,24 +211,92 @@ QString ComparisonModel::cellToolTip(const CellResult& c) const
 }
 
 // Compare's convention: noise is grey, a slowdown red by size, a speed-up green.
-QVariant ComparisonModel::cellBackground(const CellResult& c) const
+QColor ComparisonModel::colour(Shade shade)
+{
+    switch (shade) {
+    case Shade::MuchSlower:
+        return QColor(0xe5, 0x73, 0x73);
+    case Shade::Slower:
+        return QColor(0xf5, 0xab, 0xab);
+    case Shade::SlightlySlower:
+        return QColor(0xfd, 0xe0, 0xe0);
+    case Shade::SlightlyFaster:
+        return QColor(0xdc, 0xf0, 0xdc);
+    case Shade::Faster:
+        return QColor(0xa5, 0xd6, 0xa7);
+    case Shade::WithinNoise:
+        return QColor(0xe4, 0xe4, 0xe4);
+    case Shade::Failed:
+        return QColor(0x30, 0x30, 0x30);
+    }
+    return {};
+}
+
+QString ComparisonModel::meaning(Shade shade)
+{
+    switch (shade) {
+    case Shade::MuchSlower:
+        return tr("slower by 5% or more");
+    case Shade::Slower:
+        return tr("slower by 2-5%");
+    case Shade::SlightlySlower:
+        return tr("slower by under 2%");
+    case Shade::SlightlyFaster:
+        return tr("faster by under 2%");
+    case Shade::Faster:
+        return tr("faster by 2% or more");
+    case Shade::WithinNoise:
+        return tr("within noise, or the model is too noisy to tell styles apart");
+    case Shade::Failed:
+        return tr("failed");
+    }
+    return {};
+}
+
+QList<ComparisonModel::Shade> ComparisonModel::legend()
+{
+    return { Shade::MuchSlower, Shade::Slower, Shade::SlightlySlower, Shade::SlightlyFaster, Shade::Faster,
+        Shade::WithinNoise, Shade::Failed };
+}
+
+std::optional<ComparisonModel::Shade> ComparisonModel::cellShade(const CellResult& c) const
 {
     if (!c.ok)
-        return QColor(0x30, 0x30, 0x30);
+        return Shade::Failed;
     if (!c.verdict || *c.verdict == Verdict::Baseline || !c.overheadPct)
-        return {};
-    if (*c.verdict == Verdict::WithinNoise)
-        return QColor(0xe4, 0xe4, 0xe4);
+        return std::nullopt;
+    // A too noisy model has no findings, whatever each interval says on its own.
+    const GroupResult* group = findGroup(c.model, c.mode);
+    if (*c.verdict == Verdict::WithinNoise || (group && tooNoisy(group->noiseVerdict)))
+        return Shade::WithinNoise;
     const double pct = c.overheadPct->estimate;
     if (pct >= 5)
-        return QColor(0xe5, 0x73, 0x73);
+        return Shade::MuchSlower;
     if (pct >= 2)
-        return QColor(0xf5, 0xab, 0xab);
+        return Shade::Slower;
     if (pct >= 0)
-        return QColor(0xfd, 0xe0, 0xe0);
-    if (pct <= -2)
-        return QColor(0xa5, 0xd6, 0xa7);
-    return QColor(0xdc, 0xf0, 0xdc);
+        return Shade::SlightlySlower;
+    return pct <= -2 ? Shade::Faster : Shade::SlightlyFaster;
+}
+
+QString ComparisonModel::noiseWarning() const
+{
+    QStringList groups;
+    for (const Group& g : m_groups) {
+        const GroupResult* r = findGroup(g.model, g.mode);
+        if (!r || !tooNoisy(r->noiseVerdict))
+            continue;
+        QStringList reasons;
+        for (const auto& reason : noiseReasons(*r))
+            reasons << qs(reason);
+        groups << qs(m_manyModes ? g.model + " (" + g.mode + ")" : g.model) + QStringLiteral(": ")
+                + reasons.join(QStringLiteral("; "));
+    }
+    if (groups.isEmpty())
+        return {};
+    return tr("Too noisy to tell styles apart, so no cell is coloured as a finding. %1. The A/A control runs the "
+              "same loop twice; more rounds or a quieter machine narrow the noise.")
+        .arg(groups.join(QStringLiteral(". ")));
 }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const
@@ -257,7 +333,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return 0.0;
         return c->overheadPct ? QVariant(c->overheadPct->estimate) : QVariant();
     case Qt::BackgroundRole:
-        return cellBackground(*c);
+        if (const auto shade = cellShade(*c))
+            return colour(*shade);
+        return {};
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::white));
     case Qt::FontRole: {
@@ -291,6 +369,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         tip += QStringLiteral("\n%1 rounds, noise floor %2%").arg(r->rounds).arg(r->noiseFloorPct, 0, 'f', 1);
         if (!r->stopReason.empty())
             tip += QStringLiteral(" (stopped: ") + qs(r->stopReason) + QLatin1Char(')');
+        for (const auto& reason : noiseReasons(*r))
+            tip += QStringLiteral("\ntoo noisy to tell styles apart: ") + qs(reason);
         return tip;
     }
     return {};

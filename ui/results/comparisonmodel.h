@@ -3,7 +3,11 @@
 #include "core/analysis/experimentresult.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
+#include <QList>
 #include <QString>
+
+#include <optional>
 
 #include <vector>
 
@@ -11,7 +15,8 @@ namespace synctax {
 
 // The result as torch.utils.benchmark's Compare shows it: one row per style (the baseline first,
 // then the A/A control, then the catalog's order), one column per model and mode, each cell the
-// step time and the overhead against the baseline, coloured by verdict and size.
+// step time and the overhead against the baseline, coloured by verdict and size (shade()). A model
+// and mode too noisy to tell styles apart (noiseverdict.h) colours no cell as a finding.
 // Column 0 holds the style name, so that a sort or a copy keeps it with its row.
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
@@ -19,6 +24,12 @@ public:
     // Numeric value to sort by: the overhead estimate in percent (0 for the baseline), the catalog
     // position for the style column; invalid when there is no number.
     static constexpr int SortRole = Qt::UserRole;
+
+    // What a cell's background says; legend() lists them in the order a legend shows them.
+    enum class Shade { MuchSlower, Slower, SlightlySlower, SlightlyFaster, Faster, WithinNoise, Failed };
+    static QColor colour(Shade shade);
+    static QString meaning(Shade shade);
+    static QList<Shade> legend();
 
     explicit ComparisonModel(QObject* parent = nullptr);
 
@@ -40,6 +51,10 @@ public:
     QString modeOfColumn(int column) const;
     QString styleOfRow(int row) const;
 
+    // Which models and modes are too noisy to tell styles apart and why, in a sentence for a banner;
+    // empty when none is.
+    QString noiseWarning() const;
+
     // The selected cells as tab-separated text, header line first, in the order of `model`'s rows
     // and columns (pass the proxy a view shows, so the copy follows its sort). The style name leads
     // each line even when its column is not selected. Works on any table model.
@@ -55,9 +70,10 @@ private:
 
     const CellResult* cellAt(int row, int column) const;
     const GroupResult* groupOfColumn(int column) const;
+    const GroupResult* findGroup(const std::string& model, const std::string& mode) const;
     QString cellText(const CellResult& cell) const;
     QString cellToolTip(const CellResult& cell) const;
-    QVariant cellBackground(const CellResult& cell) const;
+    std::optional<Shade> cellShade(const CellResult& cell) const;
 
     std::vector<std::string> m_styles;
     std::vector<Group> m_groups;

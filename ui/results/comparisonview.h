@@ -3,6 +3,7 @@
 #include <QTableView>
 
 class QAction;
+class QLabel;
 class QSortFilterProxyModel;
 
 namespace synctax {
@@ -11,6 +12,8 @@ class ComparisonModel;
 
 // The comparison table, sortable by the overhead estimate, with Ctrl+C and a context menu that
 // copy the selection as tab-separated text (headers included) for a spreadsheet or a bug report.
+// A legend of the cell colours sits under the rows; a banner above the header says when a model is
+// too noisy to tell styles apart (ComparisonModel::noiseWarning).
 class ComparisonView : public QTableView {
     Q_OBJECT
 public:
@@ -24,6 +27,11 @@ public:
     // The selection as ComparisonModel::toTsv writes it, in the order the view shows.
     QString selectionAsTsv() const;
 
+    QString legendText() const;
+    QString bannerText() const; // empty while hidden
+    QLabel* legendLabel() const { return m_legend; }
+    QLabel* bannerLabel() const { return m_banner; }
+
 public Q_SLOTS:
     void copySelection();
 
@@ -36,13 +44,18 @@ Q_SIGNALS:
 protected:
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void updateGeometries() override;
 
 private:
     void widenColumnsToContents();
+    void refreshBanner();
 
     ComparisonModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy;
     QAction* m_copyAction;
+    QLabel* m_banner;
+    QLabel* m_legend;
+    bool m_placingNotes = false;
 };
 
 } // namespace synctax

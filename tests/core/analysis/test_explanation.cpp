@@ -93,19 +93,46 @@ TEST(Explanation, QueueLimitedMarksDispatchTimeAsAnUpperBound)
     EXPECT_TRUE(contains(regimeNumbers(g.regime), "D 4.50 ms (upper bound)"));
 }
 
-TEST(Explanation, CpuRunHasNoGpuQueue)
+TEST(Explanation, CpuRunSaysLastThatThereIsNoGpuQueueToExplain)
 {
     GroupResult g;
     g.model = "resnet50";
     g.mode = "eager";
     g.regime.reason = "device is the CPU";
     const std::string text = explainGroup(g, { cell("item", { 0.1, -0.4, 0.5 }) });
-    EXPECT_TRUE(contains(text, "No GPU queue")) << text;
-    EXPECT_TRUE(contains(text, "synchronously")) << text;
-    EXPECT_TRUE(contains(text, "device is the CPU")) << text;
+    EXPECT_TRUE(contains(text, "host costs only")) << text;
     EXPECT_TRUE(contains(text, "+0.1% [-0.4, +0.5]")) << text;
+    const std::string last = "No GPU queue to explain: every op runs synchronously, so a sync such as item() waits "
+                             "for nothing (device is the CPU).";
+    ASSERT_GE(text.size(), last.size()) << text;
+    EXPECT_EQ(text.substr(text.size() - last.size()), last) << text;
+    EXPECT_LT(text.find("+0.1%"), text.find("No GPU queue")) << text;
+    EXPECT_FALSE(contains(text, "oo noisy")) << text;
     EXPECT_EQ(regimeTitle(g.regime), "No GPU queue");
     EXPECT_EQ(regimeNumbers(g.regime), "");
+}
+
+TEST(Explanation, ATooNoisyGroupSaysNoOverheadIsAFinding)
+{
+    GroupResult cpu;
+    cpu.model = "resnet50";
+    cpu.mode = "eager";
+    cpu.noiseFloorPct = 21.1;
+    cpu.noiseVerdict = NoiseVerdict::ControlNotWithinNoise;
+    const std::string text = explainGroup(cpu, { cell("item", { -12.0, -20.0, -4.0 }) });
+    const auto noisy = text.find("Too noisy to tell styles apart (the A/A control's interval excludes 0; noise floor "
+                                 "21.1% is above 5%): no overhead measured here is a finding.");
+    ASSERT_NE(noisy, std::string::npos) << text;
+    EXPECT_LT(text.find("-12.0%"), noisy) << text;
+    EXPECT_LT(noisy, text.find("No GPU queue to explain")) << text; // still the last sentence
+
+    GroupResult gpu = group("dispatch_bound", 1.01, 0.23, 8, 161);
+    gpu.noiseFloorPct = 7.5;
+    gpu.noiseVerdict = NoiseVerdict::FloorTooHigh;
+    const std::string gpuText = explainGroup(gpu, { cell("item", { 3.2, 1.9, 4.4 }) });
+    EXPECT_TRUE(contains(gpuText, "Too noisy to tell styles apart (noise floor 7.5% is above 5%)")) << gpuText;
+    gpu.noiseVerdict = NoiseVerdict::Trusted;
+    EXPECT_FALSE(contains(explainGroup(gpu, {}), "oo noisy"));
 }
 
 TEST(Explanation, NumbersLineAndTitles)
