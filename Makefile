@@ -19,7 +19,7 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The desktop app where there is a display and it was built; otherwise the default experiment
-# headless (seed with CUDA, cpu-quick without), printing the table and writing results/latest/.
+# headless (seed with CUDA, cpu-seed without), printing the table and writing results/latest/.
 run: build
 	@if [ -x $(BUILD)/bin/synctax ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 		$(BUILD)/bin/synctax; \

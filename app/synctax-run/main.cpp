@@ -48,7 +48,7 @@ int main(int argc, char** argv)
     synctax::RunOptions run;
     uint64_t seed = 0;
     auto* runCmd = app.add_subcommand("run", "Run an experiment (a YAML file or a preset name) and print the table");
-    runCmd->add_option("config", run.config, "Config file or preset; default: seed with CUDA, cpu-quick without");
+    runCmd->add_option("config", run.config, "Config file or preset; default: seed with CUDA, cpu-seed without");
     runCmd->add_option("--device", run.device, "auto, cpu, cuda or cuda:N (overrides the config)");
     runCmd->add_option("--out", run.outDir, "Output directory (default: results/<name>-<time>)");
     runCmd->add_flag("--quick", run.quick, "Shrink every cell to a few steps of a tiny batch (smoke test)");

@@ -24,6 +24,6 @@ std::optional<std::string> presetText(const std::string& name)
     return std::nullopt;
 }
 
-std::string defaultPresetName(bool cudaAvailable) { return cudaAvailable ? "seed" : "cpu-quick"; }
+std::string defaultPresetName(bool cudaAvailable) { return cudaAvailable ? "seed" : "cpu-seed"; }
 
 } // namespace synctax
