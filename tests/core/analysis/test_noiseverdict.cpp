@@ -1,89 +1,9 @@
-#include "core/analysis/groupanalysis.h"
+#include "core/analysis/experimentresult.h"
 #include "core/analysis/noiseverdict.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <random>
-
 using namespace synctax;
-
-namespace {
-
-CellResult cell(const std::string& style, std::vector<double> blocks)
-{
-    CellResult c;
-    c.model = "tiny_mlp";
-    c.mode = "eager";
-    c.style = style;
-    for (size_t i = 0; i < blocks.size(); ++i)
-        c.blockRounds.push_back(int(i));
-    c.blockStepMs = std::move(blocks);
-    return c;
-}
-
-// A group of 40 rounds: the baseline, its A/A control `aaOffset` slower, both with log-normal
-// block noise of `sd`, and one style 10% slower.
-struct Synthetic {
-    CellResult base, aa, item;
-    GroupResult group;
-};
-
-Synthetic analysed(double sd, double aaOffset)
-{
-    std::mt19937_64 rng(7);
-    std::lognormal_distribution<double> noise(0.0, sd);
-    std::vector<double> base, aa, item;
-    for (int r = 0; r < 40; ++r) {
-        base.push_back(noise(rng));
-        aa.push_back((1.0 + aaOffset) * noise(rng));
-        item.push_back(1.10 * noise(rng));
-    }
-    Synthetic s { cell("none", base), cell("aa_control", aa), cell("item", item), {} };
-    s.group.model = "tiny_mlp";
-    s.group.mode = "eager";
-    analyseGroup({ &s.base, &s.aa, &s.item }, s.group, 1);
-    return s;
-}
-
-} // namespace
-
-TEST(NoiseVerdict, QuietGroupIsTrusted)
-{
-    const Synthetic s = analysed(0.005, 0.0);
-    EXPECT_LT(s.group.noiseFloorPct, tooNoisyFloorPct);
-    EXPECT_EQ(s.group.noiseVerdict, NoiseVerdict::Trusted);
-    EXPECT_FALSE(tooNoisy(s.group.noiseVerdict));
-    EXPECT_TRUE(noiseReasons(s.group).empty());
-    EXPECT_EQ(s.item.verdict, Verdict::Significant);
-}
-
-TEST(NoiseVerdict, AControlThatExcludesZeroIsTooNoisy)
-{
-    // Block noise of 0.5% and an A/A control 3% off: a narrow interval that misses zero.
-    const Synthetic s = analysed(0.005, 0.03);
-    ASSERT_TRUE(s.aa.overheadPct);
-    EXPECT_GT(s.aa.overheadPct->low, 0.0);
-    EXPECT_LT(s.group.noiseFloorPct, tooNoisyFloorPct);
-    EXPECT_EQ(s.group.noiseVerdict, NoiseVerdict::ControlNotWithinNoise);
-    EXPECT_TRUE(tooNoisy(s.group.noiseVerdict));
-    EXPECT_EQ(noiseReasons(s.group), std::vector<std::string> { "the A/A control's interval excludes 0" });
-}
-
-TEST(NoiseVerdict, AFloorAboveTheLimitIsTooNoisy)
-{
-    // Block noise of 20%, as on a loaded 2-core CPU: the A/A interval holds zero but is wide.
-    const Synthetic s = analysed(0.20, 0.0);
-    ASSERT_TRUE(s.aa.overheadPct);
-    EXPECT_LT(s.aa.overheadPct->low, 0.0);
-    EXPECT_GT(s.aa.overheadPct->high, 0.0);
-    EXPECT_GT(s.group.noiseFloorPct, tooNoisyFloorPct);
-    EXPECT_EQ(s.group.noiseVerdict, NoiseVerdict::FloorTooHigh);
-    EXPECT_TRUE(tooNoisy(s.group.noiseVerdict));
-    char expected[64];
-    std::snprintf(expected, sizeof expected, "noise floor %.1f%% is above 5%%", s.group.noiseFloorPct);
-    EXPECT_EQ(noiseReasons(s.group), std::vector<std::string> { expected });
-}
 
 TEST(NoiseVerdict, JudgedFromTheControlsInterval)
 {
@@ -112,7 +32,10 @@ TEST(NoiseVerdict, JudgedFromTheCellsOfItsGroup)
     GroupResult g;
     g.model = "tiny_mlp";
     g.mode = "eager";
-    CellResult aa = cell("aa_control", {});
+    CellResult aa;
+    aa.model = "tiny_mlp";
+    aa.mode = "eager";
+    aa.style = "aa_control";
     aa.overheadPct = Interval { 9.8, 1.3, 21.1 };
     CellResult otherModel = aa;
     otherModel.model = "resnet50";
