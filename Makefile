@@ -33,16 +33,22 @@ test: build
 # clang-tidy with the project's .clang-tidy over the C++ sources changed since TIDY_BASE (default: the
 # last commit and what is not committed yet); any finding fails. `make tidy TIDY_BASE=main` for a branch.
 TIDY_BASE ?= HEAD~1
+# clang cannot read gcc's precompiled header, so clang-tidy reads a copy of the compile commands in
+# which the precompiled header is a plain one (the same text, without the .gch beside it).
+TIDY_DB = $(BUILD)/tidy
 tidy: configure
+	@mkdir -p $(TIDY_DB) && cp $(BUILD)/models/CMakeFiles/synctax_models.dir/cmake_pch.hxx $(TIDY_DB)/pch.hxx && \
+		sed 's|-include [^ ]*/cmake_pch.hxx|-include $(abspath $(TIDY_DB))/pch.hxx|g' $(BUILD)/compile_commands.json \
+		> $(TIDY_DB)/compile_commands.json
 	@if ! git rev-parse -q --verify '$(TIDY_BASE)^{commit}' >/dev/null; then \
 		echo "tidy: $(TIDY_BASE) is not in this clone: the LibTorch-free core's sources instead"; \
 		git ls-files 'core/config/*.cpp' 'core/steps/*.cpp' 'core/queuemodel/*.cpp' 'core/analysis/*.cpp' 'core/files/*.cpp' \
-			| xargs -n 1 -P $(JOBS) clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' 2>/dev/null; exit; fi; \
+			| xargs -n 1 -P $(JOBS) clang-tidy -p $(TIDY_DB) --quiet --warnings-as-errors='*' 2>/dev/null; exit; fi; \
 	files=$$( { git diff --name-only --diff-filter=d $(TIDY_BASE) -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp' 2>/dev/null; \
 		git ls-files --others --exclude-standard -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp'; } | sort -u); \
 	if [ -z "$$files" ]; then echo "tidy: no C++ source changed since $(TIDY_BASE)"; exit 0; fi; \
 	echo "tidy: $$(echo $$files | wc -w) files changed since $(TIDY_BASE)"; \
-	echo $$files | xargs -n 1 -P $(JOBS) clang-tidy -p $(BUILD) --quiet --warnings-as-errors='*' 2>/dev/null
+	echo $$files | xargs -n 1 -P $(JOBS) clang-tidy -p $(TIDY_DB) --quiet --warnings-as-errors='*' 2>/dev/null
 
 # The two Debian packages, synctax-runner (CLI, no Qt) and synctax (desktop app), in $(BUILD)/packages/.
 package: build

@@ -420,10 +420,21 @@ void MainWindow::onRunFinished(bool stopped)
     Q_EMIT runFinished(stopped);
 }
 
+void setApplicationIdentity()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("SyncTax"));
+    QCoreApplication::setOrganizationName(QStringLiteral("SyncTax"));
+}
+
+QString MainWindow::runsFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs");
+}
+
 void MainWindow::autosave()
 {
     // Every run is kept, finished or stopped, so closing the window never loses measurements.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs/")
+    const QString dir = runsFolder() + QStringLiteral("/")
         + QString::fromStdString(formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName));
     if (!QDir().mkpath(dir))
         return log(tr("Could not create %1 to keep the run").arg(dir));

@@ -32,9 +32,14 @@ class TeachView;
 // The app's window: the experiment panel on the left, the comparison table in the middle, the
 // charts and the explanation in docks around it. It shows either the run in progress (live) or
 // a finished run, from this session or from a results file recorded elsewhere.
+// The application and organisation names: they place the settings file and the runs folder.
+void setApplicationIdentity();
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    // Where every run is saved, finished or stopped (the README names it).
+    static QString runsFolder();
     // restoreSettings false: start from the default layout and experiment, and leave the user's
     // settings (layout, recent files) untouched (screenshots, exports, tests).
     explicit MainWindow(QWidget* parent = nullptr, bool restoreSettings = true);

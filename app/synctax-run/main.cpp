@@ -38,7 +38,7 @@ CLI::Validator asConfigReadsASeed()
 
 } // namespace
 
-int main(int argc, char** argv)
+static int runMain(int argc, char** argv)
 {
     CLI::App app { "synctax-run: measure what per-step logging (loss.item(), progress bars, prints) costs a "
                    "training loop" };
@@ -130,4 +130,17 @@ int main(int argc, char** argv)
     if (*sweepCmd)
         return synctax::sweepCommand(sweep);
     return 2;
+}
+
+int main(int argc, char** argv)
+{
+    // Every bad input is reported where it is found; what reaches here is a defect, said in one line.
+    try {
+        return runMain(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: unexpected error: " << e.what() << "\n";
+    } catch (...) {
+        std::cerr << "synctax-run: unexpected error\n";
+    }
+    return 1;
 }

@@ -99,6 +99,7 @@ int runChild(const std::filesystem::path& config, const std::filesystem::path& d
         args.push_back(tracePath);
     }
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -81,8 +81,7 @@ int main(int argc, char** argv)
     // core formats numbers with printf for files (summary.csv, tables), which must keep a decimal
     // point in every locale. Qt's own number formatting follows QLocale, not this.
     std::setlocale(LC_NUMERIC, "C");
-    QApplication::setApplicationName(QStringLiteral("SyncTax"));
-    QApplication::setOrganizationName(QStringLiteral("SyncTax"));
+    synctax::setApplicationIdentity();
     QApplication::setApplicationVersion(QStringLiteral(SYNCTAX_VERSION));
     // Wayland matches the window to its menu entry and icon by this name.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.synctax.SyncTax"));

@@ -81,7 +81,7 @@ std::vector<std::pair<YAML::Node, YAML::Node>> YamlChecker::entries(
             error(key, "expected a key name in " + where + ", found " + kindOf(key));
             continue;
         }
-        const std::string name = key.Scalar();
+        const std::string& name = key.Scalar();
         if (!seen.insert(name).second) {
             error(key, "duplicate key '" + name + "' in " + where);
             continue;

@@ -67,6 +67,22 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase() { useTemporaryHome(); }
 
+    // The README tells users where their runs are kept; it must name the folder the app writes to.
+    void readmeNamesTheRunsFolder()
+    {
+        QStandardPaths::setTestModeEnabled(false);
+        setApplicationIdentity();
+        QString folder = MainWindow::runsFolder();
+        QStandardPaths::setTestModeEnabled(true);
+        const QString home = QDir::homePath();
+        QVERIFY2(folder.startsWith(home), qPrintable(folder));
+        folder = QStringLiteral("~") + folder.mid(home.size()) + QStringLiteral("/");
+        QFile readme(QStringLiteral(SYNCTAX_SOURCE_DIR "/README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        QVERIFY2(text.contains(QStringLiteral("`") + folder + QStringLiteral("`")), qPrintable(folder));
+    }
+
     // ctest gives this test a 1920x1080 screen (offscreen-1920x1080.json): 80% of it is 1536x864.
     void firstStartSizesTheWindowToTheScreenThenRestoresIt()
     {

@@ -148,7 +148,7 @@ QString ComparisonModel::cellText(const CellResult& c) const
         return QStringLiteral("failed");
     if (c.stepsMeasured == 0)
         return QStringLiteral("—");
-    const QString time = ms(c.stepMs.mean);
+    QString time = ms(c.stepMs.mean);
     if (c.style == baselineStyle())
         return time + QStringLiteral("  baseline");
     if (!c.overheadPct)
