@@ -2,16 +2,15 @@
 
 #include "core/analysis/format.h"
 #include "core/analysis/groupanalysis.h"
-#include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/engine/blockrunner.h"
 #include "core/engine/devices.h"
+#include "core/engine/grouprun.h"
 #include "core/engine/regimeprobe.h"
 #include "core/gpu/gpuclocks.h"
 #include "core/gpu/gputimeline.h"
 #include "core/gpu/hostclock.h"
 #include "core/gpu/synccounter.h"
-#include "core/queuemodel/prediction.h"
 #include "core/steps/stepring.h"
 #include "core/styles/loggingstyle.h"
 #include "core/styles/sink.h"
@@ -33,30 +32,6 @@ std::string errorText(const std::exception& e)
     if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
         return c10Error->what_without_backtrace();
     return e.what();
-}
-
-struct CellState {
-    CellResult* result = nullptr;
-    uint32_t index = 0;
-    std::unique_ptr<LoggingStyle> style;
-    std::vector<double> stepMs; // every measured step's duration, start to next start
-    std::vector<double> lagMs; // per measured step, from the CUDA events
-    std::vector<double> queueSteps;
-};
-
-void summarise(CellState& cell)
-{
-    CellResult& r = *cell.result;
-    if (cell.stepMs.empty())
-        return;
-    r.stepMs.median = median(cell.stepMs);
-    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
-    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
-    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
-    if (!cell.queueSteps.empty()) {
-        r.queue = QueueSummary { median(cell.lagMs), median(cell.queueSteps),
-            int(*std::max_element(cell.queueSteps.begin(), cell.queueSteps.end())) };
-    }
 }
 
 } // namespace
@@ -178,214 +153,210 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
 void ExperimentRunner::runGroup(
     const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result)
 {
-    const torch::Device device(m_device);
-    const int64_t groupStartNs = steadyNowNs();
-    const int64_t steps = m_config.stepsPerBlockFor(model);
-    const int64_t maxRounds = m_config.blocksFor(model);
-    const int64_t hostWork = m_config.hostWorkUsFor(model);
-    const std::string modeName = toString(mode);
-    const std::string groupLabel = model.name + "/" + modeName;
+    GroupRun run(model, mode, m_config, steadyNowNs());
+    addCells(run, result);
+    if (const auto error = buildAndWarmUp(run, stop)) {
+        failGroup(run, *error, result);
+        return;
+    }
+    makeStyles(run);
+    runRounds(run, stop, result);
+    run.analyse(m_config.seed);
+    publishGroup(run, result);
+}
 
-    GroupResult group;
-    group.model = model.name;
-    group.mode = modeName;
-    group.clocks.available = m_clocks != nullptr;
-    group.clocks.reason = m_clocksUnavailable;
+void ExperimentRunner::addCells(GroupRun& run, ExperimentResult& result)
+{
+    run.group.clocks.available = m_clocks != nullptr;
+    run.group.clocks.reason = m_clocksUnavailable;
     if (m_clocks)
-        group.clocks.defaultMhz = m_clocks->defaultSmMhz();
-
-    std::vector<CellState> cells;
-    std::vector<StyleSpec> specs;
+        run.group.clocks.defaultMhz = m_clocks->defaultSmMhz();
     for (const auto& plan : m_cells) {
-        if (plan.model != model.name || plan.mode != modeName)
+        if (plan.model != run.model.name || plan.mode != run.modeName)
             continue;
         CellResult r;
-        r.model = model.name;
-        r.mode = modeName;
+        r.model = run.model.name;
+        r.mode = run.modeName;
         r.style = plan.style;
-        r.stepsPerBlock = steps;
+        r.stepsPerBlock = run.steps;
+        // run() reserved room for every cell, so these pointers stay valid.
         result.cells.push_back(r);
-        CellState state;
-        state.result = &result.cells.back();
-        state.index = plan.index;
-        cells.push_back(std::move(state));
+        CellRun cell;
+        cell.result = &result.cells.back();
+        cell.index = plan.index;
+        run.cells.push_back(std::move(cell));
         const bool aa = plan.style == aaControlStyle() || plan.style == observerControlStyle();
         auto spec = std::find_if(m_config.styles.begin(), m_config.styles.end(),
             [&](const StyleSpec& s) { return s.name == (aa ? baselineStyle() : plan.style); });
-        specs.push_back(*spec);
+        run.specs.push_back(*spec);
     }
-    std::vector<CellResult*> results;
-    for (auto& cell : cells)
-        results.push_back(cell.result);
-    const auto fail = [](CellState& cell, const std::string& message) {
-        cell.result->ok = false;
-        cell.result->error = message;
-        cell.style.reset();
-    };
+}
 
-    std::unique_ptr<StepExecutor> executor;
+std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const std::atomic<bool>& stop)
+{
+    const torch::Device device(m_device);
     try {
-        reportProgress(groupLabel + ": building model");
-        auto state
-            = std::make_unique<TrainingState>(model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
-        executor = makeStepExecutor(mode, std::move(state));
-        reportProgress(groupLabel + ": warming up");
+        reportProgress(run.label + ": building model");
+        auto state = std::make_unique<TrainingState>(
+            run.model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
+        run.executor = makeStepExecutor(run.mode, std::move(state));
+        reportProgress(run.label + ": warming up");
         // Warm-up counts against the model's time budget: it may take half of it, the rounds the rest.
-        const auto warmupDeadline = groupStartNs + int64_t(m_config.timeBudgetSFor(model) * 0.5e9);
-        group.warmupSteps
-            = warmUp(*executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, hostWork, stop, warmupDeadline);
-        reportProgress(groupLabel + ": measuring D, G, L, K");
-        group.regime = measureRegime(*executor, hostWork);
+        const auto warmupDeadline = run.startNs + int64_t(m_config.timeBudgetSFor(run.model) * 0.5e9);
+        run.group.warmupSteps = warmUp(
+            *run.executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, run.hostWorkUs, stop, warmupDeadline);
+        reportProgress(run.label + ": measuring D, G, L, K");
+        run.group.regime = measureRegime(*run.executor, run.hostWorkUs);
     } catch (const std::exception& e) {
-        for (auto& cell : cells)
-            fail(cell, errorText(e));
-        m_blocksDone += plannedBlocks(model, mode);
-        group.stopReason = "failed";
-        result.groups.push_back(group);
-        reportProgress(groupLabel + ": failed");
-        if (onGroupFinished) {
-            std::vector<CellResult> failed;
-            for (const auto& cell : cells)
-                failed.push_back(*cell.result);
-            onGroupFinished(group, failed);
-        }
-        return;
+        return errorText(e);
     }
-    const StyleContext context { *m_sink, device, steps };
-    for (size_t i = 0; i < cells.size(); ++i) {
-        cells[i].result->warmupSteps = group.warmupSteps;
-        try {
-            cells[i].style = makeLoggingStyle(specs[i], context);
-        } catch (const std::exception& e) {
-            fail(cells[i], errorText(e));
-        }
-    }
+    return std::nullopt;
+}
 
-    std::vector<unsigned> clockSamples;
-    std::vector<size_t> order(cells.size());
+void ExperimentRunner::failGroup(GroupRun& run, const std::string& error, ExperimentResult& result)
+{
+    for (auto& cell : run.cells)
+        run.fail(cell, error);
+    m_blocksDone += plannedBlocks(run.model, run.mode);
+    run.group.stopReason = "failed";
+    reportProgress(run.label + ": failed");
+    publishGroup(run, result);
+}
+
+void ExperimentRunner::makeStyles(GroupRun& run)
+{
+    const StyleContext context { *m_sink, torch::Device(m_device), run.steps };
+    for (size_t i = 0; i < run.cells.size(); ++i) {
+        run.cells[i].result->warmupSteps = run.group.warmupSteps;
+        try {
+            run.cells[i].style = makeLoggingStyle(run.specs[i], context);
+        } catch (const std::exception& e) {
+            run.fail(run.cells[i], errorText(e));
+        }
+    }
+}
+
+void ExperimentRunner::runRounds(GroupRun& run, const std::atomic<bool>& stop, ExperimentResult& result)
+{
+    std::vector<size_t> order(run.cells.size());
     std::iota(order.begin(), order.end(), size_t(0));
     // Round -1 runs every style once unrecorded: first-use costs (pinned buffers, files) stay out.
     int round = -1;
     int64_t lastCheckNs = 0;
-    for (; round < maxRounds && !stop.load(); ++round) {
-        std::shuffle(order.begin(), order.end(), m_rng);
-        if (round >= 0) {
-            RoundOrder ro { model.name, modeName, round, {} };
-            for (size_t i : order)
-                ro.styles.push_back(cells[i].result->style);
-            result.roundOrders.push_back(std::move(ro));
-        }
-        for (size_t i : order) {
-            if (stop.load())
-                break;
-            CellState& cell = cells[i];
-            if (cell.style) {
-                StepRecord tag;
-                tag.runId = m_runId;
-                tag.cell = cell.index;
-                tag.round = round;
-                try {
-                    const bool observer = cell.result->style == observerControlStyle();
-                    SyncCounter* syncs = round < 0 ? m_syncs.get() : nullptr;
-                    const int64_t replaysBefore = executor->replays();
-                    BlockTiming t = runBlock(
-                        { *executor, *cell.style, steps, hostWork, tag, observer ? nullptr : m_timeline.get(), syncs },
-                        m_ring, m_startNs, stop);
-                    if (syncs && t.complete)
-                        cell.result->syncsPerStep = double(t.syncs) / double(steps);
-                    if (t.complete && round >= 0 && onBlockMeasured)
-                        onBlockMeasured(m_cells[cell.index], round, steps, t.msPerStep);
-                    if (t.complete && round >= 0) {
-                        for (const QueueSample& q : t.queue) {
-                            cell.lagMs.push_back(q.lagMs);
-                            cell.queueSteps.push_back(q.queueSteps);
-                        }
-                        if (mode == Mode::CudaGraph)
-                            cell.result->graphReplays
-                                = std::max<int64_t>(cell.result->graphReplays, 0) + executor->replays() - replaysBefore;
-                        cell.result->blockRounds.push_back(round);
-                        cell.result->blockStepMs.push_back(t.msPerStep);
-                        cell.result->stepsMeasured += steps;
-                        cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
-                        if (const ClockSample clock = m_clocks ? m_clocks->sample() : ClockSample {}; clock.ok) {
-                            clockSamples.push_back(clock.smMhz);
-                            group.clocks.throttleReasons |= clock.throttleReasons;
-                            if (clock.smMhz < 0.75 * group.clocks.defaultMhz)
-                                ++cell.result->lowClockBlocks;
-                        }
-                    }
-                } catch (const std::exception& e) {
-                    fail(cell, errorText(e));
-                }
-            }
-            ++m_blocksDone;
-            reportProgress(groupLabel + "/" + cell.result->style);
-        }
+    for (; round < run.maxRounds && !stop.load(); ++round) {
+        runRound(run, round, order, stop, result);
         if (stop.load() || round < 0)
             continue;
-        const int64_t nowNs = steadyNowNs();
-        const double elapsedS = double(nowNs - groupStartNs) * 1e-9;
-        // The stopping check bootstraps every cell, tens of milliseconds once there are hundreds of
-        // rounds: it runs when min_blocks is reached and then at most once a second, so that
-        // measuring, not checking, fills the budget.
-        const bool checkDue = round + 1 == m_config.minBlocksFor(model)
-            || (round + 1 > m_config.minBlocksFor(model) && nowNs - lastCheckNs >= 1'000'000'000);
-        if (checkDue)
-            lastCheckNs = nowNs;
-        if (checkDue && widestHalfWidthPct(results, m_config.seed) < m_config.targetCiPp) {
-            group.stopReason = "ci_target";
-            ++round;
-            break;
-        }
-        if (elapsedS >= m_config.timeBudgetSFor(model)) {
-            group.stopReason = "time_budget";
+        if (roundsDone(run, round, lastCheckNs)) {
             ++round;
             break;
         }
     }
-    group.rounds = std::max(round, 0);
-    if (stop.load())
-        group.stopReason = "stopped";
-    else if (group.stopReason.empty())
-        group.stopReason = "max_blocks";
-    // Rounds skipped by an early stop still count as done, so the progress ends at 100%.
-    m_blocksDone += int64_t(cells.size()) * (maxRounds - group.rounds);
-    reportProgress(groupLabel + ": " + group.stopReason);
+    endRounds(run, round, stop);
+}
 
-    for (auto& cell : cells)
-        summarise(cell);
-    analyseGroup(results, group, m_config.seed);
-    // The queue model's expectation beside each measurement: one simulated block per style, cheap
-    // (steps x launches of arithmetic), from this group's own D, G, L, K and H.
-    if (group.regime.available) {
-        double baselineLagMs = 0;
-        for (const auto& cell : cells) {
-            if (cell.result->style == baselineStyle() && cell.result->queue)
-                baselineLagMs = cell.result->queue->medianLagMs;
+void ExperimentRunner::runRound(
+    GroupRun& run, int round, std::vector<size_t>& order, const std::atomic<bool>& stop, ExperimentResult& result)
+{
+    std::shuffle(order.begin(), order.end(), m_rng);
+    if (round >= 0) {
+        RoundOrder ro { run.model.name, run.modeName, round, {} };
+        for (size_t i : order)
+            ro.styles.push_back(run.cells[i].result->style);
+        result.roundOrders.push_back(std::move(ro));
+    }
+    for (size_t i : order) {
+        if (stop.load())
+            break;
+        CellRun& cell = run.cells[i];
+        if (cell.style)
+            runCellBlock(run, cell, round, stop);
+        ++m_blocksDone;
+        reportProgress(run.label + "/" + cell.result->style);
+    }
+}
+
+void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, const std::atomic<bool>& stop)
+{
+    StepRecord tag;
+    tag.runId = m_runId;
+    tag.cell = cell.index;
+    tag.round = round;
+    try {
+        const bool observer = cell.result->style == observerControlStyle();
+        SyncCounter* syncs = round < 0 ? m_syncs.get() : nullptr;
+        const int64_t replaysBefore = run.executor->replays();
+        BlockTiming t = runBlock({ *run.executor, *cell.style, run.steps, run.hostWorkUs, tag,
+                                     observer ? nullptr : m_timeline.get(), syncs },
+            m_ring, m_startNs, stop);
+        if (syncs && t.complete)
+            cell.result->syncsPerStep = double(t.syncs) / double(run.steps);
+        // A block cut short (a stop) is not comparable with whole ones: it is not recorded.
+        if (!t.complete || round < 0)
+            return;
+        if (onBlockMeasured)
+            onBlockMeasured(m_cells[cell.index], round, run.steps, t.msPerStep);
+        for (const QueueSample& q : t.queue) {
+            cell.lagMs.push_back(q.lagMs);
+            cell.queueSteps.push_back(q.queueSteps);
         }
-        const std::vector<Prediction> predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
-        for (size_t i = 0; i < cells.size(); ++i) {
-            if (cells[i].result->ok && cells[i].result->style != baselineStyle())
-                cells[i].result->prediction = predictions[i];
+        if (run.mode == Mode::CudaGraph)
+            cell.result->graphReplays
+                = std::max<int64_t>(cell.result->graphReplays, 0) + run.executor->replays() - replaysBefore;
+        cell.result->blockRounds.push_back(round);
+        cell.result->blockStepMs.push_back(t.msPerStep);
+        cell.result->stepsMeasured += run.steps;
+        cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
+        if (const ClockSample clock = m_clocks ? m_clocks->sample() : ClockSample {}; clock.ok) {
+            run.clockSamples.push_back(clock.smMhz);
+            run.group.clocks.throttleReasons |= clock.throttleReasons;
+            if (clock.smMhz < 0.75 * run.group.clocks.defaultMhz)
+                ++cell.result->lowClockBlocks;
         }
+    } catch (const std::exception& e) {
+        run.fail(cell, errorText(e));
     }
-    if (!clockSamples.empty()) {
-        group.clocks.blocks = int(clockSamples.size());
-        group.clocks.minMhz = *std::min_element(clockSamples.begin(), clockSamples.end());
-        group.clocks.maxMhz = *std::max_element(clockSamples.begin(), clockSamples.end());
-        std::nth_element(
-            clockSamples.begin(), clockSamples.begin() + long(clockSamples.size() / 2), clockSamples.end());
-        group.clocks.medianMhz = clockSamples[clockSamples.size() / 2];
-        for (const auto& cell : cells)
-            group.clocks.lowClockBlocks += cell.result->lowClockBlocks;
+}
+
+bool ExperimentRunner::roundsDone(GroupRun& run, int round, int64_t& lastCheckNs)
+{
+    const int64_t nowNs = steadyNowNs();
+    const double elapsedS = double(nowNs - run.startNs) * 1e-9;
+    // The stopping check bootstraps every cell, tens of milliseconds once there are hundreds of
+    // rounds: it runs when min_blocks is reached and then at most once a second, so that
+    // measuring, not checking, fills the budget.
+    const int64_t minBlocks = m_config.minBlocksFor(run.model);
+    const bool checkDue = round + 1 == minBlocks || (round + 1 > minBlocks && nowNs - lastCheckNs >= 1'000'000'000);
+    if (checkDue)
+        lastCheckNs = nowNs;
+    if (checkDue && widestHalfWidthPct(run.results(), m_config.seed) < m_config.targetCiPp) {
+        run.group.stopReason = "ci_target";
+        return true;
     }
-    result.groups.push_back(group);
-    if (onGroupFinished) {
-        std::vector<CellResult> finished;
-        for (const auto& cell : cells)
-            finished.push_back(*cell.result);
-        onGroupFinished(group, finished);
+    if (elapsedS >= m_config.timeBudgetSFor(run.model)) {
+        run.group.stopReason = "time_budget";
+        return true;
     }
+    return false;
+}
+
+void ExperimentRunner::endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop)
+{
+    run.group.rounds = std::max(rounds, 0);
+    if (stop.load())
+        run.group.stopReason = "stopped";
+    else if (run.group.stopReason.empty())
+        run.group.stopReason = "max_blocks";
+    // Rounds skipped by an early stop still count as done, so the progress ends at 100%.
+    m_blocksDone += int64_t(run.cells.size()) * (run.maxRounds - run.group.rounds);
+    reportProgress(run.label + ": " + run.group.stopReason);
+}
+
+void ExperimentRunner::publishGroup(const GroupRun& run, ExperimentResult& result)
+{
+    result.groups.push_back(run.group);
+    if (onGroupFinished)
+        onGroupFinished(run.group, run.resultCopies());
 }
 
 } // namespace synctax

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
+#include "core/config/experimentconfig.h"
 #include "core/steps/cellplan.h"
 #include "core/steps/runprogress.h"
 
@@ -9,14 +9,17 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace synctax {
 
+struct CellRun;
 class GpuClocks;
 class GpuTimeline;
+struct GroupRun;
 class SyncCounter;
 class Sink;
 class StepRing;
@@ -45,7 +48,22 @@ public:
     ExperimentResult run(const std::atomic<bool>& stop);
 
 private:
+    // One model and mode, in phases: its cells, the model built and warmed up, the styles, the
+    // rounds, the analysis, and the group handed on.
     void runGroup(const ModelSpec& model, Mode mode, const std::atomic<bool>& stop, ExperimentResult& result);
+    void addCells(GroupRun& run, ExperimentResult& result);
+    // Returns the error that failed every cell, if any.
+    std::optional<std::string> buildAndWarmUp(GroupRun& run, const std::atomic<bool>& stop);
+    void failGroup(GroupRun& run, const std::string& error, ExperimentResult& result);
+    void makeStyles(GroupRun& run);
+    void runRounds(GroupRun& run, const std::atomic<bool>& stop, ExperimentResult& result);
+    void runRound(
+        GroupRun& run, int round, std::vector<size_t>& order, const std::atomic<bool>& stop, ExperimentResult& result);
+    void runCellBlock(GroupRun& run, CellRun& cell, int round, const std::atomic<bool>& stop);
+    // After a measured round: true (with the group's stop reason) when the rounds may end here.
+    bool roundsDone(GroupRun& run, int round, int64_t& lastCheckNs);
+    void endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop);
+    void publishGroup(const GroupRun& run, ExperimentResult& result);
     void reportProgress(const std::string& cell);
     int64_t plannedBlocks(const ModelSpec& model, Mode mode) const;
 

@@ -1,0 +1,104 @@
+#include "core/engine/grouprun.h"
+
+#include "core/analysis/groupanalysis.h"
+#include "core/analysis/statistics.h"
+#include "core/config/stylecatalog.h"
+#include "core/queuemodel/prediction.h"
+#include "core/styles/loggingstyle.h"
+#include "core/training/stepexecutor.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace synctax {
+
+namespace {
+
+void summarise(CellRun& cell)
+{
+    CellResult& r = *cell.result;
+    if (cell.stepMs.empty())
+        return;
+    r.stepMs.median = median(cell.stepMs);
+    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
+    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
+    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
+    if (!cell.queueSteps.empty()) {
+        r.queue = QueueSummary { median(cell.lagMs), median(cell.queueSteps),
+            int(*std::max_element(cell.queueSteps.begin(), cell.queueSteps.end())) };
+    }
+}
+
+} // namespace
+
+GroupRun::GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& config, int64_t startNs)
+    : model(model)
+    , mode(mode)
+    , modeName(toString(mode))
+    , label(model.name + "/" + modeName)
+    , startNs(startNs)
+    , steps(config.stepsPerBlockFor(model))
+    , maxRounds(config.blocksFor(model))
+    , hostWorkUs(config.hostWorkUsFor(model))
+{
+    group.model = model.name;
+    group.mode = modeName;
+}
+
+GroupRun::~GroupRun() = default;
+
+std::vector<CellResult*> GroupRun::results() const
+{
+    std::vector<CellResult*> all;
+    for (const auto& cell : cells)
+        all.push_back(cell.result);
+    return all;
+}
+
+std::vector<CellResult> GroupRun::resultCopies() const
+{
+    std::vector<CellResult> all;
+    for (const auto& cell : cells)
+        all.push_back(*cell.result);
+    return all;
+}
+
+void GroupRun::fail(CellRun& cell, const std::string& message)
+{
+    cell.result->ok = false;
+    cell.result->error = message;
+    cell.style.reset();
+}
+
+void GroupRun::analyse(uint64_t seed)
+{
+    for (auto& cell : cells)
+        summarise(cell);
+    analyseGroup(results(), group, seed);
+    // The queue model's expectation beside each measurement: one simulated block per style, cheap
+    // (steps x launches of arithmetic), from this group's own D, G, L, K and H.
+    if (group.regime.available) {
+        double baselineLagMs = 0;
+        for (const auto& cell : cells) {
+            if (cell.result->style == baselineStyle() && cell.result->queue)
+                baselineLagMs = cell.result->queue->medianLagMs;
+        }
+        const std::vector<Prediction> predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
+        for (size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i].result->ok && cells[i].result->style != baselineStyle())
+                cells[i].result->prediction = predictions[i];
+        }
+    }
+    if (!clockSamples.empty()) {
+        group.clocks.blocks = int(clockSamples.size());
+        group.clocks.minMhz = *std::min_element(clockSamples.begin(), clockSamples.end());
+        group.clocks.maxMhz = *std::max_element(clockSamples.begin(), clockSamples.end());
+        std::nth_element(
+            clockSamples.begin(), clockSamples.begin() + long(clockSamples.size() / 2), clockSamples.end());
+        group.clocks.medianMhz = clockSamples[clockSamples.size() / 2];
+        for (const auto& cell : cells)
+            group.clocks.lowClockBlocks += cell.result->lowClockBlocks;
+    }
+}
+
+} // namespace synctax
