@@ -1,15 +1,23 @@
 #include "core/engine/blockrunner.h"
 
 #include "core/gpu/hostclock.h"
+#include "core/gpu/synccounter.h"
+#include "core/steps/stepring.h"
 #include "core/styles/loggingstyle.h"
 #include "core/training/stepexecutor.h"
-#include "core/steps/stepring.h"
-#include "core/gpu/synccounter.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace synctax {
+
+namespace {
+
+constexpr int64_t tickIntervalNs = 1'000'000'000;
+
+bool pastDeadline(int64_t nowNs, int64_t deadlineNs) { return deadlineNs > 0 && nowNs >= deadlineNs; }
+
+} // namespace
 
 BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, const std::atomic<bool>& stop)
 {
@@ -22,6 +30,7 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
         job.syncs->reset();
     job.style.beginBlock();
     int64_t done = 0;
+    int64_t lastTickNs = steadyNowNs();
     while (done < job.steps) {
         const int64_t start = steadyNowNs();
         spinForUs(job.hostWorkUs);
@@ -39,8 +48,13 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
         dispatched[i] = dispatchEnd;
         logged[i] = steadyNowNs();
         ++done;
-        if (stop.load(std::memory_order_relaxed))
+        if (stop.load(std::memory_order_relaxed) || pastDeadline(logged[i], job.deadlineNs))
             break;
+        // Once a second at most, and only in blocks that long: a few microseconds in a second.
+        if (job.tick && logged[i] - lastTickNs >= tickIntervalNs) {
+            job.tick();
+            lastTickNs = steadyNowNs();
+        }
     }
     if (job.syncs)
         job.syncs->start();
@@ -90,25 +104,37 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
 }
 
 int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
-    const std::atomic<bool>& stop, int64_t deadlineNs)
+    const std::atomic<bool>& stop, int64_t deadlineNs, const std::function<void()>& tick)
 {
     constexpr int64_t chunk = 10;
     int64_t done = 0;
     double previous = -1;
+    int64_t lastTickNs = steadyNowNs();
     while (done < maxSteps && !stop.load(std::memory_order_relaxed)) {
         const int64_t n = std::min(chunk, maxSteps - done);
         executor.synchronize();
         const int64_t t0 = steadyNowNs();
-        for (int64_t i = 0; i < n; ++i) {
+        int64_t ran = 0;
+        // A chunk of steps sized for a GPU may take minutes on a CPU: the deadline holds per step.
+        bool late = false;
+        while (ran < n && !late) {
             spinForUs(hostWorkUs);
             executor.step();
+            ++ran;
+            const int64_t stepEndNs = steadyNowNs();
+            late = pastDeadline(stepEndNs, deadlineNs);
+            if (tick && stepEndNs - lastTickNs >= tickIntervalNs) {
+                tick();
+                lastTickNs = steadyNowNs();
+            }
         }
         executor.synchronize();
-        const double perStep = double(steadyNowNs() - t0) / double(n);
-        done += n;
-        if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
+        const int64_t nowNs = steadyNowNs();
+        const double perStep = double(nowNs - t0) / double(ran);
+        done += ran;
+        if (late || pastDeadline(nowNs, deadlineNs))
             break;
-        if (deadlineNs > 0 && steadyNowNs() >= deadlineNs)
+        if (done >= minSteps && previous > 0 && std::abs(perStep - previous) <= 0.05 * previous)
             break;
         previous = perStep;
     }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace synctax {
@@ -22,6 +23,11 @@ struct BlockJob {
     StepRecord tag; // runId, cell and round filled in
     GpuTimeline* timeline; // per-step CUDA events; nullptr for none
     SyncCounter* syncs; // counts the style's syncs; nullptr in measured blocks
+    // Steady-clock time after which the block ends, cut short as by a stop (0: none): a time budget
+    // holds within one step.
+    int64_t deadlineNs = 0;
+    // Called at most once a second of a long block, between steps, so that the time left moves on.
+    std::function<void()> tick = nullptr;
 };
 
 struct BlockTiming {
@@ -39,8 +45,9 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
 
 // Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
 // CUDA steps take up to hundreds of milliseconds), or max steps are spent, or the steady clock
-// passes `deadlineNs` (after at least one chunk; 0: no deadline). Returns steps run.
+// passes `deadlineNs` (checked after every step, from the first; 0: no deadline). Calls `tick` at
+// most once a second. Returns steps run.
 int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
-    const std::atomic<bool>& stop, int64_t deadlineNs = 0);
+    const std::atomic<bool>& stop, int64_t deadlineNs = 0, const std::function<void()>& tick = nullptr);
 
 } // namespace synctax

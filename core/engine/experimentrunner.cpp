@@ -203,8 +203,8 @@ std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const
         reportProgress(run.label + ": warming up");
         // Warm-up counts against the model's time budget: it may take half of it, the rounds the rest.
         const auto warmupDeadline = run.startNs + int64_t(m_config.timeBudgetSFor(run.model) * 0.5e9);
-        run.group.warmupSteps = warmUp(
-            *run.executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, run.hostWorkUs, stop, warmupDeadline);
+        run.group.warmupSteps = warmUp(*run.executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, run.hostWorkUs,
+            stop, warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
         reportProgress(run.label + ": measuring D, G, L, K");
         run.group.regime = measureRegime(*run.executor, run.hostWorkUs);
     } catch (const std::exception& e) {
@@ -243,7 +243,8 @@ void ExperimentRunner::runRounds(GroupRun& run, const std::atomic<bool>& stop, E
     // Round -1 runs every style once unrecorded: first-use costs (pinned buffers, files) stay out.
     int round = -1;
     int64_t lastCheckNs = 0;
-    for (; round < run.maxRounds && !stop.load(); ++round) {
+    // The time budget ends the rounds the way a stop does: before a block, or within it after a step.
+    for (; round < run.maxRounds && !stop.load() && !run.outOfTime(); ++round) {
         runRound(run, round, order, stop, result);
         if (stop.load() || round < 0)
             continue;
@@ -266,7 +267,7 @@ void ExperimentRunner::runRound(
         result.roundOrders.push_back(std::move(ro));
     }
     for (size_t i : order) {
-        if (stop.load())
+        if (stop.load() || run.outOfTime())
             break;
         CellRun& cell = run.cells[i];
         if (cell.style)
@@ -286,12 +287,14 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         const bool observer = cell.result->style == observerControlStyle();
         SyncCounter* syncs = round < 0 ? m_syncs.get() : nullptr;
         const int64_t replaysBefore = run.executor->replays();
-        BlockTiming t = runBlock({ *run.executor, *cell.style, run.steps, run.hostWorkUs, tag,
-                                     observer ? nullptr : m_timeline.get(), syncs },
+        const std::string running = run.label + "/" + cell.result->style + ": running";
+        BlockTiming t = runBlock(
+            { *run.executor, *cell.style, run.steps, run.hostWorkUs, tag, observer ? nullptr : m_timeline.get(), syncs,
+                run.deadlineNs, [&] { reportProgress(running); } },
             m_ring, m_startNs, stop);
         if (syncs && t.complete)
             cell.result->syncsPerStep = double(t.syncs) / double(run.steps);
-        // A block cut short (a stop) is not comparable with whole ones: it is not recorded.
+        // A block cut short (a stop, the time budget) is not comparable with whole ones: not recorded.
         if (!t.complete || round < 0)
             return;
         if (onBlockMeasured)
@@ -321,7 +324,6 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
 bool ExperimentRunner::roundsDone(GroupRun& run, int round, int64_t& lastCheckNs)
 {
     const int64_t nowNs = steadyNowNs();
-    const double elapsedS = double(nowNs - run.startNs) * 1e-9;
     // The stopping check bootstraps every cell, tens of milliseconds once there are hundreds of
     // rounds: it runs when min_blocks is reached and then at most once a second, so that
     // measuring, not checking, fills the budget.
@@ -333,11 +335,7 @@ bool ExperimentRunner::roundsDone(GroupRun& run, int round, int64_t& lastCheckNs
         run.group.stopReason = "ci_target";
         return true;
     }
-    if (elapsedS >= m_config.timeBudgetSFor(run.model)) {
-        run.group.stopReason = "time_budget";
-        return true;
-    }
-    return false;
+    return run.outOfTime();
 }
 
 void ExperimentRunner::endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop)
@@ -346,9 +344,10 @@ void ExperimentRunner::endRounds(GroupRun& run, int rounds, const std::atomic<bo
     if (stop.load())
         run.group.stopReason = "stopped";
     else if (run.group.stopReason.empty())
-        run.group.stopReason = "max_blocks";
-    // Rounds skipped by an early stop still count as done, so the progress ends at 100%.
-    m_blocksDone += int64_t(run.cells.size()) * (run.maxRounds - run.group.rounds);
+        run.group.stopReason = run.budgetSpent ? "time_budget" : "max_blocks";
+    // Blocks an early end skipped (whole rounds, the rest of a round cut short) still count as done,
+    // so the progress ends at 100%.
+    m_blocksDone = m_groupFirstBlock + plannedBlocks(run.model, run.mode);
     reportProgress(run.label + ": " + run.group.stopReason);
 }
 

@@ -27,7 +27,8 @@ class StepRing;
 // Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
 // A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
 // interval is narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread;
-// pushes a record per step into the ring (if any) and stops within one step once `stop` is set.
+// pushes a record per step into the ring (if any) and stops within one step once `stop` is set or the
+// model's time budget is spent (a block cut short is not recorded).
 class ExperimentRunner {
 public:
     // Throws DeviceError when the config's device cannot be had.
@@ -60,7 +61,8 @@ private:
     void runRound(
         GroupRun& run, int round, std::vector<size_t>& order, const std::atomic<bool>& stop, ExperimentResult& result);
     void runCellBlock(GroupRun& run, CellRun& cell, int round, const std::atomic<bool>& stop);
-    // After a measured round: true (with the group's stop reason) when the rounds may end here.
+    // After a measured round: whether the rounds end here (every interval narrow enough: ci_target;
+    // or the time budget spent).
     bool roundsDone(GroupRun& run, int round, int64_t& lastCheckNs);
     void endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop);
     void publishGroup(const GroupRun& run, ExperimentResult& result);

@@ -3,6 +3,7 @@
 #include "core/analysis/groupanalysis.h"
 #include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
+#include "core/gpu/hostclock.h"
 #include "core/queuemodel/prediction.h"
 #include "core/styles/loggingstyle.h"
 #include "core/training/stepexecutor.h"
@@ -37,6 +38,7 @@ GroupRun::GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& co
     , modeName(toString(mode))
     , label(model.name + "/" + modeName)
     , startNs(startNs)
+    , deadlineNs(startNs + int64_t(config.timeBudgetSFor(model) * 1e9))
     , steps(config.stepsPerBlockFor(model))
     , maxRounds(config.blocksFor(model))
     , hostWorkUs(config.hostWorkUsFor(model))
@@ -46,6 +48,12 @@ GroupRun::GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& co
 }
 
 GroupRun::~GroupRun() = default;
+
+bool GroupRun::outOfTime()
+{
+    budgetSpent = budgetSpent || steadyNowNs() >= deadlineNs;
+    return budgetSpent;
+}
 
 std::vector<CellResult*> GroupRun::results() const
 {

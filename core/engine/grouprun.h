@@ -34,6 +34,7 @@ struct GroupRun {
     const std::string modeName;
     const std::string label; // "model/mode", for the progress
     const int64_t startNs;
+    const int64_t deadlineNs; // the model's time budget, warm-up included, on the steady clock
     const int64_t steps; // per block
     const int64_t maxRounds;
     const int64_t hostWorkUs;
@@ -43,6 +44,11 @@ struct GroupRun {
     std::vector<StyleSpec> specs; // per cell; the controls run the baseline's
     std::unique_ptr<StepExecutor> executor;
     std::vector<unsigned> clockSamples; // SM MHz after each measured block, where NVML reads it
+
+    // Whether the steady clock has passed the deadline; once it has, the rounds end with the stop
+    // reason time_budget.
+    bool outOfTime();
+    bool budgetSpent = false;
 
     std::vector<CellResult*> results() const;
     std::vector<CellResult> resultCopies() const;

@@ -191,6 +191,65 @@ TEST(ExperimentRunner, WarmUpStopsWithinTheTimeBudget)
         EXPECT_TRUE(cell.ok) << cell.style;
 }
 
+// On a CPU one block of a GPU-sized model can take minutes. The budget holds within the block the
+// way a stop does: the block ends after the step that passes the budget and is not recorded.
+TEST(ExperimentRunner, TheTimeBudgetHoldsWithinABlock)
+{
+    ExperimentConfig c = smallConfig();
+    c.hostWorkUs = 1000; // every step, warm-up included, takes at least 1 ms
+    c.stepsPerBlock = 2000; // so one block takes at least 2 s
+    c.timeBudgetS = 0.5;
+    StepRing ring(1 << 16);
+    ExperimentRunner runner(c, &ring);
+    int measured = 0;
+    runner.onBlockMeasured = [&](const CellPlan&, int, int64_t, double) { ++measured; };
+    const auto r = runner.run(std::atomic<bool> { false });
+    std::vector<StepRecord> records;
+    ring.drain(records);
+
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].stopReason, "time_budget");
+    EXPECT_EQ(r.groups[0].rounds, 0);
+    EXPECT_EQ(measured, 0);
+    for (const auto& cell : r.cells) {
+        EXPECT_TRUE(cell.ok) << cell.style << ": " << cell.error;
+        EXPECT_EQ(cell.stepsMeasured, 0) << cell.style;
+        EXPECT_TRUE(cell.blockRounds.empty()) << cell.style;
+    }
+    EXPECT_GT(records.size(), 0u); // a block was begun, and cut short
+    // At 1 ms or more a step, the steps that fit in the budget, and the one that passes it.
+    const auto stepsInBudget = int64_t(c.timeBudgetS * 1e6) / c.hostWorkUs + 1;
+    EXPECT_LE(r.groups[0].warmupSteps + int64_t(records.size()), stepsInBudget);
+}
+
+// While a long block runs the progress is still reported, about once a second, with less time
+// left each time: the ETA does not sit still until the block ends.
+TEST(ExperimentRunner, ReportsTimeLeftDuringALongBlock)
+{
+    ExperimentConfig c = smallConfig();
+    ModelSpec slow { "small_resnet", 2, 4, 8, 3 };
+    slow.hostWorkUs = 1000;
+    slow.stepsPerBlock = 5000; // 5 s at least
+    slow.blocks = 1000; // so that the time left is the budget's, not 1000 rounds at the pace so far
+    slow.timeBudgetS = 3.5;
+    c.models.push_back(slow);
+    std::vector<RunProgress> during;
+    ExperimentRunner runner(c);
+    runner.onProgress = [&](const RunProgress& p) {
+        if (p.cell.rfind("small_resnet/eager/", 0) == 0 && p.cell.find(": running") != std::string::npos)
+            during.push_back(p);
+    };
+    const auto r = runner.run(std::atomic<bool> { false });
+    ASSERT_EQ(r.groups.size(), 2u);
+    EXPECT_EQ(r.groups[1].stopReason, "time_budget");
+    ASSERT_GE(during.size(), 2u);
+    for (size_t i = 1; i < during.size(); ++i) {
+        EXPECT_GT(during[i].elapsedS, during[i - 1].elapsedS);
+        EXPECT_LT(during[i].remainingS, during[i - 1].remainingS);
+    }
+    EXPECT_GT(during.front().blocksDone, 0); // so that the printers show the time left
+}
+
 TEST(ExperimentRunner, ReportsTimeLeftThatEndsAtZero)
 {
     ExperimentConfig c = smallConfig();
