@@ -196,6 +196,19 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     return exitCodeFor(result);
 }
 
+// A preset sized for a GPU, run on the CPU: its steps take seconds, its budgets end it early.
+bool gpuPresetOnCpu(const std::string& source, const std::string& device)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(source, ec) || presetSizedFor(source) != PresetSize::Gpu)
+        return false;
+    try {
+        return resolveDevice(device) == "cpu";
+    } catch (const DeviceError&) {
+        return false; // said when the runner starts
+    }
+}
+
 } // namespace
 
 int runCommand(const RunOptions& options)
@@ -224,6 +237,10 @@ int runCommand(const RunOptions& options)
         std::cerr << "nothing was run\n";
         return 2;
     }
+    if (gpuPresetOnCpu(source, config->device))
+        std::cerr << "synctax-run: warning: preset '" << source << "' is sized for a GPU: on the CPU a step takes "
+                  << "far longer and its time budgets may end it with few measured rounds or none; on the CPU run "
+                  << defaultPresetName(false) << " instead\n";
 
     const std::filesystem::path outDir = options.outDir.empty() ? std::filesystem::path("results")
             / (config->name + "-" + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName))

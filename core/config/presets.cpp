@@ -3,6 +3,7 @@
 #include "core/config/presetdata.h"
 
 #include <algorithm>
+#include <map>
 
 namespace synctax {
 
@@ -25,5 +26,24 @@ std::optional<std::string> presetText(const std::string& name)
 }
 
 std::string defaultPresetName(bool cudaAvailable) { return cudaAvailable ? "seed" : "cpu-seed"; }
+
+std::optional<PresetSize> presetSizedFor(const std::string& name)
+{
+    // Beside the YAML rather than in it, so that print-config still prints each file as written;
+    // Presets.EveryPresetSaysWhatItIsSizedFor keeps this table and resources/presets/ in step.
+    static const std::map<std::string, PresetSize> sizes {
+        { "cpu-quick", PresetSize::Cpu },
+        { "observer", PresetSize::Gpu },
+        { "regimes", PresetSize::Gpu },
+        { "seed", PresetSize::Gpu },
+        { "seed-graphs", PresetSize::Gpu },
+        { "seed-tiny", PresetSize::Gpu },
+        { "sins", PresetSize::Gpu },
+    };
+    const auto it = sizes.find(name);
+    if (it == sizes.end() || !presetText(name))
+        return std::nullopt;
+    return it->second;
+}
 
 } // namespace synctax

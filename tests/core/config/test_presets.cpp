@@ -64,3 +64,13 @@ TEST(Presets, DefaultDependsOnCuda)
     EXPECT_EQ(defaultPresetName(true), "seed");
     EXPECT_EQ(defaultPresetName(false), "cpu-seed"); // cpu-quick is the smoke run: too few rounds to tell styles apart
 }
+
+TEST(Presets, EveryPresetSaysWhatItIsSizedFor)
+{
+    for (const auto& name : presetNames())
+        EXPECT_TRUE(presetSizedFor(name).has_value()) << name;
+    EXPECT_EQ(presetSizedFor("cpu-quick"), PresetSize::Cpu);
+    EXPECT_EQ(presetSizedFor("seed"), PresetSize::Gpu);
+    EXPECT_EQ(presetSizedFor(defaultPresetName(false)), PresetSize::Cpu); // what a GPU-sized one's warning offers
+    EXPECT_EQ(presetSizedFor("no-such-preset"), std::nullopt);
+}

@@ -1,0 +1,32 @@
+# A preset sized for a GPU warns on stderr, before it starts, when it runs on the CPU, and names the
+# preset to run there instead; on a CUDA device (or when CUDA is asked for and absent) it does not.
+set(warning "synctax-run: warning: preset 'observer' is sized for a GPU")
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${RUNNER} run observer --device cpu --quick --out ${WORK}/cpu
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
+endif()
+string(FIND "${err}" "${warning}" at)
+string(FIND "${err}" "synctax-run: observer on cpu" started)
+if(at EQUAL -1 OR started EQUAL -1 OR NOT at LESS started)
+    message(FATAL_ERROR "no warning before the run started:\n${err}")
+endif()
+string(FIND "${err}" "run cpu-quick instead\n" instead)
+if(instead EQUAL -1)
+    message(FATAL_ERROR "the warning does not name cpu-quick:\n${err}")
+endif()
+# One line: the warning's line ends where the next message begins.
+string(SUBSTRING "${err}" ${at} -1 rest)
+string(FIND "${rest}" "\n" eol)
+string(SUBSTRING "${rest}" 0 ${eol} line)
+string(FIND "${line}" "cpu-quick instead" inline)
+if(inline EQUAL -1)
+    message(FATAL_ERROR "the warning is not one line:\n${err}")
+endif()
+execute_process(COMMAND ${RUNNER} run observer --device cuda --quick --out ${WORK}/cuda
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${err}" "sized for a GPU" at)
+if(NOT at EQUAL -1)
+    message(FATAL_ERROR "a warning without the CPU (exit ${rc}):\n${err}")
+endif()
