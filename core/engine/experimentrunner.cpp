@@ -93,7 +93,7 @@ void ExperimentRunner::reportProgress(const std::string& cell)
         }
         left.push_back(w);
     }
-    p.remainingS = estimateRemainingS(left, m_blocksDone > 0 ? p.elapsedS / double(m_blocksDone) : 0.0);
+    p.remainingS = estimateRemainingS(left, m_blocksRun > 0 ? p.elapsedS / double(m_blocksRun) : 0.0);
     onProgress(p);
 }
 
@@ -106,6 +106,7 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     result.cells.reserve(m_cells.size());
     m_startNs = steadyNowNs();
     m_blocksDone = 0;
+    m_blocksRun = 0;
     m_groupPlans.clear();
     for (const auto& model : m_config.models) {
         for (Mode mode : m_config.modes)
@@ -270,8 +271,10 @@ void ExperimentRunner::runRound(
         if (stop.load() || run.outOfTime())
             break;
         CellRun& cell = run.cells[i];
-        if (cell.style)
+        if (cell.style) {
             runCellBlock(run, cell, round, stop);
+            ++m_blocksRun;
+        }
         ++m_blocksDone;
         reportProgress(run.label + "/" + cell.result->style);
     }

@@ -81,6 +81,8 @@ private:
     std::string m_clocksUnavailable;
     std::mt19937_64 m_rng;
     int64_t m_blocksDone = 0;
+    // Blocks that ran, for the pace: those an early end skipped count as done but took no time.
+    int64_t m_blocksRun = 0;
     int64_t m_startNs = 0;
     // For the time left: each model and mode's planned blocks and budget, and the one under way.
     std::vector<GroupWork> m_groupPlans;
