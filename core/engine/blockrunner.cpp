@@ -115,9 +115,10 @@ int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64
         executor.synchronize();
         const int64_t t0 = steadyNowNs();
         int64_t ran = 0;
-        // A chunk of steps sized for a GPU may take minutes on a CPU: the deadline holds per step.
+        // A chunk of steps sized for a GPU may take minutes on a CPU: a stop and the deadline hold
+        // per step.
         bool late = false;
-        while (ran < n && !late) {
+        while (ran < n && !late && !stop.load(std::memory_order_relaxed)) {
             spinForUs(hostWorkUs);
             executor.step();
             ++ran;

@@ -45,8 +45,8 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
 
 // Runs unlogged steps in chunks until two chunks in a row agree within 5% per step (the first
 // CUDA steps take up to hundreds of milliseconds), or max steps are spent, or the steady clock
-// passes `deadlineNs` (checked after every step, from the first; 0: no deadline). Calls `tick` at
-// most once a second. Returns steps run.
+// passes `deadlineNs` (checked after every step, from the first; 0: no deadline), or `stop` is set
+// (checked before every step). Calls `tick` at most once a second. Returns steps run.
 int64_t warmUp(StepExecutor& executor, int64_t minSteps, int64_t maxSteps, int64_t hostWorkUs,
     const std::atomic<bool>& stop, int64_t deadlineNs = 0, const std::function<void()>& tick = nullptr);
 

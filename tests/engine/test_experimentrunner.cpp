@@ -255,6 +255,29 @@ TEST(ExperimentRunner, ReportsTimeLeftDuringALongBlock)
     EXPECT_GT(during.front().blocksDone, 0); // so that the printers show the time left
 }
 
+// A stop ends a warm-up within one step, as it ends a block: a chunk of 10 GPU-sized steps can take
+// minutes on a CPU.
+TEST(ExperimentRunner, StopEndsAWarmUpWithinAStep)
+{
+    ExperimentConfig c = smallConfig();
+    c.hostWorkUs = 200'000; // a chunk of 10 warm-up steps takes 2 s at least
+    c.warmupMinSteps = 100;
+    c.warmupMaxSteps = 100;
+    std::atomic<bool> stop { false };
+    ExperimentRunner runner(c);
+    int warmingUp = 0;
+    runner.onProgress = [&](const RunProgress& p) {
+        // The second report of the phase comes from within the warm-up, a second or more into it.
+        if (p.cell == "tiny_mlp/eager: warming up" && ++warmingUp == 2)
+            stop.store(true);
+    };
+    const auto r = runner.run(stop);
+    EXPECT_TRUE(r.stopped);
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_GE(r.groups[0].warmupSteps, 1);
+    EXPECT_LT(r.groups[0].warmupSteps, 10); // within the first chunk
+}
+
 TEST(ExperimentRunner, ReportsTimeLeftThatEndsAtZero)
 {
     ExperimentConfig c = smallConfig();
