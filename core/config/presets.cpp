@@ -33,6 +33,7 @@ std::optional<PresetSize> presetSizedFor(const std::string& name)
     // Presets.EveryPresetSaysWhatItIsSizedFor keeps this table and resources/presets/ in step.
     static const std::map<std::string, PresetSize> sizes {
         { "cpu-quick", PresetSize::Cpu },
+        { "cpu-seed", PresetSize::Cpu },
         { "observer", PresetSize::Gpu },
         { "regimes", PresetSize::Gpu },
         { "seed", PresetSize::Gpu },
