@@ -346,8 +346,9 @@ void PipelineWidget::paintQueueNow(QPainter& p, const Trace& trace, const QRectF
     const int maxBoxes = 2 * perRow;
     const double capacity = double(m_model.queueCapacity) / double(std::max<int64_t>(1, m_model.k));
     const auto slotRect = [&](int b, double widthShare) {
-        return QRectF(left + (b % perRow) * (boxWidth + gap), top + double(b / perRow) * (boxHeight + gap),
-            boxWidth * widthShare, boxHeight);
+        const int row = b / perRow; // slots fill rows left to right
+        const int column = b % perRow;
+        return QRectF(left + column * (boxWidth + gap), top + row * (boxHeight + gap), boxWidth * widthShare, boxHeight);
     };
     const int slots = std::min(maxBoxes, int(std::ceil(capacity - 1e-9)));
     p.setPen(QPen(palette().mid().color(), 1, Qt::DashLine));
