@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/config/boundedkey.h"
 #include "core/config/experimentconfig.h"
 
 #include <cstdint>
@@ -14,21 +15,6 @@ namespace synctax {
 // Every key of an experiment config, written once: its name in YAML, what it holds and the values
 // it takes. The loader checks against these, the writer writes their names, and the app's config
 // panel takes its limits from them, so that the three cannot drift apart.
-struct IntegerKey {
-    const char* name;
-    int64_t min;
-    int64_t max;
-};
-struct UnsignedKey {
-    const char* name;
-    uint64_t min;
-    uint64_t max;
-};
-struct NumberKey {
-    const char* name;
-    double min;
-    double max;
-};
 struct FlagKey {
     const char* name; // true or false
 };

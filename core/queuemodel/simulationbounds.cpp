@@ -17,21 +17,21 @@ template <typename Bound, typename Read> std::string messageOf(const Bound& boun
     if (errors.empty())
         return "";
     const std::string& message = errors.front().message; // "d_ms: ..."
-    return message.substr(std::strlen(bound.key) + 2);
+    return message.substr(std::strlen(bound.name) + 2);
 }
 
 } // namespace
 
-std::string outOfBound(const NumberBound& bound, const std::string& text)
+std::string outOfBound(const NumberKey& bound, const std::string& text)
 {
     return messageOf(bound, text,
-        [&](YamlChecker& checker, const YAML::Node& node) { checker.number(node, bound.key, bound.min, bound.max); });
+        [&](YamlChecker& checker, const YAML::Node& node) { checker.number(node, bound.name, bound.min, bound.max); });
 }
 
-std::string outOfBound(const IntegerBound& bound, const std::string& text)
+std::string outOfBound(const IntegerKey& bound, const std::string& text)
 {
     return messageOf(bound, text,
-        [&](YamlChecker& checker, const YAML::Node& node) { checker.integer(node, bound.key, bound.min, bound.max); });
+        [&](YamlChecker& checker, const YAML::Node& node) { checker.integer(node, bound.name, bound.min, bound.max); });
 }
 
 } // namespace synctax

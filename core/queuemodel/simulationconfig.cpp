@@ -96,13 +96,13 @@ public:
     }
 
 private:
-    std::optional<double> within(const YAML::Node& value, const NumberBound& b)
+    std::optional<double> within(const YAML::Node& value, const NumberKey& b)
     {
-        return number(value, b.key, b.min, b.max);
+        return number(value, b.name, b.min, b.max);
     }
-    std::optional<int64_t> within(const YAML::Node& value, const IntegerBound& b)
+    std::optional<int64_t> within(const YAML::Node& value, const IntegerKey& b)
     {
-        return integer(value, b.key, b.min, b.max);
+        return integer(value, b.name, b.min, b.max);
     }
 
     void readModelKey(const std::string& k, const YAML::Node& value, PartialModel& model)
