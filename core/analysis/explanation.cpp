@@ -1,6 +1,6 @@
 #include "core/analysis/explanation.h"
 
-#include "core/files/resulttable.h"
+#include "core/analysis/format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,14 +9,7 @@ namespace synctax {
 
 namespace {
 
-std::string format(const char* pattern, double v)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, v);
-    return text;
-}
-
-std::string formatUs(double us) { return format(us >= 100 ? "%.0f" : "%.1f", us); }
+std::string formatUs(double us) { return formatNumber(us >= 100 ? "%.0f" : "%.1f", us); }
 
 const CellResult* itemCell(const GroupResult& group, const std::vector<CellResult>& cells)
 {
@@ -43,16 +36,16 @@ std::string gpuBound(
     std::string text = "GPU-bound: the GPU needs " + formatMs(r.gMs) + " ms per step and the host only "
         + formatMs(hostMs) + " ms, so ";
     if (queueSteps && r.k > 0) {
-        text += "the host runs about " + format("%.1f", *queueSteps) + " steps (~"
-            + format("%.0f", *queueSteps * double(r.k)) + " launches) ahead";
+        text += "the host runs about " + formatNumber("%.1f", *queueSteps) + " steps (~"
+            + formatNumber("%.0f", *queueSteps * double(r.k)) + " launches) ahead";
     } else if (queueSteps) {
-        text += "the host runs about " + format("%.1f", *queueSteps) + " steps ahead";
+        text += "the host runs about " + formatNumber("%.1f", *queueSteps) + " steps ahead";
     } else {
         text += "the host runs ahead and the GPU queue stays full";
     }
     const double bubblePct = r.gMs > 0 ? 100.0 * r.lUs * 1e-3 / r.gMs : 0;
     text += "; item() waits for work that had to run anyway, and the bubble costs about " + formatUs(r.lUs)
-        + " µs of a " + formatMs(r.gMs) + " ms step (~" + format("%.1f", bubblePct) + "%";
+        + " µs of a " + formatMs(r.gMs) + " ms step (~" + formatNumber("%.1f", bubblePct) + "%";
     if (item)
         text += "; measured item " + formatOverhead(*item->overheadPct);
     return text + ").";
@@ -112,7 +105,7 @@ std::string formatMs(double ms)
     if (!std::isfinite(ms))
         return "?";
     const double a = std::fabs(ms);
-    return format(a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", ms);
+    return formatNumber(a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", ms);
 }
 
 std::string regimeTitle(const RegimeMeasurement& regime)
@@ -134,7 +127,7 @@ std::string regimeNumbers(const RegimeMeasurement& regime)
         return "";
     return "D " + formatMs(regime.dMs) + " ms" + (regime.queueLimited ? " (upper bound)" : "") + " · G "
         + formatMs(regime.gMs) + " ms · L " + formatUs(regime.lUs) + " µs · K "
-        + (regime.k > 0 ? std::to_string(regime.k) : "?") + " · H " + format("%.0f", regime.hUs) + " µs";
+        + (regime.k > 0 ? std::to_string(regime.k) : "?") + " · H " + formatNumber("%.0f", regime.hUs) + " µs";
 }
 
 std::string explainGroup(const GroupResult& group, const std::vector<CellResult>& cells)
@@ -156,7 +149,7 @@ std::string explainGroup(const GroupResult& group, const std::vector<CellResult>
     else
         text = "Host " + formatMs(hostMs) + " ms and GPU " + formatMs(r.gMs) + " ms per step.";
     if (r.hUs > 0)
-        text += " The host time includes " + format("%.0f", r.hUs) + " µs of configured host work per step.";
+        text += " The host time includes " + formatNumber("%.0f", r.hUs) + " µs of configured host work per step.";
     if (r.queueLimited)
         text += " D (" + formatMs(r.dMs)
             + " ms) is an upper bound: one step fills the launch queue, so dispatching it includes waiting for the "

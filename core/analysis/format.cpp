@@ -61,4 +61,17 @@ std::string syncEveryLabel(int64_t n)
     return "item every " + std::to_string(n) + " steps";
 }
 
+std::string formatNumber(const char* pattern, double v)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, v);
+    return text;
+}
+
+std::string formatOverhead(const Interval& pct)
+{
+    const auto part = [](double v, const char* pattern) { return std::isfinite(v) ? formatNumber(pattern, v) : ""; };
+    return part(pct.estimate, "%+.1f%%") + " [" + part(pct.low, "%+.1f") + ", " + part(pct.high, "%+.1f") + "]";
+}
+
 } // namespace synctax

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/analysis/statistics.h"
+
 namespace synctax {
 
 // Every spelling of a time or a sync interval that SyncTax shows, in one place, C locale.
@@ -23,5 +25,11 @@ std::string formatTimestamp(std::chrono::system_clock::time_point time, Timestam
 
 // "item every step", "item every 10 steps"; "no sync" for n <= 0.
 std::string syncEveryLabel(int64_t n);
+
+// One number through a printf pattern, C locale: formatNumber("%.1f", 2.5) is "2.5".
+std::string formatNumber(const char* pattern, double v);
+
+// "+1.4% [+0.9, +1.9]": an overhead and its 95% interval; empty parts where a bound is not finite.
+std::string formatOverhead(const Interval& pct);
 
 } // namespace synctax

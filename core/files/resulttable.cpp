@@ -1,5 +1,6 @@
 #include "core/files/resulttable.h"
 
+#include "core/analysis/format.h"
 #include "core/analysis/processmerge.h"
 #include "core/config/stylecatalog.h"
 
@@ -12,14 +13,7 @@ namespace synctax {
 
 namespace {
 
-std::string fixed(double v, const char* format)
-{
-    if (!std::isfinite(v))
-        return "";
-    char text[64];
-    std::snprintf(text, sizeof text, format, v);
-    return text;
-}
+std::string fixed(double v, const char* format) { return std::isfinite(v) ? formatNumber(format, v) : ""; }
 
 std::string pad(const std::string& s, size_t width, bool right = false)
 {
@@ -236,11 +230,6 @@ std::string wrapped(const std::string& line, int columns)
 }
 
 } // namespace
-
-std::string formatOverhead(const Interval& pct)
-{
-    return fixed(pct.estimate, "%+.1f%%") + " [" + fixed(pct.low, "%+.1f") + ", " + fixed(pct.high, "%+.1f") + "]";
-}
 
 std::string formatTable(const ExperimentResult& result, int columns)
 {

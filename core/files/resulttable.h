@@ -1,13 +1,11 @@
 #pragma once
 
 #include "core/analysis/experimentresult.h"
+#include "core/analysis/format.h"
 
 #include <string>
 
 namespace synctax {
-
-// "+1.4% [+0.9, +1.9]"
-std::string formatOverhead(const Interval& pct);
 
 // The seed-style table: one row per style, per model (and mode) the step time and the overhead
 // against the baseline with its 95% interval; then what it means and how each model ran. Laid out

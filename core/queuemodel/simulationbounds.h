@@ -7,7 +7,6 @@
 
 namespace synctax {
 
-
 // What a simulation file accepts; `synctax-run sweep` holds its options for the same quantities to
 // the same bounds, so that a loop it cannot describe in a file it cannot sweep either.
 namespace simulationBounds {
