@@ -6,16 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-60}
 out=build-fuzz
-[ -f build/resources/presetdata.cpp ] || { echo "build first (make build): the presets are generated there"; exit 2; }
+[ -f build/resources/presetdata.cpp ] && [ -f build/core/simulationdata.cpp ] || { echo "build first (make build): the presets and simulations are generated there"; exit 2; }
 mkdir -p "$out/config-corpus" "$out/results-corpus"
 cp resources/presets/*.yaml tests/data/bad-configs/*.yaml "$out/config-corpus/"
 cp tests/data/bad-results/*.json "$out/results-corpus/"
-loaders="core/config/configloader.cpp core/config/yamlchecker.cpp core/config/configerror.cpp core/config/presets.cpp core/config/stylecatalog.cpp
-    core/config/experimentconfig.cpp core/config/modelcatalog.cpp build/resources/presetdata.cpp"
-flags="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
-clang++ $flags tests/fuzz/fuzz_configloader.cpp $loaders -lyaml-cpp -o "$out/fuzz_configloader"
-clang++ $flags tests/fuzz/fuzz_resultsloader.cpp core/files/resultsloader.cpp core/files/resultsjson.cpp core/gpu/gpuclocks.cpp \
-    core/analysis/statistics.cpp $loaders -lyaml-cpp -ldl -o "$out/fuzz_resultsloader"
+# The fuzzers link the whole LibTorch-free core, every room of it, as the build does: no list to keep.
+core=$(ls core/config/*.cpp core/steps/*.cpp core/queuemodel/*.cpp core/analysis/*.cpp core/files/*.cpp)
+generated="build/resources/presetdata.cpp build/core/simulationdata.cpp"
+flags="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. -Ibuild/core
+    -include cmake/torchfree.h"
+for target in configloader resultsloader; do
+    clang++ $flags tests/fuzz/fuzz_$target.cpp $core $generated -lyaml-cpp -o "$out/fuzz_$target"
+done
 cd "$out"
 for target in configloader resultsloader; do
     corpus=${target%loader}-corpus
