@@ -239,7 +239,15 @@ std::string formatTable(const ExperimentResult& result, int columns)
         out += (out.empty() ? "" : "\n") + gridText(grid, block, columns);
     for (const auto& line : notes(result, grid.styleWidth))
         out += wrapped(line, columns);
-    return out + formatNoiseVerdicts(result);
+    out += formatNoiseVerdicts(result);
+    // Last, so that nobody reads a CPU run's overheads as a queue's: there is none to explain them.
+    if (!result.groups.empty() && std::none_of(result.groups.begin(), result.groups.end(), [](const GroupResult& g) {
+            return g.regime.available;
+        }))
+        out += wrapped("No GPU queue to explain: on the CPU a sync waits for no queued work, so every overhead "
+                       "above is the host's own cost of the style.",
+            columns);
+    return out;
 }
 
 std::string formatNoiseVerdicts(const ExperimentResult& result)

@@ -170,3 +170,20 @@ TEST(ResultTable, AVeryNarrowTerminalStacksTheCells)
         EXPECT_LE(line.size(), 50u) << line;
     EXPECT_NE(table.find("resnet50\n  none\n    41.904 ms  baseline\n"), std::string::npos) << table;
 }
+
+TEST(ResultTable, ACpuRunSaysLastThatThereIsNoGpuQueueToExplain)
+{
+    ExperimentResult cpu = seedLikeResult();
+    for (auto& g : cpu.groups) {
+        g.regime = RegimeMeasurement {};
+        g.regime.reason = "no asynchronous queue on CPU";
+    }
+    for (const int columns : { 0, 80 }) {
+        const std::string table = formatTable(cpu, columns);
+        const size_t at = table.rfind("No GPU queue to explain");
+        ASSERT_NE(at, std::string::npos) << table;
+        EXPECT_EQ(table.find('\n', table.find("style.", at)), table.size() - 1) << "not the last line:\n" << table;
+    }
+    // A GPU run, whose regime was measured, says nothing of the kind.
+    EXPECT_EQ(formatTable(seedLikeResult()).find("No GPU queue"), std::string::npos);
+}
