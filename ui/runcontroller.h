@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
-#include "core/steps/cellplan.h"
 #include "core/analysis/liveresults.h"
+#include "core/config/experimentconfig.h"
+#include "core/steps/cellplan.h"
 #include "core/steps/runhistory.h"
 
 #include <QObject>

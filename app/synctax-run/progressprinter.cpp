@@ -24,8 +24,8 @@ std::string progressLine(const RunProgress& p, int columns)
 {
     const double fraction = p.fraction();
     char times[96];
-    std::snprintf(times, sizeof times, "%3d%%  %s elapsed, ETA %s", int(fraction * 100), formatClock(p.elapsedS).c_str(),
-        eta(p).c_str());
+    std::snprintf(times, sizeof times, "%3d%%  %s elapsed, ETA %s", int(fraction * 100),
+        formatClock(p.elapsedS).c_str(), eta(p).c_str());
     const auto bar = [&](size_t width) {
         const size_t filled = std::min(size_t(std::max(fraction, 0.0) * double(width)), width);
         return "[" + std::string(filled, '#') + std::string(width - filled, ' ') + "] ";

@@ -1,10 +1,10 @@
 #pragma once
 
 #include "core/analysis/noiseverdict.h"
+#include "core/analysis/statistics.h"
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
-#include "core/analysis/statistics.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/config/experimentconfig.h"
 #include "core/analysis/experimentresult.h"
+#include "core/config/experimentconfig.h"
 
 #include <vector>
 

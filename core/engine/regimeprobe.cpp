@@ -1,7 +1,7 @@
 #include "core/engine/regimeprobe.h"
 
-#include "core/gpu/hostclock.h"
 #include "core/analysis/statistics.h"
+#include "core/gpu/hostclock.h"
 #include "core/training/stepexecutor.h"
 
 #include <torch/torch.h>

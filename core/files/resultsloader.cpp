@@ -366,7 +366,6 @@ private:
         else
             error(p + "/noise_verdict", "expected " + noiseVerdictNames() + ", found \"" + name + "\"");
     }
-
 };
 
 // 1-based line and column of a byte offset.

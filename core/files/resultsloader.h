@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/config/configerror.h"
 #include "core/analysis/experimentresult.h"
+#include "core/config/configerror.h"
 
 #include <optional>
 #include <string>

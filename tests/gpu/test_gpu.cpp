@@ -114,9 +114,9 @@ TEST(Gpu, DeviceIndexOutOfRangeIsABadInput)
 }
 
 #ifdef SYNCTAX_HAVE_CUDA
+#include "core/engine/regimeprobe.h"
 #include "core/gpu/gputimeline.h"
 #include "core/gpu/hostclock.h"
-#include "core/engine/regimeprobe.h"
 
 #include <ATen/cuda/Sleep.h>
 

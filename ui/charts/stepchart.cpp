@@ -1,10 +1,10 @@
 #include "ui/charts/stepchart.h"
 
 #include "core/config/stylecatalog.h"
+#include "core/steps/runhistory.h"
 #include "ui/charts/axisrange.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
-#include "core/steps/runhistory.h"
 
 #include <QLegend>
 #include <QLineSeries>

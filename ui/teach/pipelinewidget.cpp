@@ -348,7 +348,8 @@ void PipelineWidget::paintQueueNow(QPainter& p, const Trace& trace, const QRectF
     const auto slotRect = [&](int b, double widthShare) {
         const int row = b / perRow; // slots fill rows left to right
         const int column = b % perRow;
-        return QRectF(left + column * (boxWidth + gap), top + row * (boxHeight + gap), boxWidth * widthShare, boxHeight);
+        return QRectF(
+            left + column * (boxWidth + gap), top + row * (boxHeight + gap), boxWidth * widthShare, boxHeight);
     };
     const int slots = std::min(maxBoxes, int(std::ceil(capacity - 1e-9)));
     p.setPen(QPen(palette().mid().color(), 1, Qt::DashLine));

@@ -124,8 +124,8 @@ TEST(ResultsDiff, ListsTheConfigKeysThatDiffer)
     std::vector<std::string> keys;
     for (const auto& c : d.config)
         keys.push_back(c.key);
-    EXPECT_EQ(keys,
-        (std::vector<std::string> { "seed", "steps_per_block", "styles", "warmup.min_steps", "tiny_mlp.batch" }));
+    EXPECT_EQ(
+        keys, (std::vector<std::string> { "seed", "steps_per_block", "styles", "warmup.min_steps", "tiny_mlp.batch" }));
     const std::string text = formatDiff(d);
     const size_t batch = text.find("config tiny_mlp.batch: 32  |  4\n");
     EXPECT_NE(batch, std::string::npos) << text;
