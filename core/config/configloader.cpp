@@ -56,7 +56,7 @@ public:
             } else if (k == device.name) {
                 readDevice(value, config);
             } else if (k == seed.name) {
-                if (auto v = unsignedInteger(value, seed.name))
+                if (auto v = unsignedInteger(value, seed))
                     config.seed = *v;
             } else if (k == stepsPerBlock.name) {
                 if (auto v = integer(value, stepsPerBlock))

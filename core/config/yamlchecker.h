@@ -40,6 +40,10 @@ public:
         const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where);
     std::optional<int64_t> integer(const YAML::Node& node, const std::string& what, int64_t min, int64_t max);
     std::optional<uint64_t> unsignedInteger(const YAML::Node& node, const std::string& what); // 0 to 2^64 - 1
+    std::optional<uint64_t> unsignedInteger(const YAML::Node& node, const UnsignedKey& key)
+    {
+        return unsignedInteger(node, key.name);
+    }
     std::optional<double> number(const YAML::Node& node, const std::string& what, double min, double max);
     std::optional<bool> boolean(const YAML::Node& node, const std::string& what);
     std::optional<std::string> string(const YAML::Node& node, const std::string& what);
