@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Record torch.profiler (Kineto) traces of plain Python training loops, for SyncTax's tests.
+
+Each loop trains one of SyncTax's three models on synthetic data, with or without syncs in the
+step, and writes what `torch.profiler` writes for a user: `tensorboard_trace_handler` files
+(`.pt.trace.json.gz`) or `export_chrome_trace` (`.json`). Beside the traces, `measured.json` holds
+each loop's mean step time timed without the profiler, so the tax a trace implies can be compared
+with the tax the loop pays.
+
+usage: record-traces.py OUT_DIR [--quick]
+"""
+import json
+import os
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler
+
+
+class TinyMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(256, 512), nn.Linear(512, 512)
+        self.fc3, self.fc4 = nn.Linear(512, 512), nn.Linear(512, 10)
+
+    def forward(self, x):
+        return self.fc4(F.relu(self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))))
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
+        self.c2, self.b2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = self.b2(self.c2(F.relu(self.b1(self.c1(x)))))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class SmallResNet(nn.Module):
+    def __init__(self, width=64, classes=10):
+        super().__init__()
+        self.stem, self.bn = nn.Conv2d(3, width, 3, 1, 1, bias=False), nn.BatchNorm2d(width)
+        blocks, cin = [], width
+        for stage in range(4):
+            planes = width << stage
+            for b in range(2):
+                blocks.append(BasicBlock(cin, planes, 2 if stage > 0 and b == 0 else 1))
+                cin = planes
+        self.stages, self.fc = nn.Sequential(*blocks), nn.Linear(cin, classes)
+
+    def forward(self, x):
+        x = self.stages(F.relu(self.bn(self.stem(x))))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class Bottleneck(nn.Module):
+    def __init__(self, cin, planes, stride):
+        super().__init__()
+        cout = planes * 4
+        self.c1, self.b1 = nn.Conv2d(cin, planes, 1, bias=False), nn.BatchNorm2d(planes)
+        self.c2, self.b2 = nn.Conv2d(planes, planes, 3, stride, 1, bias=False), nn.BatchNorm2d(planes)
+        self.c3, self.b3 = nn.Conv2d(planes, cout, 1, bias=False), nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        y = F.relu(self.b2(self.c2(y)))
+        y = self.b3(self.c3(y))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class ResNet50(nn.Module):
+    def __init__(self, classes=1000):
+        super().__init__()
+        self.stem, self.bn = nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64)
+        blocks, cin = [], 64
+        for stage, count in enumerate((3, 4, 6, 3)):
+            planes = 64 << stage
+            for b in range(count):
+                blocks.append(Bottleneck(cin, planes, 2 if stage > 0 and b == 0 else 1))
+                cin = planes * 4
+        self.stages, self.fc = nn.Sequential(*blocks), nn.Linear(cin, classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.bn(self.stem(x))), 3, 2, 1)
+        x = self.stages(x)
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+MODELS = {
+    "tiny_mlp": (TinyMLP, lambda b: (b, 256), 256, 10),
+    "small_resnet": (SmallResNet, lambda b: (b, 3, 32, 32), 128, 10),
+    "resnet50": (ResNet50, lambda b: (b, 3, 224, 224), 64, 1000),
+}
+
+
+def host_work(ms):
+    """Busy host work (data loading, augmentation, logging) that the GPU queue can hide."""
+    end = time.perf_counter() + ms / 1000.0
+    while time.perf_counter() < end:
+        pass
+
+
+class Loop:
+    def __init__(self, model, syncs, host_ms):
+        make, shape, batch, classes = MODELS[model]
+        self.net = make().cuda()
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.01, momentum=0.9)
+        self.x = torch.randn(shape(batch), device="cuda")
+        self.y = torch.randint(0, classes, (batch,), device="cuda")
+        self.syncs, self.host_ms, self.step_index = syncs, host_ms, 0
+
+    def step(self):
+        self.opt.zero_grad(set_to_none=True)
+        logits = self.net(self.x)
+        loss = F.cross_entropy(logits, self.y)
+        loss.backward()
+        self.opt.step()
+        if self.host_ms:
+            host_work(self.host_ms)
+        if self.syncs in ("item", "mixed"):
+            loss_value = loss.item()
+        if self.syncs == "mixed":
+            i = self.step_index
+            correct = (logits.argmax(1) == self.y).sum().cpu()
+            if i % 3 == 0:
+                first = logits[0, :4].tolist()
+            if i % 4 == 0:
+                zero_labels = torch.nonzero(self.y == 0)
+            if i % 5 == 0:
+                torch.cuda.synchronize()
+        self.step_index += 1
+
+
+def mean_step_ms(loop, steps):
+    for _ in range(5):
+        loop.step()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        loop.step()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) * 1000.0 / steps
+
+
+def record(out, name, model, syncs, host_ms=0.0, active=5, stack=True, steps_marked=True, cycles=1, gz=True):
+    loop = Loop(model, syncs, host_ms)
+    measured = mean_step_ms(loop, 40)
+    folder = os.path.join(out, name)
+    os.makedirs(folder, exist_ok=True)
+    activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+    if steps_marked:
+        handler = tensorboard_trace_handler(folder, worker_name=name, use_gzip=gz)
+        with profile(activities=activities, with_stack=stack,
+                     schedule=schedule(wait=1, warmup=1, active=active, repeat=cycles),
+                     on_trace_ready=handler) as prof:
+            for _ in range(cycles * (active + 2) + 1):
+                loop.step()
+                prof.step()
+    else:
+        with profile(activities=activities, with_stack=stack) as prof:
+            for _ in range(active):
+                loop.step()
+            torch.cuda.synchronize()
+        prof.export_chrome_trace(os.path.join(folder, name + ".json"))
+    files = sorted(os.listdir(folder))
+    sizes = [os.path.getsize(os.path.join(folder, f)) for f in files]
+    print(f"{name:32s} {measured:8.3f} ms/step  {len(files)} file(s) {sum(sizes) / 1e6:6.2f} MB", flush=True)
+    return {"name": name, "model": model, "syncs": syncs, "host_ms": host_ms, "mean_step_ms": measured,
+            "files": files, "bytes": sizes}
+
+
+def ddp_worker(rank, world, out, port):
+    import torch.distributed as dist
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    net = nn.parallel.DistributedDataParallel(TinyMLP().cuda())
+    opt = torch.optim.SGD(net.parameters(), lr=0.01)
+    x, y = torch.randn(256, 256, device="cuda"), torch.randint(0, 10, (256,), device="cuda")
+    folder = os.path.join(out, "ddp-gloo-2ranks")
+    os.makedirs(folder, exist_ok=True)
+    handler = tensorboard_trace_handler(folder, worker_name=f"rank{rank}", use_gzip=True)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], with_stack=True,
+                 schedule=schedule(wait=1, warmup=1, active=4), on_trace_ready=handler) as prof:
+        for i in range(7):
+            opt.zero_grad(set_to_none=True)
+            loss = F.cross_entropy(net(x), y)
+            if rank == 1 and i % 2 == 0:
+                host_work(20.0)  # one slow rank: the other waits in the gradient all-reduce
+            loss.backward()
+            opt.step()
+            loss.item()
+            prof.step()
+    dist.destroy_process_group()
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    torch.backends.cudnn.benchmark = True
+    print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0), flush=True)
+    runs = []
+    for model, active in (("tiny_mlp", 10), ("small_resnet", 5), ("resnet50", 3)):
+        for syncs in ("item", "none"):
+            runs.append(record(out, f"{model}-{syncs}", model, syncs, active=active))
+    runs.append(record(out, "small_resnet-mixed", "small_resnet", "mixed", active=6))
+    for syncs in ("item", "none"):
+        runs.append(record(out, f"resnet50-host15-{syncs}", "resnet50", syncs, host_ms=15.0, active=3))
+        runs.append(record(out, f"small_resnet-host4-{syncs}", "small_resnet", syncs, host_ms=4.0, active=5))
+    runs.append(record(out, "tiny_mlp-item-nostack", "tiny_mlp", "item", active=5, stack=False, steps_marked=False))
+    runs.append(record(out, "tiny_mlp-watch", "tiny_mlp", "item", active=3, cycles=3))
+    with open(os.path.join(out, "measured.json"), "w") as f:
+        json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "runs": runs}, f, indent=1)
+    try:
+        import torch.multiprocessing as mp
+        mp.spawn(ddp_worker, args=(2, out, 29517), nprocs=2, join=True)
+        print("ddp-gloo-2ranks", sorted(os.listdir(os.path.join(out, "ddp-gloo-2ranks"))), flush=True)
+    except Exception as error:  # a trace set without ranks is still worth keeping
+        print("ddp recording failed:", error, flush=True)
+
+
+if __name__ == "__main__":
+    main()
