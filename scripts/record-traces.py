@@ -4,13 +4,16 @@
 Each loop trains one of SyncTax's three models on synthetic data, with or without syncs in the
 step, and writes what `torch.profiler` writes for a user: `tensorboard_trace_handler` files
 (`.pt.trace.json.gz`) or `export_chrome_trace` (`.json`). Beside the traces, `measured.json` holds
-each loop's mean step time timed without the profiler, so the tax a trace implies can be compared
+each loop's mean step time timed without the profiler, and the paired interleaved measurement of
+`item` against `none` for each model (and with host work), so the tax a trace implies can be compared
 with the tax the loop pays.
 
-usage: record-traces.py OUT_DIR [--quick]
+usage: record-traces.py OUT_DIR
 """
 import json
+import math
 import os
+import random
 import sys
 import time
 
@@ -105,10 +108,9 @@ MODELS = {
 
 
 def host_work(ms):
-    """Busy host work (data loading, augmentation, logging) that the GPU queue can hide."""
-    end = time.perf_counter() + ms / 1000.0
-    while time.perf_counter() < end:
-        pass
+    """Host work (data loading, augmentation, logging) that the GPU queue can hide. One sleep, not a
+    busy loop: a busy loop's thousands of perf_counter calls would fill a with_stack trace."""
+    time.sleep(ms / 1000.0)
 
 
 class Loop:
@@ -151,6 +153,48 @@ def mean_step_ms(loop, steps):
         loop.step()
     torch.cuda.synchronize()
     return (time.perf_counter() - t0) * 1000.0 / steps
+
+
+def block_ms(loop, steps):
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        loop.step()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) * 1000.0 / steps
+
+
+def measure_paired(model, host_ms, rounds=30, seed=1):
+    """`item` against `none` and `none` against itself (A/A), unprofiled: blocks of steps in rounds,
+    each round in a fresh seeded random order; the overhead is the geometric mean of the paired
+    ratios with a 95% bootstrap interval over rounds (2,000 resamples)."""
+    rng = random.Random(seed)
+    loops = {"none": Loop(model, "none", host_ms), "none_aa": Loop(model, "none", host_ms),
+             "item": Loop(model, "item", host_ms)}
+    steps = max(5, int(300 / (mean_step_ms(loops["none"], 10) + 1e-9)))  # blocks of about 0.3 s
+    for loop in loops.values():
+        mean_step_ms(loop, 5)
+    blocks = {name: [] for name in loops}
+    for _ in range(rounds):
+        order = list(loops)
+        rng.shuffle(order)
+        for name in order:
+            blocks[name].append(block_ms(loops[name], steps))
+
+    def overhead(name):
+        logs = [math.log(a / b) for a, b in zip(blocks[name], blocks["none"])]
+        mean = lambda xs: sum(xs) / len(xs)
+        boot = sorted(mean([rng.choice(logs) for _ in logs]) for _ in range(2000))
+        pct = lambda x: (math.exp(x) - 1.0) * 100.0
+        return {"pct": pct(mean(logs)), "ci_low": pct(boot[49]), "ci_high": pct(boot[1949])}
+
+    result = {"model": model, "host_ms": host_ms, "rounds": rounds, "steps_per_block": steps,
+              "none_ms": sorted(blocks["none"])[rounds // 2], "item_ms": sorted(blocks["item"])[rounds // 2],
+              "item": overhead("item"), "aa_control": overhead("none_aa")}
+    print(f"paired {model:12s} host {host_ms:4.1f} ms: none {result['none_ms']:7.3f} ms, item "
+          f"{result['item']['pct']:+5.1f}% [{result['item']['ci_low']:+5.1f}, {result['item']['ci_high']:+5.1f}], "
+          f"A/A {result['aa_control']['pct']:+5.1f}% ({steps} steps x {rounds} rounds)", flush=True)
+    return result
 
 
 def record(out, name, model, syncs, host_ms=0.0, active=5, stack=True, steps_marked=True, cycles=1, gz=True):
@@ -219,8 +263,11 @@ def main():
         runs.append(record(out, f"small_resnet-host4-{syncs}", "small_resnet", syncs, host_ms=4.0, active=5))
     runs.append(record(out, "tiny_mlp-item-nostack", "tiny_mlp", "item", active=5, stack=False, steps_marked=False))
     runs.append(record(out, "tiny_mlp-watch", "tiny_mlp", "item", active=3, cycles=3))
+    paired = [measure_paired(model, host_ms) for model, host_ms in
+              (("tiny_mlp", 0.0), ("small_resnet", 0.0), ("resnet50", 0.0), ("small_resnet", 4.0), ("resnet50", 15.0))]
     with open(os.path.join(out, "measured.json"), "w") as f:
-        json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "runs": runs}, f, indent=1)
+        json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "runs": runs,
+                   "paired": paired}, f, indent=1)
     try:
         import torch.multiprocessing as mp
         mp.spawn(ddp_worker, args=(2, out, 29517), nprocs=2, join=True)
