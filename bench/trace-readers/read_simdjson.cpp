@@ -1,5 +1,5 @@
 // simdjson On Demand: needs the whole text in one padded buffer, so it is not streaming; a
-// .json.gz is inflated into memory first, sized from gzip's trailer so the buffer never regrows.
+// .json.gz is inflated into memory first. The buffer is sized once, from the file or gzip's trailer.
 #include "readers.h"
 #include "source.h"
 
@@ -9,15 +9,19 @@
 namespace tracebench {
 namespace {
 
-// ISIZE, the last 4 bytes of a gzip member: the uncompressed size mod 2^32.
-std::size_t gzipSizeHint(const std::string& path)
+// The text's size, so that the buffer is allocated once: the file's size, or for gzip ISIZE, the
+// last 4 bytes of the member (the uncompressed size mod 2^32).
+std::size_t textSizeHint(const std::string& path, bool gzip)
 {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
         return 0;
     unsigned char b[4] = { 0, 0, 0, 0 };
     std::size_t size = 0;
-    if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(b, 1, 4, f) == 4)
+    if (!gzip) {
+        if (std::fseek(f, 0, SEEK_END) == 0)
+            size = static_cast<std::size_t>(std::ftell(f));
+    } else if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(b, 1, 4, f) == 4)
         size = b[0] | (b[1] << 8) | (b[2] << 16) | (std::size_t(b[3]) << 24);
     std::fclose(f);
     return size;
@@ -54,7 +58,7 @@ ReadOutcome readWithSimdjson(const std::string& path)
         return out;
     }
     std::string text;
-    text.reserve(gzipSizeHint(path) + simdjson::SIMDJSON_PADDING);
+    text.reserve(textSizeHint(path, source.gzip()) + simdjson::SIMDJSON_PADDING);
     std::string chunk(ChunkSource::kChunk, '\0');
     while (const std::size_t got = source.read(chunk.data()))
         text.append(chunk.data(), got);

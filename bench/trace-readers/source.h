@@ -21,6 +21,7 @@ public:
     ChunkSource& operator=(const ChunkSource&) = delete;
 
     bool ok() const { return m_file != nullptr; }
+    bool gzip() const { return m_gzip; }
     // Fills out (kChunk bytes) and returns how many it wrote; 0 at the end or on an error.
     std::size_t read(char* out);
     std::uint64_t textBytes() const { return m_textBytes; } // JSON bytes handed out so far
