@@ -2,8 +2,9 @@
 """Times commands: wall time (perf_counter around the process) and peak RSS ("Maximum resident set
 size" of /usr/bin/time -v, or ru_maxrss from wait4 when /usr/bin/time is missing: the same number).
 
-As a program: timecmd.py --repeat N --bytes JSON_BYTES -- COMMAND...  prints one line per run and
-the median with its spread (min..max).
+As a program: timecmd.py --repeat N --bytes JSON_BYTES --file F [--file G] -- COMMAND...  runs
+COMMAND F (then COMMAND G) in each of N rounds, prints one line per run, then per file the median
+MB/s and peak RSS with their spread (min..max) and, when given, whether the goals are met.
 """
 import argparse
 import os
@@ -46,25 +47,41 @@ def spread(values):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--bytes", type=int, required=True, help="uncompressed JSON bytes the command reads")
+    ap.add_argument("--bytes", type=int, required=True, help="uncompressed JSON bytes in each file")
+    ap.add_argument("--file", action="append", required=True,
+                    help="appended to the command; several files are run in turn, round by round")
+    ap.add_argument("--goal-mbps", type=float, help="goal for the first file: at least this MB/s")
+    ap.add_argument("--goal-rss-percent", type=float, help="goal: peak RSS at most this %% of --bytes")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     args = ap.parse_args()
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
-    rates, rss = [], []
+    rates = {f: [] for f in args.file}
+    rss = {f: [] for f in args.file}
     for i in range(args.repeat):
-        load = load_average()
-        seconds, kib, rc = run_once(cmd)
-        if rc != 0:
-            print("run %d: exit status %d" % (i + 1, rc))
-            return 1
-        rates.append(args.bytes / 1e6 / seconds)
-        rss.append(kib)
-        print("  run %d: %.3f s, %.1f MB/s, peak RSS %.1f MiB (load %.2f before)"
-              % (i + 1, seconds, rates[-1], kib / 1024, load))
-    med, lo, hi = spread(rates)
-    rmed, rlo, rhi = spread(rss)
-    print("RESULT MBps %.1f [%.1f..%.1f] peakRssKiB %d [%d..%d] rssPercent %.2f"
-          % (med, lo, hi, rmed, rlo, rhi, 100.0 * rmed * 1024 / args.bytes))
+        for f in args.file:
+            load = load_average()
+            seconds, kib, rc = run_once(cmd + [f])
+            if rc != 0:
+                print("%s %s: exit status %d" % (" ".join(cmd), f, rc))
+                return 1
+            rates[f].append(args.bytes / 1e6 / seconds)
+            rss[f].append(kib)
+            print("  round %d %s: %.3f s, %.1f MB/s, peak RSS %.1f MiB (load %.2f before)"
+                  % (i + 1, os.path.basename(f), seconds, rates[f][-1], kib / 1024, load))
+    print("median [min..max] of %d runs, MB/s of uncompressed JSON (%d bytes):" % (args.repeat, args.bytes))
+    for n, f in enumerate(args.file):
+        med, lo, hi = spread(rates[f])
+        rmed, rlo, rhi = spread(rss[f])
+        percent = 100.0 * rmed * 1024 / args.bytes
+        goals = []
+        if args.goal_mbps is not None and n == 0:
+            goals.append("goal >= %.0f MB/s: %s" % (args.goal_mbps, "met" if med >= args.goal_mbps else "NOT met"))
+        if args.goal_rss_percent is not None:
+            goals.append("goal RSS <= %.0f%%: %s"
+                         % (args.goal_rss_percent, "met" if percent <= args.goal_rss_percent else "NOT met"))
+        print("  %-24s %7.1f MB/s [%.1f..%.1f]  peak RSS %.1f MiB [%.1f..%.1f] = %.2f%% of the JSON  %s"
+              % (os.path.basename(f), med, lo, hi, rmed / 1024, rlo / 1024, rhi / 1024, percent,
+                 "; ".join(goals)))
     return 0
 
 
