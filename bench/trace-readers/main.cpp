@@ -1,6 +1,7 @@
 // trace-bench READER FILE: reads a Kineto trace with one JSON reader, prints what it counted,
 // the JSON bytes, the time, MB/s of uncompressed JSON and the peak RSS (VmHWM).
 #include "readers.h"
+#include "source.h"
 
 #include <chrono>
 #include <cstdio>
@@ -30,13 +31,18 @@ int main(int argc, char** argv)
     }
     const std::string reader = argv[1];
     const auto start = std::chrono::steady_clock::now();
+    tracebench::ChunkSource source(argv[2]);
+    if (!source.ok()) {
+        std::fprintf(stderr, "cannot open %s\n", argv[2]);
+        return 1;
+    }
     tracebench::ReadOutcome outcome;
     if (reader == "rapidjson")
-        outcome = tracebench::readWithRapidJson(argv[2]);
+        outcome = tracebench::readWithRapidJson(source);
     else if (reader == "nlohmann")
-        outcome = tracebench::readWithNlohmann(argv[2]);
+        outcome = tracebench::readWithNlohmann(source);
     else if (reader == "simdjson")
-        outcome = tracebench::readWithSimdjson(argv[2]);
+        outcome = tracebench::readWithSimdjson(source, argv[2]);
     else {
         std::fprintf(stderr, "unknown reader %s\n", argv[1]);
         return 2;

@@ -59,14 +59,9 @@ struct Sax : nlohmann::json_sax<json> {
 
 } // namespace
 
-ReadOutcome readWithNlohmann(const std::string& path)
+ReadOutcome readWithNlohmann(ChunkSource& source)
 {
     ReadOutcome out;
-    ChunkSource source(path);
-    if (!source.ok()) {
-        out.error = "cannot open " + path;
-        return out;
-    }
     auto buf = std::make_unique<ChunkStreambuf>(source);
     std::istream in(buf.get());
     Sax sax;

@@ -78,14 +78,9 @@ struct Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
 
 } // namespace
 
-ReadOutcome readWithRapidJson(const std::string& path)
+ReadOutcome readWithRapidJson(ChunkSource& source)
 {
     ReadOutcome out;
-    ChunkSource source(path);
-    if (!source.ok()) {
-        out.error = "cannot open " + path;
-        return out;
-    }
     auto stream = std::make_unique<ChunkStream>(source); // 64 KiB: not on the stack
     Handler handler;
     rapidjson::Reader reader;

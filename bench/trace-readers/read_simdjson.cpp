@@ -49,14 +49,9 @@ void walk(simdjson::ondemand::document& doc, Tally& tally)
 
 } // namespace
 
-ReadOutcome readWithSimdjson(const std::string& path)
+ReadOutcome readWithSimdjson(ChunkSource& source, const std::string& path)
 {
     ReadOutcome out;
-    ChunkSource source(path);
-    if (!source.ok()) {
-        out.error = "cannot open " + path;
-        return out;
-    }
     std::string text;
     text.reserve(textSizeHint(path, source.gzip()) + simdjson::SIMDJSON_PADDING);
     std::string chunk(ChunkSource::kChunk, '\0');

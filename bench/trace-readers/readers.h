@@ -14,8 +14,11 @@ struct ReadOutcome {
     std::string error; // empty when the read succeeded
 };
 
-ReadOutcome readWithRapidJson(const std::string& path);
-ReadOutcome readWithNlohmann(const std::string& path);
-ReadOutcome readWithSimdjson(const std::string& path);
+class ChunkSource;
+
+// Each reads the whole of source (opened on path) and counts what Tally counts.
+ReadOutcome readWithRapidJson(ChunkSource& source);
+ReadOutcome readWithNlohmann(ChunkSource& source);
+ReadOutcome readWithSimdjson(ChunkSource& source, const std::string& path);
 
 } // namespace tracebench
