@@ -7,6 +7,9 @@ find_package(yaml-cpp REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+find_package(ZLIB REQUIRED)
+# RapidJSON is header-only; Debian's CMake config for it names no target, so the header is found.
+find_path(RAPIDJSON_INCLUDE_DIR rapidjson/reader.h REQUIRED)
 
 # Torch's CMake config lists libc10_cuda only when Torch was built with CUDA.
 if(C10_CUDA_LIBRARY)

@@ -27,6 +27,7 @@ struct TraceReadError {
     std::uint64_t byteOffset = 0; // in the JSON text (the uncompressed stream of a .json.gz)
     std::int64_t eventIndex = -1; // index in traceEvents; -1 outside it
     std::string message; // "expected a number for \"ts\", found a string"
+    bool positioned = true; // false when the error is about the file itself (missing, a directory)
 
     std::string format() const; // "FILE: byte 1234, event 17: expected ..."
 };

@@ -1,0 +1,489 @@
+#include "core/files/kinetohandler.h"
+
+#include "core/files/tracebytestream.h"
+#include "core/files/traceclassifier.h"
+#include "core/files/tracenumber.h"
+
+#include <algorithm>
+
+namespace synctax {
+
+namespace {
+
+const char* typeWord(int type)
+{
+    static const char* const words[] = { "null", "a boolean", "a number", "a string", "an object", "an array" };
+    return words[type];
+}
+
+// Device ids index deviceProperties; a larger id is not a device Kineto wrote.
+constexpr std::int64_t kMaxDeviceId = 4096;
+
+} // namespace
+
+KinetoHandler::KinetoHandler(const TraceByteStream& stream)
+    : m_stream(stream)
+{
+    m_stack.reserve(16);
+    m_stack.push_back(Where::Root);
+}
+
+std::uint64_t KinetoHandler::here() const { return m_stream.Tell(); }
+
+bool KinetoHandler::insideEvents() const
+{
+    return std::find(m_stack.begin(), m_stack.end(), Where::Events) != m_stack.end();
+}
+
+std::int64_t KinetoHandler::eventIndex() const
+{
+    // Between two events (or before the first) the place is the next one's.
+    const auto count = static_cast<std::int64_t>(m_eventsInFile);
+    return m_stack.back() == Where::Events ? count : count - 1;
+}
+
+bool KinetoHandler::fail(std::uint64_t offset, std::string message)
+{
+    Error e;
+    e.offset = offset;
+    e.eventIndex = insideEvents() ? eventIndex() : -1;
+    e.message = std::move(message);
+    m_error = std::move(e);
+    return false;
+}
+
+KinetoHandler::OptionalInt KinetoHandler::integer(ValueType type, std::string_view text)
+{
+    OptionalInt result;
+    if (type == ValueType::Number)
+        result.set = exactInteger(text, result.value) == DecimalStatus::Ok;
+    return result;
+}
+
+bool KinetoHandler::Null() { return value(ValueType::Null, {}, false); }
+
+bool KinetoHandler::Bool(bool b) { return value(ValueType::Bool, {}, b); }
+
+bool KinetoHandler::RawNumber(const Ch* str, SizeType length, bool)
+{
+    return value(ValueType::Number, std::string_view(str, length), false);
+}
+
+bool KinetoHandler::String(const Ch* str, SizeType length, bool)
+{
+    return value(ValueType::String, std::string_view(str, length), false);
+}
+
+bool KinetoHandler::StartObject() { return value(ValueType::Object, {}, false); }
+
+bool KinetoHandler::StartArray() { return value(ValueType::Array, {}, false); }
+
+bool KinetoHandler::EndObject(SizeType) { return endContainer(); }
+
+bool KinetoHandler::EndArray(SizeType) { return endContainer(); }
+
+bool KinetoHandler::Key(const Ch* str, SizeType length, bool)
+{
+    const std::string_view key(str, length);
+    m_field = Field::Skip;
+    switch (m_stack.back()) {
+    case Where::Top:
+        if (key == "traceEvents")
+            m_field = Field::TraceEvents;
+        else if (key == "baseTimeNanoseconds")
+            m_field = Field::BaseTime;
+        else if (key == "schemaVersion")
+            m_field = Field::SchemaVersion;
+        else if (key == "deviceProperties")
+            m_field = Field::DeviceProperties;
+        else if (key == "distributedInfo")
+            m_field = Field::DistributedInfo;
+        else if (key == "cuda_runtime_version")
+            m_field = Field::CudaRuntime;
+        else if (key == "cuda_driver_version")
+            m_field = Field::CudaDriver;
+        else if (key == "with_stack")
+            m_field = Field::WithStack;
+        else if (key == "torch_version")
+            m_field = Field::TorchVersion;
+        break;
+    case Where::Event:
+        if (key == "ph")
+            m_field = Field::Ph;
+        else if (key == "cat")
+            m_field = Field::Cat;
+        else if (key == "name")
+            m_field = Field::Name;
+        else if (key == "pid")
+            m_field = Field::Pid;
+        else if (key == "tid")
+            m_field = Field::Tid;
+        else if (key == "ts")
+            m_field = Field::Ts;
+        else if (key == "dur")
+            m_field = Field::Dur;
+        else if (key == "args")
+            m_field = Field::Args;
+        break;
+    case Where::Args:
+        if (key == "device")
+            m_field = Field::ArgDevice;
+        else if (key == "stream")
+            m_field = Field::ArgStream;
+        else if (key == "correlation")
+            m_field = Field::ArgCorrelation;
+        else if (key == "name")
+            m_field = Field::ArgName;
+        break;
+    case Where::Device:
+        if (key == "id")
+            m_field = Field::DeviceId;
+        else if (key == "name")
+            m_field = Field::DeviceName;
+        break;
+    case Where::Distributed:
+        if (key == "rank")
+            m_field = Field::Rank;
+        else if (key == "world_size")
+            m_field = Field::WorldSize;
+        else if (key == "backend")
+            m_field = Field::Backend;
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+bool KinetoHandler::startContainer(Where where)
+{
+    m_stack.push_back(where);
+    return true;
+}
+
+bool KinetoHandler::endContainer()
+{
+    const Where ended = m_stack.back();
+    m_stack.pop_back();
+    m_field = Field::Skip;
+    if (ended == Where::Event)
+        return finishEvent();
+    if (ended == Where::Device)
+        finishDevice();
+    if (ended == Where::Top)
+        m_topDone = true;
+    return true;
+}
+
+bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
+{
+    const Where where = m_stack.back();
+    const bool container = type == ValueType::Object || type == ValueType::Array;
+    if (type == ValueType::Number && (text.empty() || text == "-")) {
+        // RapidJSON hands NaN and Infinity over as text without digits.
+        if (m_field == Field::Ts || m_field == Field::Dur || m_field == Field::BaseTime)
+            return fail(here(),
+                std::string("expected a finite number for \"")
+                    + (m_field == Field::BaseTime  ? "baseTimeNanoseconds"
+                            : m_field == Field::Ts ? "ts"
+                                                   : "dur")
+                    + "\", found NaN or Infinity");
+        ++m_counts.notFiniteElsewhere;
+    }
+    switch (where) {
+    case Where::Root:
+        if (type != ValueType::Object)
+            return fail(type == ValueType::Array ? here() - 1 : here(),
+                std::string("expected a JSON object at the top level (a Kineto trace), found ") + typeWord(int(type)));
+        return startContainer(Where::Top);
+    case Where::Top:
+        return topLevelValue(type, text, flag);
+    case Where::Events:
+        if (type != ValueType::Object)
+            return fail(container ? here() - 1 : here(),
+                std::string("expected an object for each element of \"traceEvents\", found ") + typeWord(int(type)));
+        ++m_eventsInFile;
+        m_event.ph.clear();
+        m_event.cat.clear();
+        m_event.name.clear();
+        m_event.hasArgName = false;
+        m_event.pid = m_event.tid = m_event.ts = m_event.dur = OptionalInt {};
+        m_event.device = m_event.stream = m_event.correlation = OptionalInt {};
+        return startContainer(Where::Event);
+    case Where::Event:
+        return eventValue(type, text);
+    case Where::Args:
+        switch (m_field) {
+        case Field::ArgDevice:
+            m_event.device = integer(type, text);
+            break;
+        case Field::ArgStream:
+            m_event.stream = integer(type, text);
+            break;
+        case Field::ArgCorrelation:
+            m_event.correlation = integer(type, text);
+            break;
+        case Field::ArgName:
+            if (type == ValueType::String) {
+                m_event.argName.assign(text);
+                m_event.hasArgName = true;
+            }
+            break;
+        default:
+            break;
+        }
+        break;
+    case Where::Devices:
+        if (type == ValueType::Object) {
+            m_device = PendingDevice {};
+            return startContainer(Where::Device);
+        }
+        ++m_counts.ignoredMetadata;
+        break;
+    case Where::Device:
+        if (m_field == Field::DeviceId)
+            m_device.id = integer(type, text);
+        else if (m_field == Field::DeviceName && type == ValueType::String) {
+            m_device.name.assign(text);
+            m_device.hasName = true;
+        }
+        break;
+    case Where::Distributed:
+        if (m_field == Field::Rank || m_field == Field::WorldSize) {
+            const OptionalInt v = integer(type, text);
+            (m_field == Field::Rank ? m_trace.info.rank : m_trace.info.worldSize)
+                = v.set ? std::optional<std::int64_t>(v.value) : std::nullopt;
+        } else if (m_field == Field::Backend && type == ValueType::String)
+            m_trace.info.distributedBackend.assign(text);
+        break;
+    case Where::Skip:
+        break;
+    }
+    if (container)
+        return startContainer(Where::Skip);
+    return true;
+}
+
+bool KinetoHandler::topLevelValue(ValueType type, std::string_view text, bool flag)
+{
+    const bool container = type == ValueType::Object || type == ValueType::Array;
+    const Field field = m_field;
+    m_field = Field::Skip;
+    TraceInfo& info = m_trace.info;
+    switch (field) {
+    case Field::TraceEvents:
+        ++m_counts.traceEventsKeys;
+        if (type != ValueType::Array)
+            return fail(container ? here() - 1 : here(),
+                std::string("expected an array for \"traceEvents\", found ") + typeWord(int(type)));
+        return startContainer(Where::Events);
+    case Field::BaseTime: {
+        std::int64_t ns = 0;
+        if (type != ValueType::Number)
+            return fail(container ? here() - 1 : here(),
+                std::string("expected a number for \"baseTimeNanoseconds\", found ") + typeWord(int(type)));
+        const DecimalStatus status = exactInteger(text, ns);
+        if (status == DecimalStatus::TooLarge)
+            return fail(here(),
+                "expected a number of nanoseconds that fits in int64 for \"baseTimeNanoseconds\", found "
+                    + std::string(text));
+        if (status != DecimalStatus::Ok)
+            return fail(here(),
+                "expected an integer number of nanoseconds for \"baseTimeNanoseconds\", found " + std::string(text));
+        info.baseTimeNs = ns;
+        m_counts.baseTimeOffset = here();
+        return true;
+    }
+    case Field::DeviceProperties:
+        if (type == ValueType::Array)
+            return startContainer(Where::Devices);
+        break;
+    case Field::DistributedInfo:
+        if (type == ValueType::Object) {
+            ++m_counts.distributedInfoKeys;
+            return startContainer(Where::Distributed);
+        }
+        break;
+    case Field::SchemaVersion:
+        if (const OptionalInt v = integer(type, text); v.set && v.value >= 0 && v.value < 1000000) {
+            info.schemaVersion = static_cast<int>(v.value);
+            return true;
+        }
+        break;
+    case Field::CudaRuntime:
+    case Field::CudaDriver:
+        if (const OptionalInt v = integer(type, text); v.set) {
+            (field == Field::CudaRuntime ? info.cudaRuntimeVersion : info.cudaDriverVersion) = v.value;
+            return true;
+        }
+        break;
+    case Field::WithStack:
+        if (type == ValueType::Bool || type == ValueType::Number) {
+            info.withStack = info.withStack || (type == ValueType::Bool ? flag : integer(type, text).value != 0);
+            return true;
+        }
+        break;
+    case Field::TorchVersion:
+        if (type == ValueType::String) {
+            info.torchVersion = std::string(text);
+            return true;
+        }
+        break;
+    default:
+        if (container)
+            return startContainer(Where::Skip);
+        return true;
+    }
+    ++m_counts.ignoredMetadata;
+    if (container)
+        return startContainer(Where::Skip);
+    return true;
+}
+
+bool KinetoHandler::timeValue(ValueType type, std::string_view text, const char* key, bool duration, OptionalInt& out)
+{
+    if (type != ValueType::Number) {
+        const bool container = type == ValueType::Object || type == ValueType::Array;
+        return fail(container ? here() - 1 : here(),
+            std::string("expected a number for \"") + key + "\", found " + typeWord(int(type)));
+    }
+    const std::uint64_t start = here() - text.size();
+    switch (microsToNs(text, out.value)) {
+    case DecimalStatus::Ok:
+        break;
+    case DecimalStatus::TooLarge:
+        return fail(start,
+            std::string("expected a number of microseconds that fits in int64 nanoseconds for \"") + key + "\", found "
+                + std::string(text));
+    default:
+        return fail(start, std::string("expected a number for \"") + key + "\", found " + std::string(text));
+    }
+    if (out.value < 0 && duration)
+        return fail(start, "expected a duration of 0 or more for \"dur\", found " + std::string(text));
+    out.set = true;
+    return true;
+}
+
+bool KinetoHandler::eventValue(ValueType type, std::string_view text)
+{
+    const Field field = m_field;
+    m_field = Field::Skip;
+    switch (field) {
+    case Field::Ph:
+    case Field::Cat:
+    case Field::Name:
+        if (type == ValueType::String)
+            (field == Field::Ph ? m_event.ph : field == Field::Cat ? m_event.cat : m_event.name).assign(text);
+        break;
+    case Field::Pid:
+        m_event.pid = integer(type, text);
+        break;
+    case Field::Tid:
+        m_event.tid = integer(type, text);
+        break;
+    case Field::Ts:
+        return timeValue(type, text, "ts", false, m_event.ts);
+    case Field::Dur:
+        return timeValue(type, text, "dur", true, m_event.dur);
+    case Field::Args:
+        if (type == ValueType::Object)
+            return startContainer(Where::Args);
+        break;
+    default:
+        break;
+    }
+    if (type == ValueType::Object || type == ValueType::Array)
+        return startContainer(Where::Skip);
+    return true;
+}
+
+std::uint32_t KinetoHandler::intern(const std::string& name)
+{
+    const auto [it, added] = m_nameIndex.try_emplace(name, static_cast<std::uint32_t>(m_trace.names.size()));
+    if (added)
+        m_trace.names.push_back(name);
+    return it->second;
+}
+
+std::uint32_t KinetoHandler::laneIndex(bool gpu, std::int64_t pid, std::int64_t tid)
+{
+    const auto [it, added]
+        = m_laneIndex.try_emplace(LaneKey { gpu, pid, tid }, static_cast<std::uint32_t>(m_trace.lanes.size()));
+    if (added)
+        m_trace.lanes.push_back(TraceLane { gpu, pid, tid, {} });
+    return it->second;
+}
+
+bool KinetoHandler::finishEvent()
+{
+    const PendingEvent& e = m_event;
+    if (e.ph == "M") {
+        if (e.name == "thread_name" && e.hasArgName && e.pid.set && e.tid.set)
+            m_threadNames[{ e.pid.value, e.tid.value }] = e.argName;
+        return true;
+    }
+    if (e.ph != "X")
+        return true;
+    const std::optional<EventClass> cls = classifyEvent(e.cat, e.name);
+    if (!cls)
+        return true;
+    if (!e.ts.set)
+        return fail(here(), "expected a \"ts\" in each complete (ph \"X\") event of category " + e.cat);
+    if (!e.dur.set)
+        return fail(here(), "expected a \"dur\" in each complete (ph \"X\") event of category " + e.cat);
+    TraceEvent event;
+    std::int64_t endNs = 0;
+    if (__builtin_add_overflow(e.ts.value, e.dur.value, &endNs))
+        return fail(here(), "expected ts + dur to fit in int64 nanoseconds");
+    event.startNs = e.ts.value;
+    event.durationNs = e.dur.value;
+    event.kind = cls->kind;
+    const bool gpu = isGpuKind(cls->kind);
+    if (gpu) {
+        if (!e.stream.set) {
+            ++m_counts.gpuWithoutStream;
+            return true;
+        }
+        std::int64_t device = e.device.value;
+        if (!e.device.set) {
+            if (!e.pid.set) {
+                ++m_counts.gpuWithoutStream;
+                return true;
+            }
+            device = e.pid.value;
+            ++m_counts.gpuDeviceFromPid;
+        }
+        event.lane = laneIndex(true, device, e.stream.value);
+    } else {
+        if (!e.pid.set || !e.tid.set) {
+            ++m_counts.hostWithoutIds;
+            return true;
+        }
+        event.lane = laneIndex(false, e.pid.value, e.tid.value);
+    }
+    if (gpu || cls->kind == TraceEventKind::Launch || cls->kind == TraceEventKind::Sync)
+        event.correlation = e.correlation.set ? e.correlation.value : -1;
+    event.name = intern(e.name);
+    m_trace.events.push_back(event);
+    m_trace.info.legacyCategories = m_trace.info.legacyCategories || cls->legacyCategory;
+    m_trace.info.withStack = m_trace.info.withStack || cls->kind == TraceEventKind::PythonFunction;
+    return true;
+}
+
+void KinetoHandler::finishDevice()
+{
+    const std::size_t order = m_deviceOrder++;
+    if (!m_device.hasName)
+        return;
+    const std::int64_t id = m_device.id.set ? m_device.id.value : static_cast<std::int64_t>(order);
+    if (id < 0 || id > kMaxDeviceId) {
+        ++m_counts.ignoredMetadata;
+        return;
+    }
+    auto& devices = m_trace.info.devices;
+    if (devices.size() <= static_cast<std::size_t>(id))
+        devices.resize(static_cast<std::size_t>(id) + 1);
+    devices[static_cast<std::size_t>(id)] = m_device.name;
+}
+
+} // namespace synctax
