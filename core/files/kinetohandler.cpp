@@ -30,6 +30,32 @@ KinetoHandler::KinetoHandler(const TraceByteStream& stream)
 
 std::uint64_t KinetoHandler::here() const { return m_stream.Tell(); }
 
+// Where the value just read began: the handler is called once the parser has gone past it, except
+// for StartObject and StartArray, which the iterative parser calls before it takes the bracket.
+// Exact but for strings with escapes, which begin a little earlier than this says.
+std::uint64_t KinetoHandler::valueStart(ValueType type, std::string_view text, bool flag) const
+{
+    std::uint64_t length = 0;
+    switch (type) {
+    case ValueType::Object:
+    case ValueType::Array:
+        break;
+    case ValueType::Number:
+        length = text.size();
+        break;
+    case ValueType::String:
+        length = text.size() + 2;
+        break;
+    case ValueType::Null:
+        length = 4;
+        break;
+    case ValueType::Bool:
+        length = flag ? 4 : 5;
+        break;
+    }
+    return here() - std::min(here(), length);
+}
+
 bool KinetoHandler::insideEvents() const
 {
     return std::find(m_stack.begin(), m_stack.end(), Where::Events) != m_stack.end();
@@ -164,10 +190,13 @@ bool KinetoHandler::startContainer(Where where)
 bool KinetoHandler::endContainer()
 {
     const Where ended = m_stack.back();
-    m_stack.pop_back();
     m_field = Field::Skip;
-    if (ended == Where::Event)
-        return finishEvent();
+    if (ended == Where::Event) {
+        const bool ok = finishEvent(); // while the event is still the place an error names
+        m_stack.pop_back();
+        return ok;
+    }
+    m_stack.pop_back();
     if (ended == Where::Device)
         finishDevice();
     if (ended == Where::Top)
@@ -179,10 +208,10 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
 {
     const Where where = m_stack.back();
     const bool container = type == ValueType::Object || type == ValueType::Array;
-    if (type == ValueType::Number && (text.empty() || text == "-")) {
-        // RapidJSON hands NaN and Infinity over as text without digits.
+    if (type == ValueType::Number && text.find_first_of("0123456789") == std::string_view::npos) {
+        // kParseNanAndInfFlag: NaN and Infinity come as numbers; say where they are.
         if (m_field == Field::Ts || m_field == Field::Dur || m_field == Field::BaseTime)
-            return fail(here(),
+            return fail(valueStart(type, text, flag),
                 std::string("expected a finite number for \"")
                     + (m_field == Field::BaseTime  ? "baseTimeNanoseconds"
                             : m_field == Field::Ts ? "ts"
@@ -193,14 +222,14 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
     switch (where) {
     case Where::Root:
         if (type != ValueType::Object)
-            return fail(type == ValueType::Array ? here() - 1 : here(),
+            return fail(valueStart(type, text, flag),
                 std::string("expected a JSON object at the top level (a Kineto trace), found ") + typeWord(int(type)));
         return startContainer(Where::Top);
     case Where::Top:
         return topLevelValue(type, text, flag);
     case Where::Events:
         if (type != ValueType::Object)
-            return fail(container ? here() - 1 : here(),
+            return fail(valueStart(type, text, false),
                 std::string("expected an object for each element of \"traceEvents\", found ") + typeWord(int(type)));
         ++m_eventsInFile;
         m_event.ph.clear();
@@ -211,7 +240,7 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
         m_event.device = m_event.stream = m_event.correlation = OptionalInt {};
         return startContainer(Where::Event);
     case Where::Event:
-        return eventValue(type, text);
+        return eventValue(type, text, flag);
     case Where::Args:
         switch (m_field) {
         case Field::ArgDevice:
@@ -274,21 +303,21 @@ bool KinetoHandler::topLevelValue(ValueType type, std::string_view text, bool fl
     case Field::TraceEvents:
         ++m_counts.traceEventsKeys;
         if (type != ValueType::Array)
-            return fail(container ? here() - 1 : here(),
+            return fail(valueStart(type, text, false),
                 std::string("expected an array for \"traceEvents\", found ") + typeWord(int(type)));
         return startContainer(Where::Events);
     case Field::BaseTime: {
         std::int64_t ns = 0;
         if (type != ValueType::Number)
-            return fail(container ? here() - 1 : here(),
+            return fail(valueStart(type, text, false),
                 std::string("expected a number for \"baseTimeNanoseconds\", found ") + typeWord(int(type)));
         const DecimalStatus status = exactInteger(text, ns);
         if (status == DecimalStatus::TooLarge)
-            return fail(here(),
+            return fail(valueStart(type, text, flag),
                 "expected a number of nanoseconds that fits in int64 for \"baseTimeNanoseconds\", found "
                     + std::string(text));
         if (status != DecimalStatus::Ok)
-            return fail(here(),
+            return fail(valueStart(type, text, flag),
                 "expected an integer number of nanoseconds for \"baseTimeNanoseconds\", found " + std::string(text));
         info.baseTimeNs = ns;
         m_counts.baseTimeOffset = here();
@@ -340,11 +369,11 @@ bool KinetoHandler::topLevelValue(ValueType type, std::string_view text, bool fl
     return true;
 }
 
-bool KinetoHandler::timeValue(ValueType type, std::string_view text, const char* key, bool duration, OptionalInt& out)
+bool KinetoHandler::timeValue(
+    ValueType type, std::string_view text, bool flag, const char* key, bool duration, OptionalInt& out)
 {
     if (type != ValueType::Number) {
-        const bool container = type == ValueType::Object || type == ValueType::Array;
-        return fail(container ? here() - 1 : here(),
+        return fail(valueStart(type, text, flag),
             std::string("expected a number for \"") + key + "\", found " + typeWord(int(type)));
     }
     const std::uint64_t start = here() - text.size();
@@ -364,7 +393,7 @@ bool KinetoHandler::timeValue(ValueType type, std::string_view text, const char*
     return true;
 }
 
-bool KinetoHandler::eventValue(ValueType type, std::string_view text)
+bool KinetoHandler::eventValue(ValueType type, std::string_view text, bool flag)
 {
     const Field field = m_field;
     m_field = Field::Skip;
@@ -382,9 +411,9 @@ bool KinetoHandler::eventValue(ValueType type, std::string_view text)
         m_event.tid = integer(type, text);
         break;
     case Field::Ts:
-        return timeValue(type, text, "ts", false, m_event.ts);
+        return timeValue(type, text, flag, "ts", false, m_event.ts);
     case Field::Dur:
-        return timeValue(type, text, "dur", true, m_event.dur);
+        return timeValue(type, text, flag, "dur", true, m_event.dur);
     case Field::Args:
         if (type == ValueType::Object)
             return startContainer(Where::Args);

@@ -118,14 +118,15 @@ private:
 
     bool value(ValueType type, std::string_view text, bool flag);
     bool topLevelValue(ValueType type, std::string_view text, bool flag);
-    bool eventValue(ValueType type, std::string_view text);
-    bool timeValue(ValueType type, std::string_view text, const char* key, bool duration, OptionalInt& out);
+    bool eventValue(ValueType type, std::string_view text, bool flag);
+    bool timeValue(ValueType type, std::string_view text, bool flag, const char* key, bool duration, OptionalInt& out);
     bool startContainer(Where where);
     bool endContainer();
     bool finishEvent();
     void finishDevice();
     bool fail(std::uint64_t offset, std::string message);
     std::uint64_t here() const;
+    std::uint64_t valueStart(ValueType type, std::string_view text, bool flag) const;
     OptionalInt integer(ValueType type, std::string_view text);
     std::uint32_t intern(const std::string& name);
     std::uint32_t laneIndex(bool gpu, std::int64_t pid, std::int64_t tid);

@@ -108,7 +108,12 @@ TraceReadResult parse(
         } else {
             error.byteOffset = parsed.Offset();
             error.eventIndex = handler.insideEvents() ? handler.eventIndex() : -1;
-            error.message = expectation(parsed.Code(), parsed.Offset() == 0) + ", found " + found(stream);
+            error.message = expectation(parsed.Code(), parsed.Offset() == 0);
+            if (parsed.Code() == rapidjson::kParseErrorDocumentEmpty)
+                error.message += ", found no value (the file is empty or blank)";
+            else if (parsed.Code() < rapidjson::kParseErrorNumberTooBig
+                || parsed.Code() > rapidjson::kParseErrorNumberMissExponent)
+                error.message += ", found " + found(stream);
         }
         result.error = error;
         return result;

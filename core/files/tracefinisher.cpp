@@ -86,6 +86,8 @@ void noteShape(KinetoTrace& trace)
     if (processes.size() > 1)
         trace.notes.push_back(
             "host events from " + std::to_string(processes.size()) + " processes (pids " + joined(processes) + ")");
+    if (trace.info.legacyCategories)
+        trace.notes.push_back("2021 category names (Operator, Runtime, Kernel, Memcpy, Memset) read as today's");
 }
 
 } // namespace
