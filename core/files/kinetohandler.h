@@ -125,6 +125,7 @@ private:
     bool finishEvent();
     void finishDevice();
     bool fail(std::uint64_t offset, std::string message);
+    static const char* typeWord(ValueType type);
     std::uint64_t here() const;
     std::uint64_t valueStart(ValueType type, std::string_view text, bool flag) const;
     OptionalInt integer(ValueType type, std::string_view text);

@@ -42,6 +42,21 @@ struct TraceReadResult {
 // ever holding the whole document: timestamps are read as decimal text into int64 ns, in every
 // format Kineto has written (integer µs, fractional µs with ns digits, relative to
 // baseTimeNanoseconds), with the top-level keys in any order. Never throws on bad input.
+//
+// Errors (no trace; byte offset, event index, what was expected): a missing file, a directory, a
+// 0-byte or blank file, text that is not JSON, truncated JSON, a truncated or corrupt gzip stream,
+// a top level that is not an object, no "traceEvents" or one that is not an array, an element of
+// it that is not an object; in a kept event (ph "X" of a category SyncTax reads) a missing ts or
+// dur; in any event a ts or dur that is not a number, is NaN or Infinity, does not fit in int64 ns
+// (also ts + dur, and baseTimeNanoseconds + ts + dur), or a negative dur; a baseTimeNanoseconds
+// that is not an integer.
+// Notes (the trace reads; KinetoTrace::notes says it): an empty traceEvents, no GPU events, GPU
+// work without its launch or launches without GPU work (the profiler's window cuts pairs; the
+// analysis handles them), GPU work without args.stream (skipped) or args.device (placed by pid),
+// host events without numeric pid and tid (skipped), NaN or Infinity elsewhere (not read), GPU work
+// on several devices, host events from several processes, a repeated distributedInfo (the last is
+// kept) or traceEvents (all are read), top-level metadata of the wrong type (ignored), the 2021
+// category names. Timestamp digits below 1 ns are cut toward zero.
 TraceReadResult readKinetoTrace(const std::string& path, const TraceReadOptions& options = {});
 
 // The same reader over JSON text in memory (tests, the fuzzer).
