@@ -1,0 +1,23 @@
+#pragma once
+
+#include "core/analysis/kinetotrace.h"
+#include "core/analysis/tracejoin.h"
+#include "core/analysis/tracereport.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace synctax {
+
+// HTA's queue length per GPU stream: +1 at a launch call's start, -1 at the start of the GPU op it
+// queued (the first, for a graph launch). Launches at the same instant as a GPU op start are
+// counted first, so the depth is never below 0 on a well-joined trace.
+std::vector<StreamQueue> streamQueues(const KinetoTrace& trace, const TraceJoin& join);
+
+// The deepest queue of `queue` during [startNs, endNs): the depth carried in and every change inside.
+int queueMaxIn(const StreamQueue& queue, std::int64_t startNs, std::int64_t endNs);
+
+// Per joined launch, in start order: how far ahead of the GPU the host ran (GPU op start - call start).
+std::vector<LagPoint> launchLag(const KinetoTrace& trace, const TraceJoin& join);
+
+} // namespace synctax
