@@ -1,5 +1,7 @@
 #include "core/files/resulttable.h"
 
+#include "core/files/textwrap.h"
+
 #include "core/analysis/format.h"
 #include "core/analysis/processmerge.h"
 #include "core/config/stylecatalog.h"
@@ -201,32 +203,6 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
             lines.push_back("failed: " + c.model + "/" + c.mode + "/" + c.style + ": " + c.error);
     }
     return lines;
-}
-
-// `line` cut at spaces into lines of at most `columns` (0: no limit), the continuations two spaces
-// further in than the line starts; a word longer than a line is cut where the line ends.
-std::string wrapped(const std::string& line, int columns)
-{
-    if (columns <= 0 || line.size() <= size_t(columns))
-        return line + "\n";
-    const size_t limit = size_t(columns);
-    const std::string continuation(std::min(line.find_first_not_of(' ') + 2, limit / 2), ' ');
-    std::string out;
-    std::string rest = line;
-    size_t indent = rest.find_first_not_of(' ');
-    while (rest.size() > limit) {
-        size_t cut = rest.rfind(' ', limit);
-        if (cut == std::string::npos || cut <= indent)
-            cut = limit;
-        const size_t next = rest.find_first_not_of(' ', cut);
-        const size_t end = rest.find_last_not_of(' ', cut - 1);
-        out += rest.substr(0, end == std::string::npos ? cut : end + 1) + "\n";
-        if (next == std::string::npos)
-            return out;
-        rest = continuation + rest.substr(next);
-        indent = continuation.size();
-    }
-    return out + rest + "\n";
 }
 
 } // namespace

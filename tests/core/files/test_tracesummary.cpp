@@ -1,0 +1,86 @@
+#include "core/files/tracesummary.h"
+
+#include "sampletracereport.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace synctax;
+
+// The values are sampleTraceReport()'s, chosen exact in binary so that they survive the round trip.
+TEST(TraceSummary, WrittenAndParsedBack)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "synctax-test-tracesummary";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "trace-summary.json").string();
+    writeTraceSummary(path, sampleTraceReport());
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+
+    EXPECT_EQ(j.at("schema"), "synctax.trace/1");
+    const auto& source = j.at("source");
+    EXPECT_EQ(source.at("file"), "train.pt.trace.json.gz");
+    EXPECT_TRUE(source.at("torch_version").is_null());
+    EXPECT_EQ(source.at("cuda_version"), "13.0");
+    EXPECT_EQ(source.at("device"), "NVIDIA H200");
+    EXPECT_EQ(source.at("rank"), 1);
+    EXPECT_EQ(source.at("world_size"), 2);
+    EXPECT_EQ(j.at("steps_marked"), true);
+
+    ASSERT_EQ(j.at("steps").size(), 2u);
+    const auto& s = j.at("steps")[1];
+    EXPECT_EQ(s.at("name"), "ProfilerStep#13");
+    EXPECT_EQ(s.at("step_ms"), 1.0);
+    EXPECT_EQ(s.at("dispatch_ms"), 0.25);
+    EXPECT_EQ(s.at("gpu_busy_ms"), 0.5);
+    EXPECT_EQ(s.at("launches"), 40);
+    EXPECT_EQ(s.at("syncs"), 1);
+    EXPECT_EQ(s.at("sync_wait_ms"), 0.125);
+    EXPECT_EQ(s.at("sync_bubble_ms"), 0.0625);
+    EXPECT_EQ(s.at("queue_max"), 8);
+    EXPECT_EQ(s.at("lag_ms"), 0.375);
+    EXPECT_EQ(s.at("tax_pct"), 6.25);
+    EXPECT_EQ(s.at("idle_ms").at("host_wait"), 0.25);
+    EXPECT_EQ(s.at("idle_ms").at("kernel_wait"), 0.0);
+    EXPECT_EQ(s.at("idle_ms").at("other"), 0.125);
+
+    ASSERT_EQ(j.at("sync_sites").size(), 1u);
+    const auto& site = j.at("sync_sites")[0];
+    EXPECT_EQ(site.at("op"), "aten::item");
+    EXPECT_EQ(site.at("python"), "train.py(87): <module>");
+    EXPECT_EQ(site.at("per_step"), 1.0);
+    EXPECT_EQ(site.at("wait_ms"), 0.125);
+    EXPECT_EQ(site.at("bubble_ms"), 0.0625);
+    EXPECT_EQ(site.at("share_pct"), 6.25);
+
+    ASSERT_EQ(j.at("syncs").size(), 2u);
+    EXPECT_EQ(j.at("syncs")[1].at("step"), 1);
+    EXPECT_EQ(j.at("syncs")[1].at("site"), 0);
+    EXPECT_EQ(j.at("syncs")[1].at("start_ns"), 1900000);
+    EXPECT_EQ(j.at("regime").at("label"), "dispatch_bound");
+    EXPECT_EQ(j.at("regime").at("h_ms"), 0.625);
+    EXPECT_EQ(j.at("queues")[0].at("stream"), 7);
+    EXPECT_EQ(j.at("tax_pct"), 6.25);
+    EXPECT_EQ(j.at("notes"), nlohmann::json::array({ "a note from the reader" }));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(TraceSummary, AbsentValuesAreNull)
+{
+    TraceReport r = sampleTraceReport();
+    r.source = {};
+    r.sites[0].python.reset();
+    r.syncs[0].site = -1;
+    r.syncs[0].step = -1;
+    const nlohmann::json j = toJson(r);
+    EXPECT_TRUE(j.at("source").at("device").is_null());
+    EXPECT_TRUE(j.at("source").at("rank").is_null());
+    EXPECT_TRUE(j.at("source").at("cuda_version").is_null());
+    EXPECT_TRUE(j.at("sync_sites")[0].at("python").is_null());
+    EXPECT_TRUE(j.at("syncs")[0].at("step").is_null());
+    EXPECT_TRUE(j.at("syncs")[0].at("site").is_null());
+}
