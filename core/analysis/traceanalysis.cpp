@@ -52,10 +52,11 @@ int stepAt(const std::vector<TraceStep>& steps, std::int64_t ns)
 
 // Syncs placed in their steps and grouped by site (op + Python line); a sync outside every step
 // keeps site -1 and is said in the notes.
-void placeSyncs(TraceReport& report, std::vector<FoundSync>& found)
+void placeSyncs(TraceReport& report, std::vector<FoundSync>& found, std::optional<std::uint32_t> stepLane)
 {
     std::map<std::pair<std::string, std::optional<std::string>>, int> siteOf;
     int outside = 0;
+    int otherThread = 0;
     for (FoundSync& f : found) {
         TraceSync& s = f.sync;
         s.step = stepAt(report.steps, s.startNs);
@@ -65,6 +66,8 @@ void placeSyncs(TraceReport& report, std::vector<FoundSync>& found)
             continue;
         }
         TraceStep& step = report.steps[size_t(s.step)];
+        if (stepLane && s.hostLane != *stepLane)
+            ++otherThread;
         ++step.syncs;
         step.syncWaitMs += s.waitMs;
         step.syncBubbleMs += s.bubbleMs;
@@ -110,6 +113,11 @@ void placeSyncs(TraceReport& report, std::vector<FoundSync>& found)
     for (auto& s : report.syncs) {
         if (s.site >= 0)
             s.site = newIndex[size_t(s.site)];
+    }
+    if (otherThread > 0) {
+        report.notes.push_back(std::to_string(otherThread)
+            + " sync(s) in steps on another thread than the steps' (a DDP communication thread, a data loader "
+              "thread?): their bubbles can be waits for other work, such as other ranks");
     }
     if (outside > 0) {
         report.notes.push_back(std::to_string(outside)
@@ -184,8 +192,15 @@ TraceReport analyseTrace(const KinetoTrace& trace)
     for (const auto& s : report.steps)
         totalMs += s.stepMs;
     report.meanStepMs = totalMs / double(report.steps.size());
+    std::optional<std::uint32_t> stepLane;
+    for (const auto& e : trace.events) {
+        if (e.kind == TraceEventKind::Step) {
+            stepLane = e.lane;
+            break;
+        }
+    }
     std::vector<FoundSync> found = findSyncs(trace, join);
-    placeSyncs(report, found);
+    placeSyncs(report, found, stepLane);
     double bubbleMs = 0;
     for (auto& s : report.steps) {
         s.taxPct = s.stepMs > 0 ? 100.0 * s.syncBubbleMs / s.stepMs : 0;

@@ -9,7 +9,7 @@ std::string explainTraceRegime(const TraceRegime& r, double taxPct)
 {
     const std::string host = formatMs(r.dMs + r.hMs);
     const std::string gpu = formatMs(r.gMs);
-    const std::string tax = formatNumber("%.1f", taxPct) + "%";
+    const std::string tax = formatNumber(taxPct >= 100 ? "%.0f" : "%.1f", taxPct) + "%";
     if (r.label == "gpu_bound") {
         return "GPU-bound: the GPU is busy " + gpu + " ms per step and the host needs only " + host
             + " ms, so the host runs ahead; a sync makes it wait for the queue to drain and the GPU then idles "

@@ -139,3 +139,25 @@ TEST(TraceSyncs, UserPythonFrames)
     EXPECT_FALSE(isUserPythonFrame("<built-in method item of Tensor object at 0x7f89aed16800>"));
     EXPECT_FALSE(isUserPythonFrame("aten::item"));
 }
+
+TEST(TraceSyncs, SyncOnAnotherThreadThanTheStepsIsNoted)
+{
+    // A communication thread (lane 3) syncs inside the step; the main thread does not.
+    TraceBuilder b;
+    b.step("ProfilerStep#0", 0, 1000).kernel(10, 10, 1, 100, 100);
+    KinetoTrace t = b.build();
+    t.lanes.push_back({ false, 100, 11, "thread 11" });
+    t.names.push_back("cudaStreamSynchronize");
+    TraceEvent sync;
+    sync.kind = TraceEventKind::Sync;
+    sync.name = std::uint32_t(t.names.size() - 1);
+    sync.lane = 3;
+    sync.startNs = 300000;
+    sync.durationNs = 10000;
+    t.events.push_back(sync);
+    const TraceReport r = analyseTrace(t);
+    ASSERT_EQ(r.syncs.size(), 1u);
+    EXPECT_EQ(r.syncs[0].hostLane, 3u);
+    ASSERT_FALSE(r.notes.empty());
+    EXPECT_NE(r.notes[0].find("1 sync(s) in steps on another thread"), std::string::npos);
+}
