@@ -2,6 +2,8 @@
 
 #include "core/files/resultsjson.h"
 
+#include <filesystem>
+
 namespace synctax {
 
 namespace {
@@ -94,6 +96,16 @@ nlohmann::json toJson(const TraceReport& r)
         j["queues"].push_back({ { "device", q.device }, { "stream", q.stream }, { "max", q.max }, { "mean", q.mean } });
     j["notes"] = r.notes;
     return j;
+}
+
+std::string traceSummaryFileName(const std::string& tracePath)
+{
+    std::string stem = std::filesystem::path(tracePath).filename().string();
+    for (const std::string tail : { ".gz", ".json", ".pt.trace" }) {
+        if (stem.size() > tail.size() && stem.compare(stem.size() - tail.size(), tail.size(), tail) == 0)
+            stem.resize(stem.size() - tail.size());
+    }
+    return "trace-summary-" + stem + ".json";
 }
 
 void writeTraceSummary(const std::string& path, const TraceReport& report)

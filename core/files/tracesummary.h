@@ -15,6 +15,11 @@ inline constexpr const char* traceSummarySchema = "synctax.trace/1";
 nlohmann::json toJson(const TraceReport& report);
 
 // Writes through the atomic file writer; throws std::runtime_error naming the file on failure.
+// The summary's file name when several traces are read: trace-summary-<stem>.json, the stem being
+// the file name without .gz, .json and .pt.trace ("rank0.123.pt.trace.json.gz" ->
+// "trace-summary-rank0.123.json"). A file name is unique in a folder where a rank number may not be.
+std::string traceSummaryFileName(const std::string& tracePath);
+
 void writeTraceSummary(const std::string& path, const TraceReport& report);
 
 } // namespace synctax

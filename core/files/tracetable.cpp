@@ -26,7 +26,7 @@ std::string stepLabel(const std::string& name)
     return name.rfind("ProfilerStep", 0) == 0 && hash != std::string::npos ? name.substr(hash) : name;
 }
 
-std::string pct(double v) { return formatNumber(v >= 10 ? "%.0f%%" : "%.1f%%", v); }
+std::string pct(double v) { return formatNumber(v >= 100 ? "%.0f%%" : "%.1f%%", v); }
 
 std::string stepRow(const std::string& label, const TraceStep& s, const std::string& launches, const std::string& syncs,
     const std::string& queue)
@@ -111,7 +111,11 @@ std::string formatTraceReport(const TraceReport& r)
         if (!part.empty())
             about += (about.empty() ? "" : ", ") + part;
     }
-    std::string out = wrapped(title + (about.empty() ? "" : " (" + about + ")"), columns);
+    // The file's path is never cut, so that it can be copied: the rest goes under it when too long.
+    about = about.empty() ? "" : "(" + about + ")";
+    std::string out = title.size() + 1 + about.size() <= size_t(columns)
+        ? title + (about.empty() ? "" : " " + about) + "\n"
+        : title + "\n" + (about.empty() ? "" : "  " + about + "\n");
     out += "\n" + formatStepTable(r) + "\n" + formatSiteTable(r) + "\n";
     const TraceRegime& g = r.regime;
     out += wrapped("regime " + g.label + ": D " + formatMs(g.dMs) + " ms, G " + formatMs(g.gMs) + " ms, H "

@@ -84,3 +84,12 @@ TEST(TraceSummary, AbsentValuesAreNull)
     EXPECT_TRUE(j.at("syncs")[0].at("step").is_null());
     EXPECT_TRUE(j.at("syncs")[0].at("site").is_null());
 }
+
+TEST(TraceSummary, FileNameByStem)
+{
+    EXPECT_EQ(traceSummaryFileName("/x/ddp/rank0.1796126751115722631.pt.trace.json.gz"),
+        "trace-summary-rank0.1796126751115722631.json");
+    EXPECT_EQ(traceSummaryFileName("tiny_mlp-item-nostack.json"), "trace-summary-tiny_mlp-item-nostack.json");
+    EXPECT_EQ(traceSummaryFileName("a.pt.trace.json"), "trace-summary-a.json");
+    EXPECT_EQ(traceSummaryFileName("plain"), "trace-summary-plain.json");
+}

@@ -51,6 +51,14 @@ TEST(TraceTable, NoSitesSaysSo)
     EXPECT_EQ(formatSiteTable(r), "no syncs inside steps\n");
 }
 
+TEST(TraceTable, LongPathIsNotCut)
+{
+    TraceReport r = sampleTraceReport();
+    r.source.file = "/data/" + std::string(90, 'p') + "/rank0.pt.trace.json.gz";
+    const std::string t = formatTraceReport(r);
+    EXPECT_EQ(t.rfind(r.source.file + "\n  (NVIDIA H200, CUDA 13.0, rank 1)\n", 0), 0u) << t;
+}
+
 TEST(TraceTable, LongPythonLineKeepsItsEnd)
 {
     TraceReport r = sampleTraceReport();
