@@ -1,5 +1,6 @@
 #include "runcommand.h"
 #include "simulatecommand.h"
+#include "tracecommand.h"
 
 #include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
@@ -102,6 +103,18 @@ static int runMain(int argc, char** argv)
         ->capture_default_str()
         ->check(within(synctax::simulationBounds::stepsPerBlock));
 
+    synctax::TraceOptions trace;
+    auto* traceCmd = app.add_subcommand(
+        "trace", "Read PyTorch-profiler (Kineto) traces: per step and per sync site, what the syncs cost");
+    traceCmd->add_option("files", trace.files, "Trace files (.json or .json.gz); several: the ranks of one job");
+    traceCmd->add_option(
+        "--out", trace.outDir, "Write trace-summary.json here (several files: trace-summary-<file stem>.json each)");
+    traceCmd->add_option("--watch", trace.watchDir,
+        "Follow a folder that tensorboard_trace_handler writes into and print each trace as it lands; Ctrl-C stops");
+    traceCmd->add_flag("--once", trace.once, "With --watch: read the traces there now, then stop");
+    traceCmd->add_option("--timeout", trace.timeoutS, "With --watch: stop after this many seconds")
+        ->check(CLI::PositiveNumber);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -129,6 +142,8 @@ static int runMain(int argc, char** argv)
         return synctax::simulateCommand(simulate);
     if (*sweepCmd)
         return synctax::sweepCommand(sweep);
+    if (*traceCmd)
+        return synctax::traceCommand(trace);
     return 2;
 }
 

@@ -1,0 +1,18 @@
+# synctax-run trace refuses an unreadable trace with exit 2 and the reader's message, which names
+# the file: a 0-byte file, and each case of tests/data/traces/bad/ once it exists.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/empty.pt.trace.json "")
+file(GLOB cases ${DATA}/traces/bad/*.json ${DATA}/traces/bad/*.gz)
+foreach(trace ${WORK}/empty.pt.trace.json ${cases})
+    execute_process(COMMAND ${RUNNER} trace ${trace} --out ${WORK}/out
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    get_filename_component(name ${trace} NAME)
+    string(FIND "${err}" "${name}" at)
+    if(NOT rc EQUAL 2 OR at EQUAL -1)
+        message(FATAL_ERROR "${name}: exit ${rc} (expected 2), stderr does not name it:\n${out}\n${err}")
+    endif()
+    if(EXISTS ${WORK}/out/trace-summary.json)
+        message(FATAL_ERROR "${name}: a summary was written for an unreadable trace")
+    endif()
+endforeach()

@@ -1,0 +1,27 @@
+# synctax-run trace on tiny_mlp-none (no sync inside the step; README of
+# tests/data/traces/torch-2.11-h200): no step has a sync and there is no sync site. The profiler's
+# own cudaDeviceSynchronize at its end lies outside every step.
+set(trace ${DATA}/traces/torch-2.11-h200/tiny_mlp-none.pt.trace.json.gz)
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${RUNNER} trace ${trace} --out ${WORK}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
+endif()
+string(FIND "${out}" "no syncs inside steps" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "the output does not say 'no syncs inside steps':\n${out}")
+endif()
+file(READ ${WORK}/trace-summary.json json)
+string(JSON nsteps LENGTH "${json}" steps)
+string(JSON nsites LENGTH "${json}" sync_sites)
+if(nsteps LESS 1 OR NOT nsites EQUAL 0)
+    message(FATAL_ERROR "${nsteps} steps, ${nsites} sync sites (expected none)")
+endif()
+math(EXPR last "${nsteps} - 1")
+foreach(i RANGE ${last})
+    string(JSON syncs GET "${json}" steps ${i} syncs)
+    if(NOT syncs EQUAL 0)
+        message(FATAL_ERROR "step ${i}: ${syncs} syncs")
+    endif()
+endforeach()

@@ -1,0 +1,28 @@
+# synctax-run trace --watch DIR --once on a folder that tensorboard_trace_handler wrote (three
+# profiling cycles of one job, README of tests/data/traces/torch-2.11-h200): one block and one
+# summary per file, each with its three steps (counted with python over the JSON).
+set(dir ${DATA}/traces/torch-2.11-h200/watch)
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${RUNNER} trace --watch ${dir} --once --out ${WORK}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
+endif()
+file(GLOB traces RELATIVE ${dir} ${dir}/*.pt.trace.json.gz)
+list(LENGTH traces ntraces)
+if(NOT ntraces EQUAL 3)
+    message(FATAL_ERROR "${ntraces} traces in ${dir}")
+endif()
+foreach(trace ${traces})
+    string(FIND "${out}" "${trace}" at)
+    string(REGEX REPLACE "\\.pt\\.trace\\.json\\.gz$" "" stem ${trace})
+    set(summary ${WORK}/trace-summary-${stem}.json)
+    if(at EQUAL -1 OR NOT EXISTS ${summary})
+        message(FATAL_ERROR "${trace}: not printed, or no ${summary}:\n${out}\n${err}")
+    endif()
+    file(READ ${summary} json)
+    string(JSON nsteps LENGTH "${json}" steps)
+    if(NOT nsteps EQUAL 3)
+        message(FATAL_ERROR "${summary}: ${nsteps} steps (expected 3)")
+    endif()
+endforeach()
