@@ -146,6 +146,11 @@ int traceFiles(const TraceOptions& options)
 
 int watchFolder(const TraceOptions& options)
 {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(options.watchDir, ec)) {
+        std::cerr << "synctax-run trace: --watch " << options.watchDir << ": not a folder\n";
+        return 2;
+    }
     if (!options.outDir.empty() && !makeOutDir(options.outDir))
         return 2;
     if (!options.outDir.empty()

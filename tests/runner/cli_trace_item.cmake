@@ -2,12 +2,8 @@
 # tests/data/traces/torch-2.11-h200): ten steps (ProfilerStep#2 to #11, counted with python over
 # the JSON), each with one sync, all at aten::item from a line of record-traces.py.
 set(trace ${DATA}/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz)
-file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${RUNNER} trace ${trace} --out ${WORK}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(${trace} --out ${WORK})
 foreach(words "aten::item" "record-traces.py(" "#11 " "regime ")
     string(FIND "${out}" "${words}" at)
     if(at EQUAL -1)

@@ -2,12 +2,8 @@
 # tests/data/traces/torch-2.11-h200): no step has a sync and there is no sync site. The profiler's
 # own cudaDeviceSynchronize at its end lies outside every step.
 set(trace ${DATA}/traces/torch-2.11-h200/tiny_mlp-none.pt.trace.json.gz)
-file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${RUNNER} trace ${trace} --out ${WORK}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(${trace} --out ${WORK})
 string(FIND "${out}" "no syncs inside steps" at)
 if(at EQUAL -1)
     message(FATAL_ERROR "the output does not say 'no syncs inside steps':\n${out}")

@@ -3,12 +3,8 @@
 # per file named by its stem.
 set(dir ${DATA}/traces/torch-2.11-h200/ddp-gloo-2ranks)
 file(GLOB traces ${dir}/rank*.pt.trace.json.gz)
-file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${RUNNER} trace ${traces} --out ${WORK}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(${traces} --out ${WORK})
 foreach(words "2 traces side by side:\n" "\nrank 0: " "\nrank 1: " "rank 0)" "rank 1)")
     string(FIND "${out}" "${words}" at)
     if(at EQUAL -1)

@@ -2,12 +2,8 @@
 # profiling cycles of one job, README of tests/data/traces/torch-2.11-h200): one block and one
 # summary per file, each with its three steps (counted with python over the JSON).
 set(dir ${DATA}/traces/torch-2.11-h200/watch)
-file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${RUNNER} trace --watch ${dir} --once --out ${WORK}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "exit ${rc}\n${out}\n${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(--watch ${dir} --once --out ${WORK})
 file(GLOB traces RELATIVE ${dir} ${dir}/*.pt.trace.json.gz)
 list(LENGTH traces ntraces)
 if(NOT ntraces EQUAL 3)
