@@ -80,11 +80,11 @@ void measureSteps(const KinetoTrace& trace, const TraceJoin& join, const std::ve
         }
         s.dispatchMs = ms(dispatchNs);
         std::int64_t busyNs = 0;
-        for (const auto& [b0, b1] : busy) {
-            if (b0 >= s.endNs)
-                break;
-            busyNs += overlap(b0, b1, s.startNs, s.endNs);
-        }
+        // The union's intervals are disjoint and in order: the first that ends after the step starts.
+        auto b = std::upper_bound(busy.begin(), busy.end(), s.startNs,
+            [](std::int64_t ns, const std::pair<std::int64_t, std::int64_t>& i) { return ns < i.second; });
+        for (; b != busy.end() && b->first < s.endNs; ++b)
+            busyNs += overlap(b->first, b->second, s.startNs, s.endNs);
         s.gpuBusyMs = ms(busyNs);
         for (const StreamQueue& q : queues)
             s.queueMax = std::max(s.queueMax, queueMaxIn(q, s.startNs, s.endNs));

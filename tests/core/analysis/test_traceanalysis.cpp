@@ -154,3 +154,17 @@ TEST(TraceAnalysis, NoGpuEventsIsNoted)
     EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(),
         [](const std::string& n) { return n.find("no GPU events") != std::string::npos; }));
 }
+
+TEST(TraceAnalysis, GpuBusyClippedToEachStep)
+{
+    // One kernel 900-1100 across the boundary of two 1000 µs steps: 100 µs in each.
+    TraceBuilder b;
+    b.step("ProfilerStep#0", 0, 1000).step("ProfilerStep#1", 1000, 1000).kernel(10, 10, 1, 900, 200);
+    const TraceReport r = analyseTrace(b.build());
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_NEAR(r.steps[0].gpuBusyMs, 0.100, 1e-12);
+    EXPECT_NEAR(r.steps[1].gpuBusyMs, 0.100, 1e-12);
+    EXPECT_EQ(r.steps[1].launches, 0);
+    EXPECT_EQ(r.steps[0].queueMax, 1); // queued at 10, started at 900
+    EXPECT_EQ(r.steps[1].queueMax, 0);
+}
