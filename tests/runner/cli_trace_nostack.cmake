@@ -1,0 +1,26 @@
+# synctax-run trace on tiny_mlp-item-nostack (export_chrome_trace of a plain `with profile():`
+# block: no ProfilerStep#N, no Python stacks; README of tests/data/traces/torch-2.11-h200): one
+# window for the whole trace, said in the notes, and sites named by op only. Python over the JSON
+# counts 5 cudaStreamSynchronize (one per .item()) and 2 cudaDeviceSynchronize.
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(${DATA}/traces/torch-2.11-h200/tiny_mlp-item-nostack.json --out ${WORK})
+file(READ ${WORK}/trace-summary.json json)
+string(JSON marked GET "${json}" steps_marked)
+string(JSON nsteps LENGTH "${json}" steps)
+string(JSON name GET "${json}" steps 0 name)
+string(JSON notes GET "${json}" notes)
+string(JSON op GET "${json}" sync_sites 0 op)
+string(JSON count GET "${json}" sync_sites 0 count)
+string(JSON python TYPE "${json}" sync_sites 0 python)
+if(marked OR NOT nsteps EQUAL 1 OR NOT name STREQUAL "whole trace")
+    message(FATAL_ERROR "steps_marked ${marked}, ${nsteps} steps, the first '${name}'")
+endif()
+if(NOT op STREQUAL "aten::item" OR NOT count EQUAL 5 OR NOT python STREQUAL "NULL")
+    message(FATAL_ERROR "first site '${op}' x${count}, python ${python}")
+endif()
+foreach(words "one window for the whole trace" "recorded without with_stack=True")
+    string(FIND "${notes}" "${words}" at)
+    if(at EQUAL -1)
+        message(FATAL_ERROR "the notes lack '${words}': ${notes}")
+    endif()
+endforeach()
