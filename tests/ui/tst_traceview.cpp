@@ -1,0 +1,187 @@
+// The Trace view's parts over a hand-built two-rank trace (tracefixtures.h): its models, the
+// merge of a watched rank's files, the explanation, the timeline's sync marks and the CSV export.
+#include "ui/charts/tracequeuechart.h"
+#include "ui/trace/tablecsv.h"
+#include "ui/trace/traceexplanation.h"
+#include "ui/trace/tracemerge.h"
+#include "ui/trace/tracesitemodel.h"
+#include "ui/trace/tracestepmodel.h"
+#include "ui/trace/tracetimeline.h"
+#include "ui/trace/traceview.h"
+
+#include "testfiles.h"
+#include "tracefixtures.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLineSeries>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace synctax;
+using namespace tracefixtures;
+
+class TestTraceView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { useTemporaryHome(); }
+
+    void stepModelPassesTheModelTesterAndShowsTheSteps()
+    {
+        TraceStepModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const TraceFile f = rankFile(0);
+        model.setSteps(f.report.steps);
+        model.appendSteps(f.report.steps);
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.columnCount(), int(TraceStepModel::ColumnCount));
+        QCOMPARE(model.headerData(TraceStepModel::TaxPct, Qt::Horizontal).toString(), QStringLiteral("tax %"));
+        // Step 2 of the fixture: two syncs, 1.3 ms of bubble in 10 ms.
+        QCOMPARE(model.index(1, TraceStepModel::Step).data().toString(), QStringLiteral("ProfilerStep#2"));
+        QCOMPARE(model.index(1, TraceStepModel::Syncs).data().toInt(), 2);
+        QCOMPARE(model.index(1, TraceStepModel::TaxPct).data().toString(), QStringLiteral("13.0"));
+        QCOMPARE(model.index(1, TraceStepModel::BubbleMs).data(TraceRawRole).toDouble(), 1.3);
+        model.setSteps({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void siteModelPassesTheModelTesterAndSaysWhenThereIsNoStack()
+    {
+        TraceSiteModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSites(rankFile(0).report.sites);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, TraceSiteModel::Op).data().toString(), QStringLiteral("aten::item"));
+        QCOMPARE(model.index(0, TraceSiteModel::Python).data().toString(), QString::fromLatin1(itemPython));
+        QCOMPARE(model.index(0, TraceSiteModel::BubbleMs).data().toString(), QStringLiteral("0.80"));
+        QCOMPARE(model.index(1, TraceSiteModel::Python).data().toString(), QStringLiteral("(no stack)"));
+        QVERIFY(model.index(1, TraceSiteModel::Python).data(Qt::ToolTipRole).toString().contains("with_stack"));
+    }
+
+    void mergeWeighsEachFilesSitesByItsSteps()
+    {
+        // Two files of three steps; the second's item sync waits 2 ms per step instead of 4:
+        // (4 * 3 + 2 * 3) / 6 = 3 ms per step, and 6 item syncs in 6 steps.
+        const TraceFile a = rankFile(0);
+        TraceFile b = rankFile(0);
+        b.report.sites[0].waitMs = 2.0;
+        const TraceReport merged = mergeTraceReports({ &a.report, &b.report });
+        QCOMPARE(merged.steps.size(), size_t(6));
+        QCOMPARE(merged.syncs.size(), size_t(8));
+        QCOMPARE(merged.sites.size(), size_t(2));
+        QCOMPARE(merged.sites[0].op, std::string("aten::item"));
+        QCOMPARE(merged.sites[0].count, 6);
+        QCOMPARE(merged.sites[0].perStep, 1.0);
+        QCOMPARE(merged.sites[0].waitMs, 3.0);
+        QCOMPARE(
+            merged.syncs[4].step, 3); // the second file's first sync, in its first step: after the first file's three
+        QCOMPARE(merged.regime.label, std::string("gpu_bound"));
+        QCOMPARE(merged.meanStepMs, 10.0);
+    }
+
+    void explanationSpeaksAboutThisLoop()
+    {
+        const QString text = traceExplanation(rankFile(0).report);
+        QVERIFY2(text.contains("GPU-bound"), qPrintable(text));
+        QVERIFY(text.contains("7.00 ms busy")); // G of the fixture
+        QVERIFY(text.contains("<b>aten::item</b>"));
+        QVERIFY(text.contains(QString::fromLatin1(itemPython).toHtmlEscaped()));
+        QVERIFY(text.contains("idles 0.80 ms per step, <b>8.0%</b>"));
+        QVERIFY(text.contains("every N steps")); // the remedy for .item()
+        QVERIFY(text.contains("1 other site"));
+        QVERIFY(!text.contains("marks no steps"));
+
+        TraceReport quiet = rankFile(0).report;
+        quiet.sites.clear();
+        quiet.syncs.clear();
+        quiet.regime.syncsPerStep = 0;
+        quiet.regime.label = "dispatch_bound";
+        quiet.stepsMarked = false;
+        const QString none = traceExplanation(quiet);
+        QVERIFY2(none.contains("No sync inside the steps"), qPrintable(none));
+        QVERIFY(none.contains("dispatch-bound"));
+        QVERIFY(none.contains("marks no steps"));
+        QVERIFY(syncRemedy("aten::nonzero", "").contains("nonzero_static"));
+    }
+
+    void selectingASiteHighlightsItsSyncsInTheTimeline()
+    {
+        TraceView view;
+        view.resize(1400, 900);
+        view.setFiles(twoRanks());
+        QCOMPARE(view.rankCount(), 2);
+        TraceTimeline* timeline = view.timeline();
+        QCOMPARE(timeline->rowCount(), 4); // per rank, its python thread and its stream
+        QCOMPARE(timeline->highlightedSyncCount(), 0);
+        view.selectSite(0, 0); // aten::item on rank 0: one per step
+        QCOMPARE(timeline->highlightedSyncCount(), 3);
+        view.selectSite(1, 1); // aten::nonzero on rank 1: step 2 only
+        QCOMPARE(timeline->highlightedSyncCount(), 1);
+        QCOMPARE(view.currentRank(), 1);
+        view.selectSite(1, -1);
+        QCOMPARE(timeline->highlightedSyncCount(), 0);
+    }
+
+    void timelineZoomsAroundTheAnchorAndFitsAll()
+    {
+        TraceTimeline timeline;
+        timeline.resize(1000, 200);
+        const TraceFile f = rankFile(0);
+        timeline.setRanks({ TimelineRank { QStringLiteral("rank 0"), { &f } } });
+        const std::int64_t start = timeline.viewStartNs();
+        const std::int64_t end = timeline.viewEndNs();
+        QVERIFY(start <= baseNs && end >= baseNs + 30 * ms);
+        const std::int64_t anchor = baseNs + 10 * ms;
+        timeline.zoom(2.0, anchor);
+        QVERIFY(qAbs((timeline.viewEndNs() - timeline.viewStartNs()) - (end - start) / 2) <= 1);
+        QVERIFY(timeline.viewStartNs() < anchor && timeline.viewEndNs() > anchor);
+        QTest::keyClick(&timeline, Qt::Key_F);
+        QCOMPARE(timeline.viewStartNs(), start);
+        QCOMPARE(timeline.viewEndNs(), end);
+    }
+
+    void queueChartDrawsEachStreamDownsampled()
+    {
+        TraceQueueChart chart;
+        chart.resize(400, 300);
+        TraceReport report = rankFile(0).report;
+        report.queues[0].points.clear();
+        for (int i = 0; i < 100000; ++i)
+            report.queues[0].points.push_back({ baseNs + i * 1000, i % 7 });
+        chart.setReport(&report);
+        QCOMPARE(chart.streamSeriesCount(), 1);
+        int most = 0;
+        for (QAbstractSeries* s : chart.chart()->series())
+            most = std::max(most, int(static_cast<QLineSeries*>(s)->count()));
+        QVERIFY(most > 0);
+        // Two points per pixel of the plot at most, from 200000 corners of the stepped queue.
+        const int plotWidth = std::max(1, int(chart.chart()->plotArea().width()));
+        QVERIFY2(most <= 2 * std::max(plotWidth, chart.viewport()->width()), qPrintable(QString::number(most)));
+        chart.setReport(nullptr);
+        QCOMPARE(chart.streamSeriesCount(), 0);
+        QVERIFY(!chart.placeholder().isEmpty());
+    }
+
+    void exportsEachRanksTablesAsCsv()
+    {
+        TraceView view;
+        view.setFiles(twoRanks());
+        QTemporaryDir dir;
+        QStringList written;
+        QString error;
+        QVERIFY2(view.exportTables(dir.path(), &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 4);
+        QFile steps(dir.filePath("trace-steps-rank1.csv"));
+        QVERIFY(steps.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = steps.readAll().split('\n');
+        QCOMPARE(lines[0],
+            QByteArray("step,step ms,dispatch ms,GPU busy ms,launches,syncs,wait ms,bubble ms,tax %,queue max,lag ms"));
+        QCOMPARE(lines[2], QByteArray("ProfilerStep#2,10,1,7,10,2,5,1.3,13,9,0.4"));
+        QFile sites(dir.filePath("trace-sites-rank0.csv"));
+        QVERIFY(sites.open(QIODevice::ReadOnly));
+        QVERIFY(sites.readAll().contains("aten::item,train.py(87): <module>,1,4,0.8,8\n"));
+    }
+};
+
+QTEST_MAIN(TestTraceView)
+#include "tst_traceview.moc"

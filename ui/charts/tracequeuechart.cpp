@@ -1,0 +1,140 @@
+#include "ui/charts/tracequeuechart.h"
+
+#include "core/analysis/tracereport.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/downsample.h"
+
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <limits>
+
+namespace synctax {
+
+namespace {
+
+const QColor streamColors[]
+    = { QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1), QColor(0x76b7b2), QColor(0xedc948) };
+
+QList<QPointF> toQPoints(const std::vector<SamplePoint>& points)
+{
+    QList<QPointF> drawn;
+    drawn.reserve(qsizetype(points.size()));
+    for (const SamplePoint& p : points)
+        drawn.append(QPointF(p.x, p.y));
+    return drawn;
+}
+
+} // namespace
+
+TraceQueueChart::TraceQueueChart(QWidget* parent)
+    : ChartPanel(parent)
+    , m_lag(new QLineSeries(this))
+    , m_axisX(new QValueAxis(this))
+    , m_axisDepth(new QValueAxis(this))
+    , m_axisLag(new QValueAxis(this))
+{
+    m_lag->setName(tr("lag: launch ahead of its GPU work (ms)"));
+    m_lag->setPen(QPen(QColor(0x4e79a7), 1.4));
+    m_axisX->setTitleText(tr("time in the trace (ms)"));
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisDepth->setTitleText(tr("queued GPU ops"));
+    m_axisDepth->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisDepth->setTitleBrush(QColor(0xc06010));
+    m_axisLag->setTitleText(tr("lag (ms)"));
+    m_axisLag->setLabelFormat(QStringLiteral("%g"));
+    m_axisLag->setTitleBrush(QColor(0x4e79a7));
+    m_axisLag->setGridLineVisible(false);
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisDepth, Qt::AlignLeft);
+    chart()->addAxis(m_axisLag, Qt::AlignRight);
+    chart()->addSeries(m_lag);
+    m_lag->attachAxis(m_axisX);
+    m_lag->attachAxis(m_axisLag);
+    chart()->setTitle(tr("Queue depth and lag"));
+    setNiceRange(m_axisX, 0, 1, false);
+    setNiceRange(m_axisDepth, 0, 2, true, 1);
+    setNiceRange(m_axisLag, 0, 1, true);
+    setPlaceholder(tr("No trace yet."));
+}
+
+void TraceQueueChart::setReport(const TraceReport* report)
+{
+    m_report = report;
+    m_drawnWidth = -1;
+    refresh();
+}
+
+void TraceQueueChart::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    refresh();
+}
+
+void TraceQueueChart::refresh()
+{
+    const int width = plotWidthPixels();
+    if (width == m_drawnWidth)
+        return;
+    m_drawnWidth = width;
+    for (QLineSeries* s : m_streams) {
+        chart()->removeSeries(s);
+        delete s;
+    }
+    m_streams.clear();
+    m_lag->clear();
+    if (!m_report || (m_report->queues.empty() && m_report->lag.empty())) {
+        setPlaceholder(
+            m_report ? tr("The trace has no launch joined to GPU work: no queue to draw.") : tr("No trace yet."));
+        return;
+    }
+    setPlaceholder(QString());
+    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (const StreamQueue& q : m_report->queues) {
+        if (!q.points.empty()) {
+            origin = std::min(origin, q.points.front().ns);
+            end = std::max(end, q.points.back().ns);
+        }
+    }
+    for (const LagPoint& l : m_report->lag) {
+        origin = std::min(origin, l.ns);
+        end = std::max(end, l.ns);
+    }
+    auto ms = [origin](std::int64_t ns) { return double(ns - origin) / 1e6; };
+    int maxDepth = 1;
+    for (size_t i = 0; i < m_report->queues.size(); ++i) {
+        const StreamQueue& q = m_report->queues[i];
+        // A queue holds its depth until the next change: drawn as steps.
+        std::vector<SamplePoint> points;
+        points.reserve(q.points.size() * 2);
+        for (size_t p = 0; p < q.points.size(); ++p) {
+            if (p > 0)
+                points.push_back({ ms(q.points[p].ns), double(q.points[p - 1].depth) });
+            points.push_back({ ms(q.points[p].ns), double(q.points[p].depth) });
+        }
+        auto* series = new QLineSeries(this);
+        series->setName(tr("GPU %1 stream %2 queue").arg(q.device).arg(q.stream));
+        series->setPen(QPen(streamColors[i % std::size(streamColors)], 1.2));
+        series->replace(toQPoints(minMaxDownsample(points, size_t(width))));
+        chart()->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisDepth);
+        m_streams.push_back(series);
+        maxDepth = std::max(maxDepth, q.max);
+    }
+    std::vector<SamplePoint> lag;
+    lag.reserve(m_report->lag.size());
+    double maxLag = 0;
+    for (const LagPoint& l : m_report->lag) {
+        lag.push_back({ ms(l.ns), l.lagMs });
+        maxLag = std::max(maxLag, l.lagMs);
+    }
+    m_lag->replace(toQPoints(minMaxDownsample(lag, size_t(width))));
+    setNiceRange(m_axisX, 0, std::max(ms(end), 1e-3), false);
+    setNiceRange(m_axisDepth, 0, maxDepth, true, 1);
+    setNiceRange(m_axisLag, 0, std::max(maxLag, 1e-3), true);
+}
+
+} // namespace synctax

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "ui/charts/chartpanel.h"
+
+#include <vector>
+
+class QLineSeries;
+class QValueAxis;
+
+namespace synctax {
+
+struct TraceReport;
+
+// A recorded trace's GPU queue over time: the depth of each stream's queue (HTA's queue length)
+// and how far each launch ran ahead of its GPU work (lag). Each series is min/max downsampled to
+// the plot's width, so a trace of a million launches draws as fast as one of a thousand.
+class TraceQueueChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit TraceQueueChart(QWidget* parent = nullptr);
+
+    // `report` must outlive the chart's use of it; null clears the chart.
+    void setReport(const TraceReport* report);
+    void refresh();
+    int streamSeriesCount() const { return int(m_streams.size()); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    const TraceReport* m_report = nullptr;
+    std::vector<QLineSeries*> m_streams;
+    QLineSeries* m_lag = nullptr;
+    QValueAxis* m_axisX = nullptr;
+    QValueAxis* m_axisDepth = nullptr;
+    QValueAxis* m_axisLag = nullptr;
+    int m_drawnWidth = 0;
+};
+
+} // namespace synctax

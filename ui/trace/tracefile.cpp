@@ -1,0 +1,33 @@
+#include "ui/trace/tracefile.h"
+
+#include "core/analysis/traceanalysis.h"
+#include "core/files/kinetoreader.h"
+
+namespace synctax {
+
+TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)
+{
+    TraceReadOptions options;
+    options.cancel = &cancel;
+    if (progress)
+        options.progress = [&progress](const TraceReadProgress& p) { progress({ p.fileBytesRead, p.fileBytes }); };
+    TraceReadResult read = readKinetoTrace(path, options);
+    TraceLoadOutcome outcome;
+    if (read.cancelled || cancel.load()) {
+        outcome.cancelled = true;
+    } else if (read.error) {
+        outcome.error = read.error->format();
+    } else if (!read.trace) {
+        outcome.error = path + ": the reader returned no trace";
+    } else {
+        TraceFile file;
+        file.path = path;
+        file.report = analyseTrace(*read.trace);
+        file.trace = std::move(*read.trace);
+        outcome.file = std::move(file);
+    }
+    return outcome;
+}
+
+} // namespace synctax

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/analysis/kinetotrace.h"
+#include "core/analysis/tracereport.h"
+
+#include <QMetaType>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// One trace file as the view shows it: the events (for the timeline) and what the analysis said.
+struct TraceFile {
+    std::string path;
+    KinetoTrace trace;
+    TraceReport report;
+};
+
+// The files of one load, in the order asked for (the ranks of one job, or one file).
+using TraceFiles = std::vector<TraceFile>;
+// Shared, never copied: a trace of two million events is 80 MB.
+using TraceFilesPtr = std::shared_ptr<const TraceFiles>;
+
+struct TraceLoadProgress {
+    std::uint64_t bytesRead = 0; // of the file being read
+    std::uint64_t bytes = 0; // its size
+};
+
+// What loading one file gave: a file, or an error that names the file, or a cancel.
+struct TraceLoadOutcome {
+    std::optional<TraceFile> file;
+    std::string error; // "FILE: byte 1234, event 17: expected ..."
+    bool cancelled = false;
+};
+
+// Reads and analyses one file, reporting progress and polling `cancel`. Tests inject a fake.
+using TraceLoadFunction = std::function<TraceLoadOutcome(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)>;
+
+// The production load: readKinetoTrace, then analyseTrace.
+TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel);
+
+} // namespace synctax
+
+Q_DECLARE_METATYPE(synctax::TraceFilesPtr)

@@ -1,0 +1,345 @@
+#include "ui/trace/tracetimeline.h"
+
+#include "core/analysis/format.h"
+#include "ui/charts/axisrange.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace synctax {
+
+namespace {
+
+constexpr int labelWidth = 190;
+constexpr int rulerHeight = 22;
+constexpr int headerHeight = 18;
+constexpr int rowHeight = 16;
+
+QColor kindColor(TraceEventKind kind)
+{
+    switch (kind) {
+    case TraceEventKind::Launch:
+        return QColor(0x59a14f);
+    case TraceEventKind::Sync:
+        return QColor(0xe15759);
+    case TraceEventKind::Runtime:
+        return QColor(0x9c755f);
+    case TraceEventKind::Kernel:
+        return QColor(0x4e79a7);
+    case TraceEventKind::Memcpy:
+        return QColor(0xf28e2b);
+    case TraceEventKind::Memset:
+        return QColor(0xedc948);
+    case TraceEventKind::CudaSync:
+        return QColor(0xb07aa1);
+    case TraceEventKind::PythonFunction:
+        return QColor(0xd0d0d0);
+    default:
+        return QColor(0xbab0ac);
+    }
+}
+
+} // namespace
+
+TraceTimeline::TraceTimeline(QWidget* parent)
+    : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(false);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+}
+
+void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
+{
+    m_rows.clear();
+    m_syncs.clear();
+    m_rankHeaders.clear();
+    m_steps.clear();
+    m_highlighted = 0;
+    m_first = std::numeric_limits<std::int64_t>::max();
+    m_last = std::numeric_limits<std::int64_t>::min();
+    int y = rulerHeight;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        m_rankHeaders.emplace_back(ranks[r].label, y);
+        y += headerHeight;
+        // Each file's lanes join the rank's rows by label (a watched folder's files share threads);
+        // the map's order puts host threads over GPU streams, each by label.
+        std::map<std::pair<bool, QString>, size_t> rowOf;
+        for (const TraceFile* file : ranks[r].files) {
+            for (const TraceLane& lane : file->trace.lanes)
+                rowOf.emplace(std::make_pair(lane.gpu, QString::fromStdString(lane.label)), 0);
+        }
+        for (auto& [key, index] : rowOf) {
+            index = m_rows.size();
+            Row row;
+            row.rank = int(r);
+            row.gpu = key.first;
+            row.label = key.second;
+            row.top = y;
+            y += rowHeight;
+            m_rows.push_back(row);
+        }
+        for (const TraceFile* file : ranks[r].files) {
+            const KinetoTrace& t = file->trace;
+            std::vector<size_t> laneRow(t.lanes.size());
+            for (size_t l = 0; l < t.lanes.size(); ++l)
+                laneRow[l] = rowOf[std::make_pair(t.lanes[l].gpu, QString::fromStdString(t.lanes[l].label))];
+            for (const TraceEvent& e : t.events) {
+                if (e.kind == TraceEventKind::Step) {
+                    // Steps bound the view and mark the ruler; they have no lane of their own.
+                    m_steps.push_back(e.startNs);
+                    m_first = std::min(m_first, e.startNs);
+                    m_last = std::max(m_last, e.endNs());
+                    continue;
+                }
+                if (e.lane >= laneRow.size())
+                    continue;
+                Row& row = m_rows[laneRow[e.lane]];
+                row.items.push_back({ e.startNs, e.endNs(), e.kind });
+                row.longest = std::max(row.longest, e.durationNs);
+                m_first = std::min(m_first, e.startNs);
+                m_last = std::max(m_last, e.endNs());
+            }
+            const TraceReport& report = file->report;
+            for (const TraceSync& s : report.syncs) {
+                Sync sync;
+                sync.rank = int(r);
+                sync.row = s.hostLane < laneRow.size() ? int(laneRow[s.hostLane]) : -1;
+                sync.start = s.startNs;
+                sync.end = s.endNs;
+                sync.bubbleEnd = s.bubbleEndNs;
+                if (s.site >= 0 && s.site < int(report.sites.size())) {
+                    sync.op = report.sites[size_t(s.site)].op;
+                    sync.python = report.sites[size_t(s.site)].python.value_or(std::string());
+                }
+                m_syncs.push_back(sync);
+            }
+        }
+        // Files appended one after another stay in start order within each row.
+        for (size_t i = rowOf.empty() ? m_rows.size() : rowOf.begin()->second; i < m_rows.size(); ++i)
+            std::sort(m_rows[i].items.begin(), m_rows[i].items.end(),
+                [](const Item& a, const Item& b) { return a.start < b.start; });
+    }
+    if (m_first > m_last) {
+        m_first = 0;
+        m_last = 1;
+    }
+    setMinimumHeight(std::min(y + 4, 400));
+    fitAll();
+}
+
+void TraceTimeline::highlightSite(int rank, const std::string& op, const std::optional<std::string>& python)
+{
+    m_highlighted = 0;
+    for (Sync& s : m_syncs) {
+        s.highlighted = rank >= 0 && s.rank == rank && s.op == op && s.python == python.value_or(std::string());
+        m_highlighted += s.highlighted ? 1 : 0;
+    }
+    update();
+}
+
+void TraceTimeline::fitAll()
+{
+    const std::int64_t margin = std::max<std::int64_t>(1, (m_last - m_first) / 50);
+    m_viewStart = m_first - margin;
+    m_viewEnd = m_last + margin;
+    update();
+}
+
+void TraceTimeline::zoom(double factor, std::int64_t anchorNs)
+{
+    // No closer than 1 µs across the plot, no wider than twice everything.
+    const double span = double(m_viewEnd - m_viewStart);
+    const double wanted = std::clamp(span / factor, 1000.0, 2.0 * double(m_last - m_first) + 1000.0);
+    const double anchorShare = span > 0 ? double(anchorNs - m_viewStart) / span : 0.5;
+    m_viewStart = anchorNs - std::int64_t(anchorShare * wanted);
+    m_viewEnd = m_viewStart + std::int64_t(wanted);
+    update();
+}
+
+void TraceTimeline::pan(double fraction)
+{
+    const auto shift = std::int64_t(fraction * double(m_viewEnd - m_viewStart));
+    m_viewStart += shift;
+    m_viewEnd += shift;
+    update();
+}
+
+double TraceTimeline::xOf(std::int64_t ns) const
+{
+    const double plot = std::max(1, width() - labelWidth);
+    return labelWidth + plot * double(ns - m_viewStart) / double(std::max<std::int64_t>(1, m_viewEnd - m_viewStart));
+}
+
+std::int64_t TraceTimeline::nsAt(double x) const
+{
+    const double plot = std::max(1, width() - labelWidth);
+    return m_viewStart + std::int64_t((x - labelWidth) / plot * double(m_viewEnd - m_viewStart));
+}
+
+void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
+{
+    // Items that cannot reach the view are skipped by start; neighbours in one pixel are one rect.
+    auto it = std::lower_bound(row.items.begin(), row.items.end(), m_viewStart - row.longest,
+        [](const Item& item, std::int64_t ns) { return item.start < ns; });
+    double runStart = -1;
+    double runEnd = -1;
+    QColor runColor;
+    auto flush = [&] {
+        if (runEnd >= runStart && runStart >= 0)
+            p.fillRect(QRectF(runStart, top + 2, std::max(1.0, runEnd - runStart), rowHeight - 4), runColor);
+    };
+    for (; it != row.items.end() && it->start <= m_viewEnd; ++it) {
+        if (it->end < m_viewStart)
+            continue;
+        const double x1 = std::max<double>(labelWidth, xOf(it->start));
+        const double x2 = std::min<double>(width(), xOf(it->end));
+        const QColor color = kindColor(it->kind);
+        if (color == runColor && x1 <= runEnd + 1) {
+            runEnd = std::max(runEnd, x2);
+            continue;
+        }
+        flush();
+        runStart = x1;
+        runEnd = x2;
+        runColor = color;
+    }
+    flush();
+}
+
+void TraceTimeline::paintRuler(QPainter& p) const
+{
+    const double spanMs = double(m_viewEnd - m_viewStart) / 1e6;
+    const double step = niceTickStep(spanMs, std::max(2, (width() - labelWidth) / 90));
+    const double startMs = double(m_viewStart - m_first) / 1e6;
+    p.setPen(palette().color(QPalette::Text));
+    for (double t = std::ceil(startMs / step) * step; t <= startMs + spanMs; t += step) {
+        const double x = xOf(m_first + std::int64_t(t * 1e6));
+        p.drawLine(QPointF(x, rulerHeight - 5), QPointF(x, rulerHeight));
+        p.drawText(
+            QPointF(x + 2, rulerHeight - 7), QString::fromStdString(formatNumber("%g", t)) + QStringLiteral(" ms"));
+    }
+    p.drawLine(labelWidth, rulerHeight, width(), rulerHeight);
+}
+
+void TraceTimeline::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (m_rows.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(
+            rect(), Qt::AlignCenter, tr("Open a trace (File → Open Trace…) to see its host and GPU lanes here."));
+        return;
+    }
+    paintRuler(p);
+    p.setClipRect(QRect(labelWidth, rulerHeight, width() - labelWidth, height() - rulerHeight));
+    p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
+    for (std::int64_t start : m_steps) {
+        if (start >= m_viewStart && start <= m_viewEnd)
+            p.drawLine(QPointF(xOf(start), rulerHeight), QPointF(xOf(start), height()));
+    }
+    // Bubbles first, under the GPU work of the rank's streams.
+    for (const Sync& s : m_syncs) {
+        if (s.bubbleEnd <= s.end || s.bubbleEnd < m_viewStart || s.end > m_viewEnd)
+            continue;
+        for (const Row& row : m_rows) {
+            if (row.rank == s.rank && row.gpu)
+                p.fillRect(QRectF(xOf(s.end), row.top, std::max(1.0, xOf(s.bubbleEnd) - xOf(s.end)), rowHeight),
+                    s.highlighted ? QColor(255, 200, 0, 110) : QColor(225, 87, 89, 55));
+        }
+    }
+    for (const Row& row : m_rows)
+        paintRow(p, row, row.top);
+    for (const Sync& s : m_syncs) {
+        if (s.row < 0 || s.end < m_viewStart || s.start > m_viewEnd)
+            continue;
+        const Row& row = m_rows[size_t(s.row)];
+        const double x = xOf(s.start);
+        QPolygonF mark { QPointF(x - 4, row.top), QPointF(x + 4, row.top), QPointF(x, row.top + 6) };
+        p.setPen(s.highlighted ? QPen(Qt::black, 1.5) : Qt::NoPen);
+        p.setBrush(s.highlighted ? QColor(255, 200, 0) : QColor(0xe15759));
+        p.drawPolygon(mark);
+    }
+    p.setClipping(false);
+    p.setPen(palette().color(QPalette::Text));
+    for (const auto& [label, y] : m_rankHeaders) {
+        QFont bold = font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.drawText(QRect(4, y, width() - 8, headerHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
+        p.setPen(palette().color(QPalette::Mid));
+        p.drawLine(0, y, width(), y);
+        p.setPen(palette().color(QPalette::Text));
+    }
+    p.setFont(font());
+    for (const Row& row : m_rows)
+        p.drawText(QRect(12, row.top, labelWidth - 16, rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+            p.fontMetrics().elidedText(row.label, Qt::ElideMiddle, labelWidth - 16));
+}
+
+void TraceTimeline::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0)
+        zoom(std::pow(1.25, steps), nsAt(event->position().x()));
+    event->accept();
+}
+
+void TraceTimeline::keyPressEvent(QKeyEvent* event)
+{
+    const std::int64_t middle = m_viewStart + (m_viewEnd - m_viewStart) / 2;
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoom(1.5, middle);
+        break;
+    case Qt::Key_Minus:
+        zoom(1 / 1.5, middle);
+        break;
+    case Qt::Key_Left:
+        pan(-0.2);
+        break;
+    case Qt::Key_Right:
+        pan(0.2);
+        break;
+    case Qt::Key_Home:
+    case Qt::Key_F:
+    case Qt::Key_0:
+        fitAll();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TraceTimeline::mousePressEvent(QMouseEvent* event)
+{
+    m_dragX = event->position().x();
+    m_dragStart = m_viewStart;
+    setFocus();
+}
+
+void TraceTimeline::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!(event->buttons() & Qt::LeftButton) || m_dragX < 0)
+        return;
+    const double plot = std::max(1, width() - labelWidth);
+    const auto shift = std::int64_t((m_dragX - event->position().x()) / plot * double(m_viewEnd - m_viewStart));
+    const std::int64_t span = m_viewEnd - m_viewStart;
+    m_viewStart = m_dragStart + shift;
+    m_viewEnd = m_viewStart + span;
+    update();
+}
+
+} // namespace synctax

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/analysis/tracereport.h"
+#include "ui/trace/tracefile.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QSplitter;
+class QTableView;
+class QTextBrowser;
+class QVBoxLayout;
+
+namespace synctax {
+
+class TraceQueueChart;
+class TraceSiteModel;
+class TraceStepModel;
+class TraceTimeline;
+
+// A recorded trace, or the per-rank traces of one distributed job: the timeline of every rank on
+// one time axis over, per rank side by side, its steps and its sync sites; beside them what the
+// current rank's queue did and what SyncTax says about its loop.
+class TraceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TraceView(QWidget* parent = nullptr);
+    ~TraceView() override;
+
+    // Replaces what is shown: each file is a rank (in rank order when the traces say their rank).
+    void setFiles(const TraceFilesPtr& files);
+    // Adds each file's steps to its rank (same distributedInfo.rank), or a new rank: a watched folder.
+    void appendFiles(const TraceFilesPtr& files);
+    void clear();
+
+    bool hasTrace() const { return !m_ranks.empty(); }
+    int rankCount() const { return int(m_ranks.size()); }
+    int currentRank() const { return m_current; }
+    void setCurrentRank(int rank);
+    // Selects a row of a rank's site table, which marks that site's syncs in the timeline.
+    void selectSite(int rank, int row);
+    TraceStepModel* stepModel(int rank) const;
+    TraceSiteModel* siteModel(int rank) const;
+    const TraceReport& report(int rank) const; // merged over the rank's files
+    TraceTimeline* timeline() const { return m_timeline; }
+    TraceQueueChart* queueChart() const { return m_queueChart; }
+    QString explanationHtml() const;
+    QStringList files() const;
+
+    // Per rank, trace-steps.csv and trace-sites.csv (-rankN before .csv when there are several).
+    // trace-summary.json belongs here too once core/files has a trace summary writer.
+    bool exportTables(const QString& dir, QStringList* written, QString* error);
+
+private:
+    struct Rank;
+    void addFile(const TraceFile& file, const TraceFilesPtr& owner, bool append);
+    void rebuild();
+    void rebuildColumns(bool keepViews);
+    void showCurrent();
+
+    std::vector<std::unique_ptr<Rank>> m_ranks;
+    int m_current = -1;
+    QLabel* m_header = nullptr;
+    TraceTimeline* m_timeline = nullptr;
+    QWidget* m_columnsHolder = nullptr;
+    QVBoxLayout* m_columnsLayout = nullptr;
+    QWidget* m_columns = nullptr;
+    QTextBrowser* m_explanation = nullptr;
+    TraceQueueChart* m_queueChart = nullptr;
+};
+
+} // namespace synctax
