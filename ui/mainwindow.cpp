@@ -18,6 +18,7 @@
 #include "ui/results/reportwriter.h"
 #include "ui/startpage.h"
 #include "ui/teach/teachview.h"
+#include "ui/trace/tracefiles.h"
 
 #include <QAction>
 #include <QApplication>
@@ -41,7 +42,9 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 
 #include <cmath>
 
@@ -102,7 +105,13 @@ void MainWindow::createViews()
     m_table->setComparisonModel(m_comparison);
     m_central = new QStackedWidget(this);
     m_central->addWidget(m_table);
-    setCentralWidget(m_central);
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_pages->setDocumentMode(true);
+    m_pages->setTabBarAutoHide(true); // one page until a trace is opened: no tab bar
+    m_pages->addTab(m_central, tr("Experiment"));
+    setCentralWidget(m_pages);
+    createTraceViews();
 
     auto dock = [this](QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
@@ -207,6 +216,22 @@ void MainWindow::createActions()
     });
     openResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     m_openResultsAction = openResultsAction;
+    auto* openTraceAction = file->addAction(tr("Open &Trace…"), this, [this] {
+        const QStringList paths
+            = QFileDialog::getOpenFileNames(this, tr("Open PyTorch profiler trace (several: the ranks of one job)"),
+                QString(), tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+        openTraces(paths);
+    });
+    openTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    openTraceAction->setObjectName(QStringLiteral("openTraceAction"));
+    openTraceAction->setToolTip(tr("A trace recorded with torch.profiler: what its syncs cost, per step and per site"));
+    auto* watchAction = file->addAction(tr("&Watch Trace Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Watch folder for profiler traces"));
+        if (!dir.isEmpty())
+            watchTraceFolder(dir);
+    });
+    watchAction->setShortcut(QKeySequence(tr("Ctrl+Shift+W")));
+    watchAction->setObjectName(QStringLiteral("watchTraceAction"));
     auto* saveResultsAction = file->addAction(tr("Save R&esults…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save results"), QStringLiteral("results.json"), tr("Results (*.json)"));
@@ -225,6 +250,16 @@ void MainWindow::createActions()
     });
     exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
     exportAction->setObjectName(QStringLiteral("exportAction"));
+    auto* exportTraceAction = file->addAction(tr("Export Trace &Tables…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export trace tables into folder"));
+        if (dir.isEmpty())
+            return;
+        QStringList written;
+        if (exportTrace(dir, &written))
+            statusBar()->showMessage(tr("Exported %1 files to %2").arg(written.size()).arg(dir), 10000);
+    });
+    exportTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    exportTraceAction->setObjectName(QStringLiteral("exportTraceAction"));
     auto* compareAction = file->addAction(tr("&Compare With Results…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json)"));
         if (!path.isEmpty())
@@ -312,6 +347,19 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_cellLabel, 1);
     statusBar()->addPermanentWidget(m_etaLabel);
     statusBar()->addPermanentWidget(m_progress);
+    m_traceEta = new QLabel(this);
+    m_traceProgress = new QProgressBar(this);
+    m_traceProgress->setObjectName(QStringLiteral("traceProgress"));
+    m_traceProgress->setMaximumWidth(220);
+    m_traceProgress->setRange(0, 1000);
+    m_traceCancel = new QToolButton(this);
+    m_traceCancel->setObjectName(QStringLiteral("traceCancel"));
+    m_traceCancel->setText(tr("Cancel"));
+    m_traceCancel->setToolTip(tr("Stop reading the trace; what is shown stays"));
+    statusBar()->addPermanentWidget(m_traceEta);
+    statusBar()->addPermanentWidget(m_traceProgress);
+    statusBar()->addPermanentWidget(m_traceCancel);
+    setTraceLoading(false);
 }
 
 void MainWindow::connectController()
@@ -744,14 +792,29 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls())
+    if (acceptsDrop(event->mimeData()->urls()))
         event->acceptProposedAction();
+    else
+        event->ignore();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
     const auto urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile())
+    if (!acceptsDrop(urls)) {
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    // Traces dropped together are the ranks of one job; a results file or an experiment opens alone.
+    QStringList traces;
+    for (const QUrl& url : urls) {
+        if (looksLikeKinetoTrace(url.toLocalFile()))
+            traces << url.toLocalFile();
+    }
+    if (!traces.isEmpty())
+        openTraces(traces);
+    else
         openAny(urls.first().toLocalFile());
 }
 

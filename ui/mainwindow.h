@@ -3,6 +3,7 @@
 #include "core/analysis/experimentresult.h"
 #include "core/config/experimentconfig.h"
 #include "ui/runcontroller.h"
+#include "ui/trace/tracefile.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -15,6 +16,9 @@ class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QStackedWidget;
+class QTabWidget;
+class QToolButton;
+class QUrl;
 
 namespace synctax {
 
@@ -28,6 +32,9 @@ class QueueChart;
 class StartPage;
 class StepChart;
 class TeachView;
+class TraceFolderWatcher;
+class TraceLoader;
+class TraceView;
 
 // The app's window: the experiment panel on the left, the comparison table in the middle, the
 // charts and the explanation in docks around it. It shows either the run in progress (live) or
@@ -53,6 +60,15 @@ public:
     // Opens the results at `path` beside what is shown (A), cell by cell; nullptr when it cannot be read.
     DiffDialog* compareWith(const QString& path, QString* error = nullptr);
     bool loadPreset(const QString& name);
+    // Starts loading PyTorch-profiler traces (several: the ranks of one job) into the Trace page;
+    // what is shown stays until the load succeeds. False when `paths` is empty.
+    bool openTraces(const QStringList& paths);
+    // Loads each complete *.pt.trace.json[.gz] that appears in `folder`, appending its steps.
+    bool watchTraceFolder(const QString& folder, QString* error = nullptr);
+    // The trace's per-step and per-site tables as CSV, into `dir`.
+    bool exportTrace(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
+    // What a drop onto the window may hold: local .json, .json.gz, .yaml or .yml files, nothing else.
+    static bool acceptsDrop(const QList<QUrl>& urls);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
     // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json.
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
@@ -73,6 +89,13 @@ public:
     // The simulator's Teach window (created on first use): D, G, H, L, K, Q and the sync interval
     // as sliders, the pipeline animated, the tax curve and the regime map. Needs no GPU.
     TeachView* teachView();
+    TraceView* traceView() const { return m_traceView; }
+    TraceLoader* traceLoader() const { return m_traceLoader; }
+    TraceLoader* watchLoader() const { return m_watchLoader; }
+    TraceFolderWatcher* traceWatcher() const { return m_traceWatcher; }
+    // Shows the Trace page (added on first use) or the experiment page.
+    void showTracePage(bool show);
+    bool tracePageShown() const;
     // What the views show: the live or finished run, or the opened file.
     const ExperimentResult& shownResult() const { return m_shown; }
     QString lastSavedRun() const { return m_lastSavedRun; }
@@ -110,6 +133,9 @@ private:
     void log(const QString& line);
     void fail(const QString& title, const QString& message, QString* error);
     void readSettings();
+    void createTraceViews();
+    void pumpWatchQueue();
+    void setTraceLoading(bool loading);
     void writeSettings();
 
     RunController m_controller;
@@ -142,6 +168,18 @@ private:
     QAction* m_openResultsAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+
+    QTabWidget* m_pages = nullptr; // the experiment page, and the Trace page once a trace is opened
+    TraceView* m_traceView = nullptr;
+    TraceLoader* m_traceLoader = nullptr;
+    TraceLoader* m_watchLoader = nullptr; // one file at a time, apart from what File → Open Trace loads
+    TraceFolderWatcher* m_traceWatcher = nullptr;
+    QStringList m_watchQueue;
+    QStringList m_loadingTraces;
+    QList<QDockWidget*> m_docksHiddenForTrace; // the run's docks, hidden while the Trace page shows
+    QProgressBar* m_traceProgress = nullptr;
+    QLabel* m_traceEta = nullptr;
+    QToolButton* m_traceCancel = nullptr;
 };
 
 } // namespace synctax

@@ -39,7 +39,7 @@ TraceQueueChart::TraceQueueChart(QWidget* parent)
     m_lag->setPen(QPen(QColor(0x4e79a7), 1.4));
     m_axisX->setTitleText(tr("time in the trace (ms)"));
     m_axisX->setLabelFormat(QStringLiteral("%g"));
-    m_axisDepth->setTitleText(tr("queued GPU ops"));
+    m_axisDepth->setTitleText(tr("queued ops"));
     m_axisDepth->setLabelFormat(QStringLiteral("%.0f"));
     m_axisDepth->setTitleBrush(QColor(0xc06010));
     m_axisLag->setTitleText(tr("lag (ms)"));

@@ -224,8 +224,9 @@ void TraceTimeline::paintRuler(QPainter& p) const
     for (double t = std::ceil(startMs / step) * step; t <= startMs + spanMs; t += step) {
         const double x = xOf(m_first + std::int64_t(t * 1e6));
         p.drawLine(QPointF(x, rulerHeight - 5), QPointF(x, rulerHeight));
+        const double label = std::abs(t) < step / 2 ? 0.0 : t; // no "-0 ms" from rounding
         p.drawText(
-            QPointF(x + 2, rulerHeight - 7), QString::fromStdString(formatNumber("%g", t)) + QStringLiteral(" ms"));
+            QPointF(x + 2, rulerHeight - 7), QString::fromStdString(formatNumber("%g", label)) + QStringLiteral(" ms"));
     }
     p.drawLine(labelWidth, rulerHeight, width(), rulerHeight);
 }
