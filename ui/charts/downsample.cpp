@@ -83,4 +83,13 @@ std::vector<SamplePoint> minMaxDownsample(const std::vector<SamplePoint>& points
     return result;
 }
 
+QList<QPointF> toQPoints(const std::vector<SamplePoint>& points)
+{
+    QList<QPointF> drawn;
+    drawn.reserve(qsizetype(points.size()));
+    for (const SamplePoint& p : points)
+        drawn.append(QPointF(p.x, p.y));
+    return drawn;
+}
+
 } // namespace synctax

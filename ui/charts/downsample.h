@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QList>
+#include <QPointF>
+
 #include <cstddef>
 #include <vector>
 
@@ -22,5 +25,8 @@ std::vector<SamplePoint> minMaxDownsample(const std::vector<float>& values, size
 // The same for points with their own x values (ascending): the buckets split the x range evenly,
 // so a gap in x stays a gap. At most 2 * buckets points; all of them when there are <= 2 * buckets.
 std::vector<SamplePoint> minMaxDownsample(const std::vector<SamplePoint>& points, size_t buckets);
+
+// The points as a series takes them (QXYSeries::replace).
+QList<QPointF> toQPoints(const std::vector<SamplePoint>& points);
 
 } // namespace synctax

@@ -16,15 +16,6 @@ namespace synctax {
 
 namespace {
 
-QList<QPointF> toQPoints(const std::vector<SamplePoint>& points)
-{
-    QList<QPointF> drawn;
-    drawn.reserve(qsizetype(points.size()));
-    for (const SamplePoint& p : points)
-        drawn.append(QPointF(p.x, p.y));
-    return drawn;
-}
-
 // Every slot of the x range that holds a sync gets one marker, at its first sync: a marker is
 // wider than a slot, so more would overlap invisibly and each one costs a graphics item to draw.
 std::vector<SamplePoint> oneMarkerPerSlot(const std::vector<SamplePoint>& syncs, double begin, double end, size_t slots)

@@ -17,15 +17,6 @@ namespace {
 const QColor streamColors[]
     = { QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1), QColor(0x76b7b2), QColor(0xedc948) };
 
-QList<QPointF> toQPoints(const std::vector<SamplePoint>& points)
-{
-    QList<QPointF> drawn;
-    drawn.reserve(qsizetype(points.size()));
-    for (const SamplePoint& p : points)
-        drawn.append(QPointF(p.x, p.y));
-    return drawn;
-}
-
 } // namespace
 
 TraceQueueChart::TraceQueueChart(QWidget* parent)

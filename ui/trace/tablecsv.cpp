@@ -1,7 +1,7 @@
 #include "ui/trace/tablecsv.h"
 
 #include "core/analysis/format.h"
-#include "ui/trace/tracestepmodel.h"
+#include "ui/trace/tracetablemodel.h"
 
 #include <QAbstractItemModel>
 #include <QStringList>

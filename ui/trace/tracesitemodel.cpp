@@ -1,18 +1,18 @@
 #include "ui/trace/tracesitemodel.h"
 
-#include "core/analysis/format.h"
-#include "ui/trace/tracestepmodel.h"
-
 namespace synctax {
 
-namespace {
-
-QString number(const char* pattern, double v) { return QString::fromStdString(formatNumber(pattern, v)); }
-
-} // namespace
-
 TraceSiteModel::TraceSiteModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : TraceTableModel(
+        {
+            { "op", "The op that caused the sync", nullptr, true },
+            { "python line", "Where in the Python code the op was called", nullptr, true },
+            { "per step", "Syncs at this site per step", "%.2f" },
+            { "wait/step ms", "Host wait per step", "%.2f" },
+            { "bubble/step ms", "GPU idle per step after this site's syncs", "%.2f" },
+            { "share %", "Bubble per step over the mean step time", "%.1f" },
+        },
+        parent)
 {
 }
 
@@ -25,68 +25,37 @@ void TraceSiteModel::setSites(std::vector<TraceSyncSite> sites)
 
 int TraceSiteModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_sites.size()); }
 
-int TraceSiteModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant TraceSiteModel::data(const QModelIndex& index, int role) const
+QVariant TraceSiteModel::raw(int row, int column) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const TraceSyncSite& s = m_sites[size_t(index.row())];
-    const QString python = s.python ? QString::fromStdString(*s.python) : QString();
-    if (role == Qt::TextAlignmentRole)
-        return index.column() <= Python ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == TraceRawRole) {
-        switch (index.column()) {
-        case Op:
-            return QString::fromStdString(s.op);
-        case Python:
-            return python;
-        case PerStep:
-            return s.perStep;
-        case WaitMs:
-            return s.waitMs;
-        case BubbleMs:
-            return s.bubbleMs;
-        case SharePct:
-            return s.sharePct;
-        }
-        return {};
-    }
-    if (role == Qt::ToolTipRole && index.column() == Python && !s.python)
-        return tr("The trace has no Python stacks: record with torch.profiler.profile(with_stack=True)");
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (index.column()) {
+    const TraceSyncSite& s = m_sites[size_t(row)];
+    switch (column) {
     case Op:
         return QString::fromStdString(s.op);
     case Python:
-        return s.python ? python : tr("(no stack)");
+        return s.python ? QString::fromStdString(*s.python) : QString();
     case PerStep:
-        return number("%.2f", s.perStep);
+        return s.perStep;
     case WaitMs:
-        return number("%.2f", s.waitMs);
+        return s.waitMs;
     case BubbleMs:
-        return number("%.2f", s.bubbleMs);
+        return s.bubbleMs;
     case SharePct:
-        return number("%.1f", s.sharePct);
+        return s.sharePct;
     }
     return {};
 }
 
-QVariant TraceSiteModel::headerData(int section, Qt::Orientation orientation, int role) const
+QVariant TraceSiteModel::display(int row, int column) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const titles[ColumnCount]
-        = { "op", "python line", "per step", "wait/step ms", "bubble/step ms", "share %" };
-    static const char* const tips[ColumnCount] = { "The op that caused the sync",
-        "Where in the Python code the op was called", "Syncs at this site per step", "Host wait per step",
-        "GPU idle per step after this site's syncs", "Bubble per step over the mean step time" };
-    if (role == Qt::DisplayRole)
-        return tr(titles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(tips[section]);
+    if (column == Python && !m_sites[size_t(row)].python)
+        return tr("(no stack)");
+    return TraceTableModel::display(row, column);
+}
+
+QVariant TraceSiteModel::toolTip(int row, int column) const
+{
+    if (column == Python && !m_sites[size_t(row)].python)
+        return tr("The trace has no Python stacks: record with torch.profiler.profile(with_stack=True)");
     return {};
 }
 

@@ -1,15 +1,14 @@
 #pragma once
 
 #include "core/analysis/tracereport.h"
-
-#include <QAbstractTableModel>
+#include "ui/trace/tracetablemodel.h"
 
 #include <vector>
 
 namespace synctax {
 
 // One row per sync site of one rank, most bubble per step first (as the analysis orders them).
-class TraceSiteModel : public QAbstractTableModel {
+class TraceSiteModel : public TraceTableModel {
     Q_OBJECT
 public:
     enum Column { Op, Python, PerStep, WaitMs, BubbleMs, SharePct, ColumnCount };
@@ -20,9 +19,11 @@ public:
     const std::vector<TraceSyncSite>& sites() const { return m_sites; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    QVariant raw(int row, int column) const override;
+    QVariant display(int row, int column) const override;
+    QVariant toolTip(int row, int column) const override;
 
 private:
     std::vector<TraceSyncSite> m_sites;

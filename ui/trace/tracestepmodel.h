@@ -1,19 +1,15 @@
 #pragma once
 
 #include "core/analysis/tracereport.h"
-
-#include <QAbstractTableModel>
+#include "ui/trace/tracetablemodel.h"
 
 #include <vector>
 
 namespace synctax {
 
-// The role that gives a cell's number unrounded (CSV export, sorting); DisplayRole is rounded text.
-constexpr int TraceRawRole = Qt::UserRole + 1;
-
 // One row per step of one rank: the steps of every file of that rank, in order (a watched folder
 // appends a file's steps as it lands).
-class TraceStepModel : public QAbstractTableModel {
+class TraceStepModel : public TraceTableModel {
     Q_OBJECT
 public:
     enum Column {
@@ -38,9 +34,9 @@ public:
     const std::vector<TraceStep>& steps() const { return m_steps; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    QVariant raw(int row, int column) const override;
 
 private:
     std::vector<TraceStep> m_steps;

@@ -1,0 +1,55 @@
+#include "ui/trace/tracetablemodel.h"
+
+#include "core/analysis/format.h"
+
+namespace synctax {
+
+TraceTableModel::TraceTableModel(std::vector<TraceColumn> columns, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_columns(std::move(columns))
+{
+}
+
+int TraceTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
+
+QVariant TraceTableModel::display(int row, int column) const
+{
+    const QVariant value = raw(row, column);
+    const char* pattern = m_columns[size_t(column)].pattern;
+    return pattern ? QVariant(QString::fromStdString(formatNumber(pattern, value.toDouble()))) : value;
+}
+
+QVariant TraceTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(index.row(), index.column());
+    case TraceRawRole:
+        return raw(index.row(), index.column());
+    case Qt::ToolTipRole:
+        return toolTip(index.row(), index.column());
+    case Qt::TextAlignmentRole:
+        return m_columns[size_t(index.column())].text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant TraceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= int(m_columns.size()))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole)
+        return tr(m_columns[size_t(section)].title);
+    if (role == Qt::ToolTipRole)
+        return tr(m_columns[size_t(section)].tip);
+    return {};
+}
+
+} // namespace synctax
