@@ -800,12 +800,16 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const auto urls = event->mimeData()->urls();
-    if (!acceptsDrop(urls)) {
+    if (openDropped(event->mimeData()->urls()))
+        event->acceptProposedAction();
+    else
         event->ignore();
-        return;
-    }
-    event->acceptProposedAction();
+}
+
+bool MainWindow::openDropped(const QList<QUrl>& urls)
+{
+    if (!acceptsDrop(urls))
+        return false;
     // Traces dropped together are the ranks of one job; a results file or an experiment opens alone.
     QStringList traces;
     for (const QUrl& url : urls) {
@@ -816,6 +820,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         openTraces(traces);
     else
         openAny(urls.first().toLocalFile());
+    return true;
 }
 
 void MainWindow::log(const QString& line)

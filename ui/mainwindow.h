@@ -69,6 +69,8 @@ public:
     bool exportTrace(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // What a drop onto the window may hold: local .json, .json.gz, .yaml or .yml files, nothing else.
     static bool acceptsDrop(const QList<QUrl>& urls);
+    // What a drop does: traces (several: the ranks of one job), else a results file or an experiment.
+    bool openDropped(const QList<QUrl>& urls);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
     // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json.
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);

@@ -1,6 +1,7 @@
 // The main window's side of traces: drops, File → Open Trace through an injected load, a cancel
 // that leaves the view as it was, the watched folder, the export, and a picture of two ranks.
 #include "ui/mainwindow.h"
+#include "ui/trace/tracefiles.h"
 #include "ui/trace/tracefolderwatcher.h"
 #include "ui/trace/traceloader.h"
 #include "ui/trace/tracesitemodel.h"
@@ -81,6 +82,26 @@ private Q_SLOTS:
         // Ranks in rank order, whatever the order of the drop.
         QCOMPARE(w.traceView()->report(0).source.rank, std::optional<std::int64_t>(0));
         QCOMPARE(w.traceView()->stepModel(1)->rowCount(), 3);
+    }
+
+    void aDroppedJsonIsATraceOnlyWhenItReadsLikeOne()
+    {
+        // A profiler trace saved as plain .json (schemaVersion, deviceProperties first) and a SyncTax
+        // results file: the first goes to the trace loader, the second opens as results.
+        const QString trace = QStringLiteral(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item-nostack.json");
+        const QString results = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json");
+        QVERIFY(looksLikeKinetoTrace(trace));
+        QVERIFY(!looksLikeKinetoTrace(results));
+        QVERIFY(QFile::exists(trace) && QFile::exists(results));
+        MainWindow w(nullptr, false);
+        w.setQuiet(true);
+        w.traceLoader()->setLoadFunction(fakeLoad());
+        QVERIFY(w.openDropped({ QUrl::fromLocalFile(results) }));
+        QVERIFY(!w.traceLoader()->isLoading());
+        QVERIFY(!w.shownResult().cells.empty());
+        QVERIFY(w.openDropped({ QUrl::fromLocalFile(trace) }));
+        QVERIFY(w.traceLoader()->isLoading());
+        QVERIFY(!w.openDropped({ QUrl::fromLocalFile(QStringLiteral("/t/notes.txt")) }));
     }
 
     void aCancelledLoadLeavesTheViewAsItWas()
