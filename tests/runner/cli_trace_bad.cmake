@@ -1,17 +1,46 @@
 # synctax-run trace refuses an unreadable trace with exit 2 and the reader's message, which names
-# the file: a 0-byte file, and each case of tests/data/traces/bad/ once it exists; and a --watch
+# the file: a 0-byte file and each unreadable case of tests/data/traces/bad/; the readable cases there
+# open with their note; and a --watch
 # folder that is not there.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(WRITE ${WORK}/empty.pt.trace.json "")
 file(GLOB cases ${DATA}/traces/bad/*.json ${DATA}/traces/bad/*.gz)
+# Each case's NAME.expect (for a .gz: NAME.json.expect) holds the reader's message, or "readable;
+# note: ..." for a trace that opens with a note.
 foreach(trace ${WORK}/empty.pt.trace.json ${cases})
+    get_filename_component(name ${trace} NAME)
+    if(name MATCHES "\\.gz$")
+        string(REGEX REPLACE "\\.gz$" ".expect" expectFile "${trace}")
+    else()
+        string(REGEX REPLACE "\\.json$" ".expect" expectFile "${trace}")
+    endif()
+    set(expected "")
+    if(EXISTS ${expectFile})
+        file(READ ${expectFile} expected)
+    endif()
+    string(STRIP "${expected}" expected)
+    file(REMOVE_RECURSE ${WORK}/out)
     execute_process(COMMAND ${RUNNER} trace ${trace} --out ${WORK}/out
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    get_filename_component(name ${trace} NAME)
+    if(expected MATCHES "^readable; note: (.*)")
+        # The note may be wrapped to the table's width: compare its first words.
+        string(SUBSTRING "${CMAKE_MATCH_1}" 0 30 note)
+        string(FIND "${out}" "${note}" at)
+        if(NOT rc EQUAL 0 OR at EQUAL -1 OR NOT EXISTS ${WORK}/out/trace-summary.json)
+            message(FATAL_ERROR "${name}: exit ${rc} (expected 0 and the note '${note}'):\n${out}\n${err}")
+        endif()
+        continue()
+    endif()
     string(FIND "${err}" "${name}" at)
     if(NOT rc EQUAL 2 OR at EQUAL -1)
         message(FATAL_ERROR "${name}: exit ${rc} (expected 2), stderr does not name it:\n${out}\n${err}")
+    endif()
+    if(expected)
+        string(FIND "${err}" "${expected}" at)
+        if(at EQUAL -1)
+            message(FATAL_ERROR "${name}: stderr lacks the expected message '${expected}':\n${err}")
+        endif()
     endif()
     if(EXISTS ${WORK}/out/trace-summary.json)
         message(FATAL_ERROR "${name}: a summary was written for an unreadable trace")
