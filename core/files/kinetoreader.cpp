@@ -20,11 +20,11 @@ namespace {
 constexpr unsigned kParseFlags
     = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag | rapidjson::kParseIterativeFlag;
 
-std::string found(const TraceByteStream& stream)
+std::string found(TraceByteStream& stream)
 {
     if (stream.atEnd())
         return "the end of the text (truncated JSON)";
-    const auto c = static_cast<unsigned char>(const_cast<TraceByteStream&>(stream).Peek());
+    const auto c = static_cast<unsigned char>(stream.Peek());
     if (c >= 0x20 && c < 0x7f)
         return std::string("'") + static_cast<char>(c) + "'";
     char hex[8];

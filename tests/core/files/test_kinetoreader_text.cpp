@@ -206,3 +206,18 @@ TEST(KinetoReaderText, ProgressReportsTheFileAndACancelStopsTheRead)
     EXPECT_FALSE(stopped.error);
     EXPECT_EQ(calls, 1u);
 }
+
+TEST(KinetoReaderText, ACancelRaisedBeforeTheReadStopsItAtOnce)
+{
+    std::atomic<bool> cancel { true };
+    std::size_t calls = 0;
+    TraceReadOptions options;
+    options.cancel = &cancel;
+    options.progress = [&](const TraceReadProgress&) { ++calls; };
+    const TraceReadResult r
+        = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz", options);
+    EXPECT_TRUE(r.cancelled);
+    EXPECT_FALSE(r.trace);
+    EXPECT_FALSE(r.error);
+    EXPECT_EQ(calls, 0u); // not a byte was read
+}
