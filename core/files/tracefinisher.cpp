@@ -19,7 +19,7 @@ std::string joined(const std::set<std::int64_t>& values)
 void note(KinetoTrace& trace, std::uint64_t count, const std::string& what)
 {
     if (count > 0)
-        trace.notes.push_back(std::to_string(count) + " " + what);
+        trace.notes.push_back(what + ": " + std::to_string(count)); // "N things" would need a plural
 }
 
 bool isLaunched(TraceEventKind kind)
@@ -63,10 +63,10 @@ void noteCounts(KinetoTrace& trace, const KinetoReadCounts& counts)
     if (counts.distributedInfoKeys > 1)
         trace.notes.push_back(
             "distributedInfo appears " + std::to_string(counts.distributedInfoKeys) + " times: the last one is kept");
-    note(trace, counts.gpuWithoutStream, "GPU events without args.stream skipped: they cannot be placed on a stream");
-    note(trace, counts.gpuDeviceFromPid, "GPU events without args.device placed on the device of their pid");
-    note(trace, counts.hostWithoutIds, "host events without a numeric pid and tid skipped");
-    note(trace, counts.notFiniteElsewhere, "numbers outside ts and dur were NaN or Infinity (not read)");
+    note(trace, counts.gpuWithoutStream, "GPU events without args.stream, skipped (no stream to place them on)");
+    note(trace, counts.gpuDeviceFromPid, "GPU events without args.device, placed on the device of their pid");
+    note(trace, counts.hostWithoutIds, "host events without a numeric pid and tid, skipped");
+    note(trace, counts.notFiniteElsewhere, "NaN or Infinity outside ts and dur (not read)");
     note(trace, counts.ignoredMetadata, "top-level metadata values of an unexpected type ignored");
 }
 
