@@ -9,8 +9,8 @@ namespace synctax {
 
 namespace {
 
-constexpr std::size_t kChunk = 64 * 1024;
-constexpr std::uint64_t kProgressEvery = 1024 * 1024;
+constexpr std::size_t kChunk = std::size_t { 64 } * 1024;
+constexpr std::uint64_t kProgressEvery = std::uint64_t { 1024 } * 1024;
 
 } // namespace
 
