@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 namespace synctax {
@@ -104,8 +105,14 @@ std::optional<std::string> finishTrace(KinetoTrace& trace, const KinetoReadCount
             e.startNs = start;
         }
     }
-    std::stable_sort(trace.events.begin(), trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.durationNs > b.durationNs;
+    // In place (std::stable_sort would take a buffer of up to all the events): ties broken on every
+    // field, so that events left equal are the same event twice and their order cannot matter.
+    std::sort(trace.events.begin(), trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+        if (a.startNs != b.startNs)
+            return a.startNs < b.startNs;
+        if (a.durationNs != b.durationNs)
+            return a.durationNs > b.durationNs;
+        return std::tie(a.lane, a.kind, a.name, a.correlation) < std::tie(b.lane, b.kind, b.name, b.correlation);
     });
     for (TraceLane& lane : trace.lanes) {
         if (lane.gpu) {
