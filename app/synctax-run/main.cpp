@@ -1,3 +1,4 @@
+#include "inputcommands.h"
 #include "runcommand.h"
 #include "simulatecommand.h"
 #include "tracecommand.h"
@@ -123,9 +124,13 @@ static int runMain(int argc, char** argv)
     }
 
     if (*runCmd) {
+#ifdef SYNCTAX_RUN_ENGINE
         if (*seedOption)
             run.seed = seed;
         return synctax::runCommand(run);
+#else
+        return synctax::execEngine(argv); // the arguments were checked here; the engine reads them again
+#endif
     }
     if (*validateCmd)
         return synctax::validateCommand(config);

@@ -1,5 +1,7 @@
 #include "runcommand.h"
 
+#include "inputcommands.h"
+
 #include "progressprinter.h"
 #include "terminal.h"
 
@@ -12,7 +14,6 @@
 #include "core/engine/experimentrunner.h"
 #include "core/files/folderclaim.h"
 #include "core/files/journal.h"
-#include "core/files/resultsdiff.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
@@ -45,16 +46,6 @@ namespace {
 std::atomic<bool> g_stopRequested { false };
 
 extern "C" void requestStop(int) { g_stopRequested.store(true); }
-
-std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
-{
-    ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
-    if (!loaded.config) {
-        std::cerr << formatErrors(loaded.errors);
-        std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
-    }
-    return loaded.config;
-}
 
 void writeText(const std::filesystem::path& path, const std::string& text)
 {
@@ -353,51 +344,6 @@ int runCommand(const RunOptions& options)
     if (result.stopped)
         std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
     return exitCodeFor(result);
-}
-
-int validateCommand(const std::string& config)
-{
-    auto loaded = loadOrReport(config);
-    if (!loaded)
-        return 2;
-    std::cout << config << ": ok (" << loaded->models.size() << " models x " << loaded->styles.size() << " styles x "
-              << loaded->modes.size() << " modes)\n";
-    return 0;
-}
-
-int presetsCommand()
-{
-    for (const auto& name : presetNames()) {
-        std::string description;
-        auto loaded = loadConfigText(*presetText(name), "preset:" + name);
-        if (loaded.config)
-            description = loaded.config->description;
-        std::cout << name << (description.empty() ? "" : "  -  " + description) << "\n";
-    }
-    return 0;
-}
-
-int printConfigCommand(const std::string& preset)
-{
-    auto text = presetText(preset);
-    if (!text) {
-        std::cerr << preset << ": no such preset; run 'synctax-run presets' for the list\n";
-        return 2;
-    }
-    std::cout << *text;
-    return 0;
-}
-
-int diffCommand(const std::string& a, const std::string& b)
-{
-    const ResultsLoadResult ra = loadResultsFile(a);
-    const ResultsLoadResult rb = loadResultsFile(b);
-    if (!ra.result || !rb.result) {
-        std::cerr << formatErrors(ra.errors) << formatErrors(rb.errors);
-        return 2;
-    }
-    std::cout << "A: " << a << "\nB: " << b << "\n" << formatDiff(diffResults(*ra.result, *rb.result));
-    return 0;
 }
 
 } // namespace synctax

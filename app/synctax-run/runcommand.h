@@ -20,10 +20,12 @@ struct RunOptions {
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran: a bad config, an output that cannot
 // be written, an outDir in use by another run or holding results without force), 130 interrupted
 // (results kept).
+// Runs in synctax-run-engine, the one part of the runner that links LibTorch.
 int runCommand(const RunOptions& options);
-int validateCommand(const std::string& config);
-int presetsCommand();
-int printConfigCommand(const std::string& preset);
-int diffCommand(const std::string& a, const std::string& b);
+
+// synctax-run's `run`: replaces this process with synctax-run-engine (beside this executable) and
+// the same arguments, so that the other commands never load LibTorch (its libraries alone hold
+// about 160 MB resident). Returns only when that fails: exit code 2, said on stderr.
+int execEngine(char** argv);
 
 } // namespace synctax

@@ -1,0 +1,67 @@
+#include "inputcommands.h"
+
+#include "core/config/configloader.h"
+#include "core/config/presets.h"
+#include "core/files/resultsdiff.h"
+#include "core/files/resultsloader.h"
+
+#include <iostream>
+
+namespace synctax {
+
+std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
+{
+    ConfigLoadResult loaded = loadConfigOrPreset(nameOrPath);
+    if (!loaded.config) {
+        std::cerr << formatErrors(loaded.errors);
+        std::cerr << loaded.errors.size() << " error(s); nothing was run\n";
+    }
+    return loaded.config;
+}
+
+int validateCommand(const std::string& config)
+{
+    auto loaded = loadOrReport(config);
+    if (!loaded)
+        return 2;
+    std::cout << config << ": ok (" << loaded->models.size() << " models x " << loaded->styles.size() << " styles x "
+              << loaded->modes.size() << " modes)\n";
+    return 0;
+}
+
+int presetsCommand()
+{
+    for (const auto& name : presetNames()) {
+        std::string description;
+        auto loaded = loadConfigText(*presetText(name), "preset:" + name);
+        if (loaded.config)
+            description = loaded.config->description;
+        std::cout << name << (description.empty() ? "" : "  -  " + description) << "\n";
+    }
+    return 0;
+}
+
+int printConfigCommand(const std::string& preset)
+{
+    auto text = presetText(preset);
+    if (!text) {
+        std::cerr << preset << ": no such preset; run 'synctax-run presets' for the list\n";
+        return 2;
+    }
+    std::cout << *text;
+    return 0;
+}
+
+int diffCommand(const std::string& a, const std::string& b)
+{
+    const ResultsLoadResult ra = loadResultsFile(a);
+    const ResultsLoadResult rb = loadResultsFile(b);
+    if (!ra.result || !rb.result) {
+        std::cerr << formatErrors(ra.errors) << formatErrors(rb.errors);
+        return 2;
+    }
+    std::cout << "A: " << a << "\nB: " << b << "\n" << formatDiff(diffResults(*ra.result, *rb.result));
+    return 0;
+}
+
+} // namespace synctax
