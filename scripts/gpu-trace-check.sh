@@ -12,14 +12,16 @@ mkdir -p "$OUT_DIR" "$BUILD/logs"
 export CMAKE_POLICY_VERSION_MINIMUM=3.5 PYTHONUNBUFFERED=1
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
 
-# Build in the background while the GPU records: the build uses the CPUs, the recording the GPU.
-( cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
-      -DSYNCTAX_BUILD_GUI=OFF >"$BUILD/logs/configure.log" 2>&1 &&
-  nice cmake --build "$BUILD" -j"$(nproc)" --target synctax-run >"$BUILD/logs/build.log" 2>&1 ) &
-build_pid=$!
-rm -rf "$TRACES"
-python3 scripts/record-traces.py "$TRACES" 2>&1 | grep -v -i warn | tee "$OUT_DIR/record.log"
-wait $build_pid || { tail -40 "$BUILD/logs/configure.log" "$BUILD/logs/build.log"; exit 1; }
+# Build first, then record: a build beside the recording would take the host's CPUs from the
+# loops being measured.
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
+    -DSYNCTAX_BUILD_GUI=OFF >"$BUILD/logs/configure.log" 2>&1 || { tail -n 40 "$BUILD/logs/configure.log"; exit 1; }
+cmake --build "$BUILD" -j"$(nproc)" --target synctax-run >"$BUILD/logs/build.log" 2>&1 ||
+    { grep -A5 -E 'error|FAILED' "$BUILD/logs/build.log" | head -60; exit 1; }
+if [ -z "${SKIP_RECORD:-}" ] || [ ! -d "$TRACES" ]; then
+    rm -rf "$TRACES"
+    python3 scripts/record-traces.py "$TRACES" 2>&1 | grep -v -i warn | tee "$OUT_DIR/record.log"
+fi
 
 runner=$BUILD/bin/synctax-run
 log=$OUT_DIR/trace-check.log
