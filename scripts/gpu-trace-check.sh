@@ -11,11 +11,15 @@ TRACES=${TRACES:-/tmp/synctax-traces}
 mkdir -p "$OUT_DIR" "$BUILD/logs"
 export CMAKE_POLICY_VERSION_MINIMUM=3.5 PYTHONUNBUFFERED=1
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+# The GPU image has no RapidJSON (header-only): carry Debian's headers in .gpu-deps/include
+# (`mkdir -p .gpu-deps/include && cp -r /usr/include/rapidjson .gpu-deps/include/`).
+extra_cmake=()
+[ -d .gpu-deps/include/rapidjson ] && extra_cmake+=(-DRAPIDJSON_INCLUDE_DIR="$PWD/.gpu-deps/include")
 
 # Build first, then record: a build beside the recording would take the host's CPUs from the
 # loops being measured.
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
-    -DSYNCTAX_BUILD_GUI=OFF >"$BUILD/logs/configure.log" 2>&1 || { tail -n 40 "$BUILD/logs/configure.log"; exit 1; }
+    -DSYNCTAX_BUILD_GUI=OFF "${extra_cmake[@]}" >"$BUILD/logs/configure.log" 2>&1 || { tail -n 40 "$BUILD/logs/configure.log"; exit 1; }
 cmake --build "$BUILD" -j"$(nproc)" --target synctax-run >"$BUILD/logs/build.log" 2>&1 ||
     { grep -A5 -E 'error|FAILED' "$BUILD/logs/build.log" | head -60; exit 1; }
 if [ -z "${SKIP_RECORD:-}" ] || [ ! -d "$TRACES" ]; then
