@@ -2,6 +2,7 @@
 
 #include "core/analysis/explanation.h"
 #include "core/analysis/format.h"
+#include "core/analysis/traceexplanation.h"
 #include "core/files/textwrap.h"
 
 #include <algorithm>
@@ -121,11 +122,11 @@ std::string formatTraceReport(const TraceReport& r)
     out += wrapped("regime " + g.label + ": D " + formatMs(g.dMs) + " ms, G " + formatMs(g.gMs) + " ms, H "
             + formatMs(g.hMs) + " ms per step",
         columns);
-    out += wrapped("syncs: " + formatNumber("%.2f", g.syncsPerStep) + " per step, tax " + pct(r.taxPct)
-            + " (their bubbles / the step time)",
-        columns);
-    out += wrapped(g.sentence, columns);
-    for (const auto& note : r.notes)
+    // The words are the app's (explainTrace): the regime, the tax, the worst site and what to try.
+    const TraceExplanation e = explainTrace(r);
+    for (const std::string& p : e.paragraphs())
+        out += wrapped(p, columns);
+    for (const auto& note : e.notes)
         out += wrapped("note: " + note, columns);
     return out;
 }

@@ -17,7 +17,8 @@ std::string formatStepTable(const TraceReport& report);
 // saying so when no sync falls inside a step.
 std::string formatSiteTable(const TraceReport& report);
 
-// The file's block: a title line, both tables, the regime and its sentence, the notes.
+// The file's block: a title line, both tables, the regime's numbers, then explainTrace's
+// paragraphs (regime, tax, worst site, what to try) and the notes, wrapped.
 std::string formatTraceReport(const TraceReport& report);
 
 // One line for one rank of a job, for ranks side by side: "rank 0: 5 steps, 12.3 ms/step, ...", wrapped at 80 columns.

@@ -1,5 +1,6 @@
 // The Trace view's parts over a hand-built two-rank trace (tracefixtures.h): its models, the
 // merge of a watched rank's files, the explanation, the timeline's sync marks and the CSV export.
+#include "core/analysis/traceexplanation.h"
 #include "ui/charts/tracequeuechart.h"
 #include "ui/trace/tablecsv.h"
 #include "ui/trace/traceexplanation.h"
@@ -81,27 +82,32 @@ private Q_SLOTS:
 
     void explanationSpeaksAboutThisLoop()
     {
-        const QString text = traceExplanation(rankFile(0).report);
+        // The app shows explainTrace's words (the ones synctax-run trace prints), escaped, one <p> each.
+        const TraceReport report = rankFile(0).report;
+        const QString text = traceExplanation(report);
         QVERIFY2(text.contains("GPU-bound"), qPrintable(text));
-        QVERIFY(text.contains("7.00 ms busy")); // G of the fixture
-        QVERIFY(text.contains("<b>aten::item</b>"));
-        QVERIFY(text.contains(QString::fromLatin1(itemPython).toHtmlEscaped()));
-        QVERIFY(text.contains("idles 0.80 ms per step, <b>8.0%</b>"));
-        QVERIFY(text.contains("every N steps")); // the remedy for .item()
-        QVERIFY(text.contains("1 other site"));
-        QVERIFY(!text.contains("marks no steps"));
+        QVERIFY(text.contains("busy 7.00 ms")); // G of the fixture
+        QVERIFY(text.contains("aten::item at " + QString::fromLatin1(itemPython).toHtmlEscaped()));
+        QVERIFY(text.contains("idles 0.800 ms per step, 8.0% of the step"));
+        QVERIFY(text.contains("<p><b>What to try:</b> Keep the value")); // the remedy for .item()
+        QVERIFY(text.contains("1 other site costs less"));
+        for (const std::string& p : explainTrace(report).paragraphs())
+            QVERIFY2(text.contains(QString::fromStdString(p).toHtmlEscaped().replace(
+                         QStringLiteral("What to try:"), QStringLiteral("<b>What to try:</b>"))),
+                p.c_str());
 
-        TraceReport quiet = rankFile(0).report;
+        TraceReport quiet = report;
         quiet.sites.clear();
         quiet.syncs.clear();
         quiet.regime.syncsPerStep = 0;
         quiet.regime.label = "dispatch_bound";
-        quiet.stepsMarked = false;
+        quiet.regime.sentence.clear();
+        quiet.notes = { "no ProfilerStep#N annotations" };
         const QString none = traceExplanation(quiet);
         QVERIFY2(none.contains("No sync inside the steps"), qPrintable(none));
-        QVERIFY(none.contains("dispatch-bound"));
-        QVERIFY(none.contains("marks no steps"));
-        QVERIFY(syncRemedy("aten::nonzero", "").contains("nonzero_static"));
+        QVERIFY(none.contains("Dispatch-bound"));
+        QVERIFY(none.contains("<p><i>no ProfilerStep#N annotations</i></p>"));
+        QVERIFY(!none.contains("What to try"));
     }
 
     void selectingASiteHighlightsItsSyncsInTheTimeline()

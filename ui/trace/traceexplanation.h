@@ -6,11 +6,8 @@
 
 namespace synctax {
 
-// What to tell the user about this loop, as HTML paragraphs: its regime in its own numbers, what
-// the syncs cost, its worst sync site and what that costs, and what to try for that site's op.
+// explainTrace's paragraphs (core/analysis/traceexplanation.h, the words `synctax-run trace`
+// prints) as HTML: one <p> each, "What to try:" in bold, the notes in italics.
 QString traceExplanation(const TraceReport& report);
-
-// What to try instead of a sync caused by `op` (aten::item, aten::nonzero, ...), in a sentence.
-QString syncRemedy(const std::string& op, const std::string& api);
 
 } // namespace synctax

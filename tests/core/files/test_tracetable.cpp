@@ -75,9 +75,14 @@ TEST(TraceTable, ReportBlockHasTitleRegimeAndNotes)
     expectFits(t);
     EXPECT_EQ(t.rfind("train.pt.trace.json.gz (NVIDIA H200, CUDA 13.0, rank 1)\n", 0), 0u) << t;
     EXPECT_NE(t.find("regime dispatch_bound: D 0.250 ms, G 0.500 ms, H 0.625 ms per step\n"
-                     "syncs: 1.00 per step, tax 6.2% (their bubbles / the step time)\n"),
+                     "Dispatch-bound: the host needs more than the GPU.\n"
+                     "Syncs cost 6.2% of the step time: 1.00 per step leave the GPU idle, in steps of\n"
+                     "  1.00 ms on average.\n"
+                     "The worst site is aten::item at train.py(87): <module>: 1.00 per step, the host\n"),
         std::string::npos)
         << t;
+    // The same words as the app's (explainTrace), what to try among them.
+    EXPECT_NE(t.find("What to try: Keep the value on the GPU"), std::string::npos) << t;
     EXPECT_NE(t.find("note: a note from the reader\n"), std::string::npos);
     EXPECT_EQ(formatRankLine(sampleTraceReport()),
         "rank 1: 2 steps, 1.00 ms/step, 1.00 syncs/step, tax 6.2%, dispatch_bound\n");
