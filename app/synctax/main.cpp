@@ -6,6 +6,8 @@
 #include "ui/mainwindow.h"
 #include "ui/results/diffdialog.h"
 #include "ui/teach/teachview.h"
+#include "ui/trace/tracefiles.h"
+#include "ui/trace/traceloader.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -91,8 +93,10 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("What does per-step logging cost in a training loop, and why?"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("file"), QStringLiteral("A results.json to open, or an experiment YAML"));
+    parser.addPositionalArgument(QStringLiteral("file"),
+        QStringLiteral("A results.json to open, an experiment YAML, or PyTorch-profiler traces (.json, .json.gz; "
+                       "several: the ranks of one job)"),
+        QStringLiteral("[file...]"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QStringLiteral("Render the window after the run or load completes, save it as FILE.png and quit"),
         QStringLiteral("FILE.png"));
@@ -128,7 +132,15 @@ int main(int argc, char** argv)
     if (parser.isSet(preset) && !window.loadPreset(parser.value(preset)))
         return fail(QStringLiteral("unknown preset '%1'").arg(parser.value(preset)));
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty()) {
+    // Traces are told from results as a drop tells them (gzip, or Kineto's keys in the first MiB).
+    QStringList traces;
+    for (const QString& f : files) {
+        if (looksLikeKinetoTrace(f))
+            traces << f;
+    }
+    if (!traces.isEmpty()) {
+        window.openTraces(traces);
+    } else if (!files.isEmpty()) {
         QString error;
         const QString& path = files.first();
         const bool ok = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? window.openResults(path, &error)
@@ -200,6 +212,14 @@ int main(int argc, char** argv)
             });
             if (!window.run())
                 return fail(QStringLiteral("the experiment cannot run (see the messages above)"));
+        } else if (!traces.isEmpty()) {
+            // The load runs on a worker thread: the picture waits for its end.
+            TraceLoader* loader = window.traceLoader();
+            QObject::connect(loader, &TraceLoader::traceAvailable, &window, [&] { shoot(); });
+            QObject::connect(loader, &TraceLoader::loadFailed, &window,
+                [&](int, const QString& message) { app.exit(fail(message)); });
+            QObject::connect(loader, &TraceLoader::loadCancelled, &window,
+                [&] { app.exit(fail(QStringLiteral("the trace load was cancelled"))); });
         } else {
             shoot();
         }

@@ -15,6 +15,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -38,7 +40,7 @@ private Q_SLOTS:
         QCOMPARE(model.columnCount(), int(TraceStepModel::ColumnCount));
         QCOMPARE(model.headerData(TraceStepModel::TaxPct, Qt::Horizontal).toString(), QStringLiteral("tax %"));
         // Step 2 of the fixture: two syncs, 1.3 ms of bubble in 10 ms.
-        QCOMPARE(model.index(1, TraceStepModel::Step).data().toString(), QStringLiteral("ProfilerStep#2"));
+        QCOMPARE(model.index(1, TraceStepModel::Step).data().toString(), QStringLiteral("#2"));
         QCOMPARE(model.index(1, TraceStepModel::Syncs).data().toInt(), 2);
         QCOMPARE(model.index(1, TraceStepModel::TaxPct).data().toString(), QStringLiteral("13.0"));
         QCOMPARE(model.index(1, TraceStepModel::BubbleMs).data(TraceRawRole).toDouble(), 1.3);
@@ -163,9 +165,65 @@ private Q_SLOTS:
         // Two points per pixel of the plot at most, from 200000 corners of the stepped queue.
         const int plotWidth = std::max(1, int(chart.chart()->plotArea().width()));
         QVERIFY2(most <= 2 * std::max(plotWidth, chart.viewport()->width()), qPrintable(QString::number(most)));
+        // Ten streams (a DDP rank's buckets): the legend names the lag and the three deepest queues.
+        report.queues.resize(10, report.queues[0]);
+        for (size_t i = 0; i < report.queues.size(); ++i) {
+            report.queues[i].stream = std::int64_t(i);
+            report.queues[i].max = int(i);
+        }
+        chart.setReport(&report);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QStringList named;
+        for (QLegendMarker* m : chart.chart()->legend()->markers()) {
+            if (m->isVisible())
+                named << m->label();
+        }
+        QCOMPARE(named.size(), 4);
+        for (const char* deepest : { "stream 9 ", "stream 8 ", "stream 7 " })
+            QVERIFY2(named.join(',').contains(deepest), qPrintable(named.join(',')));
         chart.setReport(nullptr);
         QCOMPARE(chart.streamSeriesCount(), 0);
         QVERIFY(!chart.placeholder().isEmpty());
+    }
+
+    void timelineScrollsItsLanesAndIsNoTallerThanThem()
+    {
+        // twoRanks: the ruler (22 px), two rank headers (18) and four lanes (16), + 4 = 126 px.
+        TraceTimeline timeline;
+        std::vector<TimelineRank> ranks;
+        const TraceFilesPtr files = twoRanks();
+        for (const TraceFile& f : *files)
+            ranks.push_back({ QString::fromStdString(f.path), { &f } });
+        timeline.setRanks(ranks);
+        QCOMPARE(timeline.contentHeight(), 22 + 2 * 18 + 4 * 16 + 4);
+        QCOMPARE(timeline.maximumHeight(), timeline.contentHeight());
+        timeline.setMinimumHeight(60);
+        timeline.resize(800, 80);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QCOMPARE(timeline.height(), 80);
+        QCOMPARE(timeline.lanesScrollRange(), timeline.contentHeight() - 80);
+        timeline.scrollLanesTo(1000);
+        QCOMPARE(timeline.lanesScroll(), timeline.lanesScrollRange());
+        QVERIFY(!timeline.grab().isNull()); // paints scrolled
+        timeline.resize(800, timeline.contentHeight());
+        QCOMPARE(timeline.lanesScrollRange(), 0);
+    }
+
+    void stepTableShowsShortHeadersAndCsvKeepsTheFullOnes()
+    {
+        TraceStepModel model;
+        TraceStep s;
+        s.name = "ProfilerStep#12";
+        model.setSteps({ s });
+        QCOMPARE(model.headerData(TraceStepModel::DispatchMs, Qt::Horizontal).toString(), QStringLiteral("D ms"));
+        QVERIFY(model.headerData(TraceStepModel::DispatchMs, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("dispatch ms: D:")));
+        QCOMPARE(model.index(0, TraceStepModel::Step).data().toString(), QStringLiteral("#12"));
+        QCOMPARE(model.index(0, TraceStepModel::Step).data(TraceRawRole).toString(), QStringLiteral("ProfilerStep#12"));
+        QVERIFY(modelToCsv(model).startsWith(QStringLiteral("step,step ms,dispatch ms,GPU busy ms,launches,")));
     }
 
     void exportsEachRanksTablesAsCsv()

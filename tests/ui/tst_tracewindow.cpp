@@ -182,7 +182,7 @@ private Q_SLOTS:
             QVERIFY2(QFile::exists(f), qPrintable(f));
     }
 
-    // SYNCTAX_SCREENSHOT_DIR=docs/screenshots keeps the picture for the documentation.
+    // Hand-built ranks; the documentation's pictures are of real traces (synctax TRACE --screenshot).
     void screenshotOfTwoRanks()
     {
         MainWindow w(nullptr, false);
@@ -198,7 +198,7 @@ private Q_SLOTS:
         QCOMPARE(sites.size(), 2);
         sites[0]->selectRow(0);
         QCOMPARE(w.traceView()->timeline()->highlightedSyncCount(), 3);
-        QVERIFY(keepScreenshot(w.grab(), QStringLiteral("trace-view-2-ranks")));
+        QVERIFY(keepScreenshot(w.grab(), QStringLiteral("trace-view-fixture-2-ranks")));
     }
 };
 

@@ -4,6 +4,8 @@
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
 
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -114,6 +116,17 @@ void TraceQueueChart::refresh()
         series->attachAxis(m_axisDepth);
         m_streams.push_back(series);
         maxDepth = std::max(maxDepth, q.max);
+    }
+    // A DDP rank has a stream per bucket: the legend names the three deepest queues, not ten
+    // markers squeezed out of their labels.
+    std::vector<size_t> byDepth(m_streams.size());
+    for (size_t i = 0; i < byDepth.size(); ++i)
+        byDepth[i] = i;
+    std::stable_sort(byDepth.begin(), byDepth.end(),
+        [&](size_t a, size_t b) { return m_report->queues[a].max > m_report->queues[b].max; });
+    for (size_t k = 3; k < byDepth.size(); ++k) {
+        for (QLegendMarker* marker : chart()->legend()->markers(m_streams[byDepth[k]]))
+            marker->setVisible(false);
     }
     std::vector<SamplePoint> lag;
     lag.reserve(m_report->lag.size());

@@ -29,7 +29,9 @@ QString modelToCsv(const QAbstractItemModel& model)
     QString out;
     QStringList fields;
     for (int c = 0; c < model.columnCount(); ++c)
-        fields << csvField(model.headerData(c, Qt::Horizontal, Qt::DisplayRole));
+        fields << csvField(model.headerData(c, Qt::Horizontal, TraceRawRole).isValid()
+                ? model.headerData(c, Qt::Horizontal, TraceRawRole)
+                : model.headerData(c, Qt::Horizontal, Qt::DisplayRole));
     out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (int r = 0; r < model.rowCount(); ++r) {
         fields.clear();

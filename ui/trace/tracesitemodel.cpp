@@ -7,9 +7,9 @@ TraceSiteModel::TraceSiteModel(QObject* parent)
         {
             { "op", "The op that caused the sync", nullptr, true },
             { "python line", "Where in the Python code the op was called", nullptr, true },
-            { "per step", "Syncs at this site per step", "%.2f" },
-            { "wait/step ms", "Host wait per step", "%.2f" },
-            { "bubble/step ms", "GPU idle per step after this site's syncs", "%.2f" },
+            { "per step", "Syncs at this site per step", "%.2f", false, "/step" },
+            { "wait/step ms", "Host wait per step", "%.2f", false, "wait" },
+            { "bubble/step ms", "GPU idle per step after this site's syncs", "%.2f", false, "bubble" },
             { "share %", "Bubble per step over the mean step time", "%.1f" },
         },
         parent)

@@ -37,6 +37,7 @@ public:
 
 protected:
     QVariant raw(int row, int column) const override;
+    QVariant display(int row, int column) const override;
 
 private:
     std::vector<TraceStep> m_steps;

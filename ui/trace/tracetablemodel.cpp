@@ -45,10 +45,13 @@ QVariant TraceTableModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= int(m_columns.size()))
         return QAbstractTableModel::headerData(section, orientation, role);
+    const TraceColumn& c = m_columns[size_t(section)];
+    if (role == TraceRawRole)
+        return QString::fromLatin1(c.title);
     if (role == Qt::DisplayRole)
-        return tr(m_columns[size_t(section)].title);
+        return tr(c.shortTitle ? c.shortTitle : c.title);
     if (role == Qt::ToolTipRole)
-        return tr(m_columns[size_t(section)].tip);
+        return c.shortTitle ? tr("%1: %2").arg(tr(c.title), tr(c.tip)) : tr(c.tip);
     return {};
 }
 

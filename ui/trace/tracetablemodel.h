@@ -7,6 +7,7 @@
 namespace synctax {
 
 // The role that gives a cell's value unrounded (CSV export, sorting); DisplayRole is rounded text.
+// For a header, it gives the column's full title (CSV export) where DisplayRole may be shorter.
 constexpr int TraceRawRole = Qt::UserRole + 1;
 
 struct TraceColumn {
@@ -14,6 +15,7 @@ struct TraceColumn {
     const char* tip;
     const char* pattern = nullptr; // printf pattern of a number shown rounded; null: shown as it is
     bool text = false; // left-aligned
+    const char* shortTitle = nullptr; // the header shown, when the title is too wide for a column
 };
 
 // The part the trace tables share: columns described once, each cell given by its raw value, and

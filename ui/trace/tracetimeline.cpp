@@ -6,6 +6,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -55,6 +56,35 @@ TraceTimeline::TraceTimeline(QWidget* parent)
     setMouseTracking(false);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
+    // Lanes scroll under a fixed ruler: a DDP rank has several host threads and many streams.
+    m_lanesBar = new QScrollBar(Qt::Vertical, this);
+    m_lanesBar->hide();
+    connect(m_lanesBar, &QScrollBar::valueChanged, this, [this] { update(); });
+}
+
+int TraceTimeline::plotRight() const { return width() - (m_lanesBar->isVisible() ? m_lanesBar->width() : 0); }
+
+int TraceTimeline::lanesScroll() const { return m_lanesBar->value(); }
+
+int TraceTimeline::lanesScrollRange() const { return m_lanesBar->maximum(); }
+
+void TraceTimeline::scrollLanesTo(int y) { m_lanesBar->setValue(y); }
+
+void TraceTimeline::updateLanesBar()
+{
+    const int range = std::max(0, m_contentHeight - height());
+    const int w = m_lanesBar->sizeHint().width();
+    m_lanesBar->setGeometry(width() - w, rulerHeight, w, std::max(0, height() - rulerHeight));
+    m_lanesBar->setRange(0, range);
+    m_lanesBar->setPageStep(std::max(rowHeight, height() - rulerHeight));
+    m_lanesBar->setSingleStep(rowHeight);
+    m_lanesBar->setVisible(range > 0);
+}
+
+void TraceTimeline::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateLanesBar();
 }
 
 void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
@@ -132,7 +162,13 @@ void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
         m_first = 0;
         m_last = 1;
     }
-    setMinimumHeight(std::min(y + 4, 400));
+    m_contentHeight = y + 4;
+    setMinimumHeight(std::min(m_contentHeight, 120));
+    // No taller than the lanes: the space below goes to the tables.
+    setMaximumHeight(m_rows.empty() ? QWIDGETSIZE_MAX : m_contentHeight);
+    updateGeometry();
+    updateLanesBar();
+    m_lanesBar->setValue(0);
     fitAll();
 }
 
@@ -175,13 +211,13 @@ void TraceTimeline::pan(double fraction)
 
 double TraceTimeline::xOf(std::int64_t ns) const
 {
-    const double plot = std::max(1, width() - labelWidth);
+    const double plot = std::max(1, plotRight() - labelWidth);
     return labelWidth + plot * double(ns - m_viewStart) / double(std::max<std::int64_t>(1, m_viewEnd - m_viewStart));
 }
 
 std::int64_t TraceTimeline::nsAt(double x) const
 {
-    const double plot = std::max(1, width() - labelWidth);
+    const double plot = std::max(1, plotRight() - labelWidth);
     return m_viewStart + std::int64_t((x - labelWidth) / plot * double(m_viewEnd - m_viewStart));
 }
 
@@ -201,7 +237,7 @@ void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
         if (it->end < m_viewStart)
             continue;
         const double x1 = std::max<double>(labelWidth, xOf(it->start));
-        const double x2 = std::min<double>(width(), xOf(it->end));
+        const double x2 = std::min<double>(plotRight(), xOf(it->end));
         const QColor color = kindColor(it->kind);
         if (color == runColor && x1 <= runEnd + 1) {
             runEnd = std::max(runEnd, x2);
@@ -218,7 +254,7 @@ void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
 void TraceTimeline::paintRuler(QPainter& p) const
 {
     const double spanMs = double(m_viewEnd - m_viewStart) / 1e6;
-    const double step = niceTickStep(spanMs, std::max(2, (width() - labelWidth) / 90));
+    const double step = niceTickStep(spanMs, std::max(2, (plotRight() - labelWidth) / 90));
     const double startMs = double(m_viewStart - m_first) / 1e6;
     p.setPen(palette().color(QPalette::Text));
     for (double t = std::ceil(startMs / step) * step; t <= startMs + spanMs; t += step) {
@@ -228,7 +264,7 @@ void TraceTimeline::paintRuler(QPainter& p) const
         p.drawText(
             QPointF(x + 2, rulerHeight - 7), QString::fromStdString(formatNumber("%g", label)) + QStringLiteral(" ms"));
     }
-    p.drawLine(labelWidth, rulerHeight, width(), rulerHeight);
+    p.drawLine(labelWidth, rulerHeight, plotRight(), rulerHeight);
 }
 
 void TraceTimeline::paintEvent(QPaintEvent*)
@@ -242,7 +278,12 @@ void TraceTimeline::paintEvent(QPaintEvent*)
         return;
     }
     paintRuler(p);
-    p.setClipRect(QRect(labelWidth, rulerHeight, width() - labelWidth, height() - rulerHeight));
+    // Rows are laid out from the ruler down; the lanes bar moves them up under the ruler.
+    const int dy = -lanesScroll();
+    const int right = plotRight();
+    const QRect lanes(0, rulerHeight, right, height() - rulerHeight);
+    auto shown = [&](int top) { return top + dy + rowHeight >= rulerHeight && top + dy <= height(); };
+    p.setClipRect(QRect(labelWidth, rulerHeight, right - labelWidth, height() - rulerHeight));
     p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
     for (std::int64_t start : m_steps) {
         if (start >= m_viewStart && start <= m_viewEnd)
@@ -253,42 +294,56 @@ void TraceTimeline::paintEvent(QPaintEvent*)
         if (s.bubbleEnd <= s.end || s.bubbleEnd < m_viewStart || s.end > m_viewEnd)
             continue;
         for (const Row& row : m_rows) {
-            if (row.rank == s.rank && row.gpu)
-                p.fillRect(QRectF(xOf(s.end), row.top, std::max(1.0, xOf(s.bubbleEnd) - xOf(s.end)), rowHeight),
+            if (row.rank == s.rank && row.gpu && shown(row.top))
+                p.fillRect(QRectF(xOf(s.end), row.top + dy, std::max(1.0, xOf(s.bubbleEnd) - xOf(s.end)), rowHeight),
                     s.highlighted ? QColor(255, 200, 0, 110) : QColor(225, 87, 89, 55));
         }
     }
-    for (const Row& row : m_rows)
-        paintRow(p, row, row.top);
+    for (const Row& row : m_rows) {
+        if (shown(row.top))
+            paintRow(p, row, row.top + dy);
+    }
     for (const Sync& s : m_syncs) {
         if (s.row < 0 || s.end < m_viewStart || s.start > m_viewEnd)
             continue;
         const Row& row = m_rows[size_t(s.row)];
+        if (!shown(row.top))
+            continue;
         const double x = xOf(s.start);
-        QPolygonF mark { QPointF(x - 4, row.top), QPointF(x + 4, row.top), QPointF(x, row.top + 6) };
+        const int top = row.top + dy;
+        QPolygonF mark { QPointF(x - 4, top), QPointF(x + 4, top), QPointF(x, top + 6) };
         p.setPen(s.highlighted ? QPen(Qt::black, 1.5) : Qt::NoPen);
         p.setBrush(s.highlighted ? QColor(255, 200, 0) : QColor(0xe15759));
         p.drawPolygon(mark);
     }
-    p.setClipping(false);
+    p.setClipRect(lanes);
     p.setPen(palette().color(QPalette::Text));
     for (const auto& [label, y] : m_rankHeaders) {
         QFont bold = font();
         bold.setBold(true);
         p.setFont(bold);
-        p.drawText(QRect(4, y, width() - 8, headerHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
+        p.drawText(QRect(4, y + dy, right - 8, headerHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
         p.setPen(palette().color(QPalette::Mid));
-        p.drawLine(0, y, width(), y);
+        p.drawLine(0, y + dy, right, y + dy);
         p.setPen(palette().color(QPalette::Text));
     }
     p.setFont(font());
-    for (const Row& row : m_rows)
-        p.drawText(QRect(12, row.top, labelWidth - 16, rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-            p.fontMetrics().elidedText(row.label, Qt::ElideMiddle, labelWidth - 16));
+    for (const Row& row : m_rows) {
+        if (shown(row.top))
+            p.drawText(QRect(12, row.top + dy, labelWidth - 16, rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                p.fontMetrics().elidedText(row.label, Qt::ElideMiddle, labelWidth - 16));
+    }
 }
 
 void TraceTimeline::wheelEvent(QWheelEvent* event)
 {
+    // Shift + wheel scrolls the lanes (Qt may turn it into a horizontal delta); the wheel zooms.
+    if (event->modifiers() & Qt::ShiftModifier) {
+        const int delta = event->angleDelta().y() != 0 ? event->angleDelta().y() : event->angleDelta().x();
+        m_lanesBar->setValue(m_lanesBar->value() - delta / 120 * 3 * rowHeight);
+        event->accept();
+        return;
+    }
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0)
         zoom(std::pow(1.25, steps), nsAt(event->position().x()));
@@ -311,6 +366,12 @@ void TraceTimeline::keyPressEvent(QKeyEvent* event)
         break;
     case Qt::Key_Right:
         pan(0.2);
+        break;
+    case Qt::Key_PageUp:
+        m_lanesBar->triggerAction(QAbstractSlider::SliderPageStepSub);
+        break;
+    case Qt::Key_PageDown:
+        m_lanesBar->triggerAction(QAbstractSlider::SliderPageStepAdd);
         break;
     case Qt::Key_Home:
     case Qt::Key_F:
@@ -335,7 +396,7 @@ void TraceTimeline::mouseMoveEvent(QMouseEvent* event)
 {
     if (!(event->buttons() & Qt::LeftButton) || m_dragX < 0)
         return;
-    const double plot = std::max(1, width() - labelWidth);
+    const double plot = std::max(1, plotRight() - labelWidth);
     const auto shift = std::int64_t((m_dragX - event->position().x()) / plot * double(m_viewEnd - m_viewStart));
     const std::int64_t span = m_viewEnd - m_viewStart;
     m_viewStart = m_dragStart + shift;

@@ -5,9 +5,12 @@
 #include <QString>
 #include <QWidget>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
+
+class QScrollBar;
 
 namespace synctax {
 
@@ -20,7 +23,8 @@ struct TimelineRank {
 // Host activity per thread and GPU activity per stream of every rank, on one time axis so that a
 // stall on one rank lines up with the wait it causes in the others. Syncs are red marks on the
 // thread that waited; the GPU idle after each (its bubble) is shaded over the rank's streams.
-// Wheel or +/- zooms around the cursor, drag or arrows pan, Home or F fits everything.
+// Wheel or +/- zooms around the cursor, drag or arrows pan, Home or F fits everything; the lanes
+// scroll under the ruler (scroll bar, Shift + wheel, Page Up/Down) when they are taller than the view.
 class TraceTimeline : public QWidget {
     Q_OBJECT
 public:
@@ -37,7 +41,13 @@ public:
     std::int64_t viewStartNs() const { return m_viewStart; }
     std::int64_t viewEndNs() const { return m_viewEnd; }
 
-    QSize sizeHint() const override { return QSize(900, 320); }
+    // The ruler, every rank's header and lanes: the height at which nothing scrolls.
+    int contentHeight() const { return m_contentHeight; }
+    int lanesScroll() const;
+    int lanesScrollRange() const; // 0: every lane fits
+    void scrollLanesTo(int y);
+
+    QSize sizeHint() const override { return QSize(900, std::min(m_contentHeight, 480)); }
     QSize minimumSizeHint() const override { return QSize(300, 120); }
 
 protected:
@@ -46,6 +56,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Item {
@@ -77,6 +88,8 @@ private:
     void paintRow(QPainter& p, const Row& row, int top) const;
     void paintRuler(QPainter& p) const;
     void pan(double fraction);
+    int plotRight() const; // the plot's right edge: left of the lanes bar when it shows
+    void updateLanesBar();
 
     std::vector<Row> m_rows;
     std::vector<std::pair<QString, int>> m_rankHeaders; // label, y
@@ -87,6 +100,8 @@ private:
     std::int64_t m_viewStart = 0;
     std::int64_t m_viewEnd = 1;
     int m_highlighted = 0;
+    int m_contentHeight = 320;
+    QScrollBar* m_lanesBar = nullptr;
     double m_dragX = -1;
     std::int64_t m_dragStart = 0;
 };

@@ -203,6 +203,9 @@ void TraceView::rebuildColumns(bool keepViews)
         }
         auto* steps = table(r.steps, QStringLiteral("traceSteps"));
         auto* sites = table(r.sites, QStringLiteral("traceSites"));
+        // The Python line takes what the numbers leave.
+        sites->horizontalHeader()->setStretchLastSection(false);
+        sites->horizontalHeader()->setSectionResizeMode(TraceSiteModel::Python, QHeaderView::Stretch);
         auto* parts = new QSplitter(Qt::Vertical, column);
         parts->addWidget(steps);
         parts->addWidget(sites);

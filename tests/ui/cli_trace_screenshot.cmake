@@ -1,0 +1,26 @@
+# synctax TRACE... --screenshot PNG, offscreen: Kineto traces on the command line open as the
+# ranks of one job in the Trace view, and the picture waits for the load to end.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(h200 ${DATA}/traces/torch-2.11-h200)
+file(GLOB ranks ${h200}/ddp-gloo-2ranks/*.pt.trace.json.gz)
+foreach(case "one;${h200}/small_resnet-mixed.pt.trace.json.gz" "ranks;${ranks}")
+    list(POP_FRONT case name)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${case}
+        --screenshot ${WORK}/${name}.png RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+    if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/${name}.png)
+        message(FATAL_ERROR "${name}: exit ${rc}, no ${WORK}/${name}.png: ${out}${err}")
+    endif()
+    file(READ ${WORK}/${name}.png head LIMIT 4 HEX)
+    if(NOT head STREQUAL "89504e47") # \x89PNG
+        message(FATAL_ERROR "${name}.png is not a PNG")
+    endif()
+endforeach()
+# A gzip that does not inflate is a trace by its magic: the reader's error, exit 2, no picture.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP}
+    ${DATA}/traces/bad/corrupt.json.gz --screenshot ${WORK}/bad.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "corrupt.json.gz" OR EXISTS ${WORK}/bad.png)
+    message(FATAL_ERROR "a corrupt trace should exit 2 naming the file, with no picture; got ${rc}: ${err}")
+endif()
+file(REMOVE_RECURSE ${WORK})
