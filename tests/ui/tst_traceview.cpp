@@ -13,6 +13,8 @@
 #include "testfiles.h"
 #include "tracefixtures.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QLegend>
@@ -234,7 +236,23 @@ private Q_SLOTS:
         QStringList written;
         QString error;
         QVERIFY2(view.exportTables(dir.path(), &written, &error), qPrintable(error));
-        QCOMPARE(written.size(), 4);
+        QCOMPARE(written.size(), 6);
+        // The summaries are synctax-run trace's (writeTraceSummary), named by their files as it names them.
+        for (int rank : { 0, 1 }) {
+            QFile summary(dir.filePath(QStringLiteral("trace-summary-rank%1.json").arg(rank)));
+            QVERIFY2(summary.open(QIODevice::ReadOnly), qPrintable(summary.fileName()));
+            const nlohmann::json json = nlohmann::json::parse(summary.readAll().toStdString());
+            QCOMPARE(json.at("schema").get<std::string>(), std::string("synctax.trace/1"));
+            QCOMPARE(json.at("steps").size(), size_t(3)); // the fixture's three steps
+            QCOMPARE(json.at("sync_sites").at(0).at("op").get<std::string>(), std::string("aten::item"));
+        }
+        TraceView one;
+        auto single = std::make_shared<TraceFiles>();
+        single->push_back(rankFile(0));
+        one.setFiles(single);
+        QTemporaryDir alone;
+        QVERIFY2(one.exportTables(alone.path(), &written, &error), qPrintable(error));
+        QVERIFY(QFile::exists(alone.filePath("trace-summary.json")));
         QFile steps(dir.filePath("trace-steps-rank1.csv"));
         QVERIFY(steps.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = steps.readAll().split('\n');

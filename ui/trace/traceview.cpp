@@ -1,6 +1,7 @@
 #include "ui/trace/traceview.h"
 
 #include "core/analysis/format.h"
+#include "core/files/tracesummary.h"
 #include "ui/charts/tracequeuechart.h"
 #include "ui/trace/tablecsv.h"
 #include "ui/trace/traceexplanation.h"
@@ -318,6 +319,23 @@ bool TraceView::exportTables(const QString& dir, QStringList* written, QString* 
             if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
                 if (error)
                     *error = tr("%1: %2").arg(path, file.errorString());
+                return false;
+            }
+            files << path;
+        }
+    }
+    // trace-summary.json as synctax-run trace --out writes it: one file alone, else one per file named by it.
+    const QStringList traces = this->files();
+    for (const auto& r : m_ranks) {
+        for (const TraceFile* f : r->files) {
+            const std::string name
+                = traces.size() == 1 ? std::string("trace-summary.json") : traceSummaryFileName(f->path);
+            const QString path = out.filePath(QString::fromStdString(name));
+            try {
+                writeTraceSummary(path.toStdString(), f->report);
+            } catch (const std::exception& e) {
+                if (error)
+                    *error = QString::fromStdString(e.what());
                 return false;
             }
             files << path;

@@ -52,7 +52,8 @@ public:
     QStringList files() const;
 
     // Per rank, trace-steps.csv and trace-sites.csv (-rankN before .csv when there are several).
-    // trace-summary.json belongs here too once core/files has a trace summary writer.
+    // Beside them trace-summary.json (writeTraceSummary), named as synctax-run trace --out names it:
+    // trace-summary.json for one file, trace-summary-<stem>.json for each of several.
     bool exportTables(const QString& dir, QStringList* written, QString* error);
 
 private:
