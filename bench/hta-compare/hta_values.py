@@ -8,7 +8,8 @@ it needs pandas, numpy, plotly, networkx and pydot (Debian: python3-pandas pytho
 python3-networkx python3-pydot). Each trace is copied alone into a temporary folder, since HTA
 opens a folder of ranks. Prints one JSON object per trace: per stream, the queue length summary
 (HTA's get_queue_length_summary: count, mean, max of the time series) and the idle time breakdown
-(get_idle_time_breakdown: host wait, kernel wait, other, in µs), and the kernel count.
+(get_idle_time_breakdown: host wait, kernel wait, other, in µs), and for the rank the launch delays
+(get_cuda_kernel_launch_stats: count, mean and max of launch_delay, µs).
 """
 import json
 import os
@@ -42,6 +43,10 @@ def main():
         for _, row in idle.iterrows():
             entry = out["streams"].setdefault(str(int(row["stream"])), {})
             entry["idle_" + str(row["idle_category"]).replace(" ", "_")] = float(row["idle_time"])
+        stats = analyzer.get_cuda_kernel_launch_stats(ranks=[rank], visualize=False)
+        delay = stats[rank]["launch_delay"] if rank in stats else None
+        if delay is not None and len(delay) > 0:
+            out["launch_delay"] = {"count": int(delay.count()), "mean": float(delay.mean()), "max": float(delay.max())}
         print(json.dumps(out), flush=True)
         shutil.rmtree(folder)
 

@@ -43,6 +43,7 @@ struct TraceEvent {
     std::uint32_t name = 0; // index into KinetoTrace::names
     std::uint32_t lane = 0; // index into KinetoTrace::lanes
     TraceEventKind kind = TraceEventKind::CpuOp;
+    std::uint32_t fileIndex = 0; // its place in traceEvents: HTA's row order (fits the padding)
 
     std::int64_t endNs() const { return startNs + durationNs; }
 };
@@ -60,6 +61,9 @@ struct TraceInfo {
     std::string distributedBackend; // distributedInfo.backend ("nccl", "gloo"); empty when absent
     bool withStack = false; // the trace's with_stack key, or python_function events were found
     bool legacyCategories = false; // 2021 names (Operator, Runtime, Kernel) were read
+    // The latest start of a gpu_user_annotation ProfilerStep#N (not kept as an event): HTA counts
+    // these among the steps when it drops the last one.
+    std::optional<std::int64_t> lastGpuStepStartNs;
 };
 
 // A Kineto trace as SyncTax keeps it: only the events it analyses, with interned names, sorted by

@@ -22,11 +22,13 @@ void measureSteps(const KinetoTrace& trace, const TraceJoin& join, const std::ve
 // HTA's idle time breakdown per step (hta/analyzers/breakdown_analysis.py,
 // _analyze_idle_time_for_stream): per stream, the gap before each GPU op (its start minus the
 // previous op's end on that stream) is host wait when its launch call started after the previous
-// op ended, kernel wait when under consecutive_kernel_delay (HTA's default, 30 ns), else other.
-// Streams are summed, so with several streams the idle time can exceed the step. Unlike HTA,
-// overlaps (negative gaps) are not summed, and each gap counts where it falls inside the step.
+// op ended, kernel wait when under consecutive_kernel_delay (HTA's default 30, which its docs call
+// ns but it compares with µs timestamps: 30 µs), else other. Streams are summed, so with several
+// streams the idle time can exceed the step. Unlike HTA (whose whole-trace numbers tracehta.h
+// computes): times stay in ns, overlaps (negative gaps) are not summed, each gap counts where it
+// falls inside the step, and a gap's launch is a launch call (tracejoin.h), not any runtime call.
 void breakDownIdleTime(const KinetoTrace& trace, const TraceJoin& join, std::vector<TraceStep>& steps);
 
-inline constexpr std::int64_t consecutiveKernelDelayNs = 30;
+inline constexpr std::int64_t consecutiveKernelDelayNs = 30'000;
 
 } // namespace synctax

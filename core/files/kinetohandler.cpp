@@ -298,8 +298,12 @@ bool KinetoHandler::finishEvent()
     if (e.ph != "X")
         return true;
     const std::optional<EventClass> cls = classifyEvent(e.cat, e.name);
-    if (!cls)
+    if (!cls) {
+        if (e.cat == "gpu_user_annotation" && e.ts.set && e.name.rfind("ProfilerStep#", 0) == 0)
+            m_trace.info.lastGpuStepStartNs
+                = std::max(m_trace.info.lastGpuStepStartNs.value_or(e.ts.value), e.ts.value);
         return true;
+    }
     if (!e.ts.set)
         return fail(here(), "expected a \"ts\" in each complete (ph \"X\") event of category " + e.cat);
     if (!e.dur.set)
@@ -334,7 +338,9 @@ bool KinetoHandler::finishEvent()
         }
         event.lane = laneIndex(false, e.pid.value, e.tid.value);
     }
-    if (gpu || cls->kind == TraceEventKind::Launch || cls->kind == TraceEventKind::Sync)
+    event.fileIndex = static_cast<std::uint32_t>(m_eventsInFile);
+    if (gpu || cls->kind == TraceEventKind::Launch || cls->kind == TraceEventKind::Sync
+        || cls->kind == TraceEventKind::Runtime)
         event.correlation = e.correlation.set ? e.correlation.value : -1;
     event.name = intern(e.name);
     m_trace.events.push_back(event);

@@ -104,6 +104,8 @@ std::optional<std::string> finishTrace(KinetoTrace& trace, const KinetoReadCount
                 return "expected baseTimeNanoseconds + ts + dur to fit in int64 nanoseconds";
             e.startNs = start;
         }
+        if (trace.info.lastGpuStepStartNs)
+            *trace.info.lastGpuStepStartNs += base;
     }
     // In place (std::stable_sort would take a buffer of up to all the events): ties broken on every
     // field, so that events left equal are the same event twice and their order cannot matter.

@@ -76,3 +76,15 @@ TEST(TraceQueue, IdleTimeCategoriesFollowHta)
     EXPECT_NEAR(r.steps[0].idleOtherMs, 0.100, 1e-12); // 200 to 300
     EXPECT_NEAR(r.steps[0].idleHostWaitMs, 0.060, 1e-12);
 }
+
+TEST(TraceQueue, KernelWaitIsAGapUnderThirtyMicroseconds)
+{
+    // HTA compares its consecutive_kernel_delay (30) with µs timestamps: K2's 29 µs gap, launched
+    // while K1 ran, is kernel wait; K3's 30 µs gap is other.
+    TraceBuilder b;
+    b.step("ProfilerStep#0", 0, 1000).kernel(0, 1, 1, 10, 100).kernel(20, 1, 2, 139, 100).kernel(30, 1, 3, 269, 100);
+    const TraceReport r = analyseTrace(b.build());
+    EXPECT_NEAR(r.steps[0].idleKernelWaitMs, 0.029, 1e-12);
+    EXPECT_NEAR(r.steps[0].idleOtherMs, 0.030, 1e-12);
+    EXPECT_DOUBLE_EQ(r.steps[0].idleHostWaitMs, 0);
+}
