@@ -16,36 +16,27 @@ std::vector<std::size_t> numpyQuicksortOrder(const std::vector<double>& keys)
         return order;
     const auto less = [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; };
     const auto heapsort = [&](std::size_t* tosort, std::ptrdiff_t n) {
-        std::size_t* a = tosort - 1; // 1-based heap
-        for (std::ptrdiff_t l = n >> 1; l > 0; --l) {
-            const std::size_t tmp = a[l];
-            std::ptrdiff_t i = l, j = l << 1;
-            while (j <= n) {
-                if (j < n && less(a[j], a[j + 1]))
+        // numpy's heap is 1-based: a(k) is tosort[k - 1].
+        const auto a = [&](std::ptrdiff_t k) -> std::size_t& { return tosort[k - 1]; };
+        const auto siftDown = [&](std::ptrdiff_t i, std::ptrdiff_t size, std::size_t tmp) {
+            for (std::ptrdiff_t j = i << 1; j <= size;) {
+                if (j < size && less(a(j), a(j + 1)))
                     ++j;
-                if (!less(tmp, a[j]))
+                if (!less(tmp, a(j)))
                     break;
-                a[i] = a[j];
+                a(i) = a(j);
                 i = j;
                 j += j;
             }
-            a[i] = tmp;
-        }
+            a(i) = tmp;
+        };
+        for (std::ptrdiff_t l = n >> 1; l > 0; --l)
+            siftDown(l, n, a(l));
         for (; n > 1;) {
-            const std::size_t tmp = a[n];
-            a[n] = a[1];
+            const std::size_t tmp = a(n);
+            a(n) = a(1);
             --n;
-            std::ptrdiff_t i = 1, j = 2;
-            while (j <= n) {
-                if (j < n && less(a[j], a[j + 1]))
-                    ++j;
-                if (!less(tmp, a[j]))
-                    break;
-                a[i] = a[j];
-                i = j;
-                j += j;
-            }
-            a[i] = tmp;
+            siftDown(1, n, tmp);
         }
     };
     constexpr std::ptrdiff_t smallQuicksort = 15;
