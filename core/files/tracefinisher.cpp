@@ -107,14 +107,10 @@ std::optional<std::string> finishTrace(KinetoTrace& trace, const KinetoReadCount
         if (trace.info.lastGpuStepStartNs)
             *trace.info.lastGpuStepStartNs += base;
     }
-    // In place (std::stable_sort would take a buffer of up to all the events): ties broken on every
-    // field, so that events left equal are the same event twice and their order cannot matter.
+    // In place (std::stable_sort would take a buffer of up to all the events); ties in start and
+    // duration keep the file's order, as a stable sort would.
     std::sort(trace.events.begin(), trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-        if (a.startNs != b.startNs)
-            return a.startNs < b.startNs;
-        if (a.durationNs != b.durationNs)
-            return a.durationNs > b.durationNs;
-        return std::tie(a.lane, a.kind, a.name, a.correlation) < std::tie(b.lane, b.kind, b.name, b.correlation);
+        return std::tie(a.startNs, b.durationNs, a.fileIndex) < std::tie(b.startNs, a.durationNs, b.fileIndex);
     });
     for (TraceLane& lane : trace.lanes) {
         if (lane.gpu) {
