@@ -1,7 +1,12 @@
 // libFuzzer target: any bytes given to the Kineto trace reader (plain JSON or gzip: the reader
 // recognises gzip by its bytes) must give a trace or an error, never a crash, a hang or undefined
-// behaviour. Built by bench/fuzz.sh with clang's sanitizers, seeded with tests/data/traces/bad/.
+// behaviour; a trace it gives must go through the analysis, HTA's variants and the tables the same
+// way. Built by bench/fuzz.sh with clang's sanitizers, seeded with tests/data/traces/bad/.
+#include "core/analysis/traceanalysis.h"
+#include "core/analysis/traceexplanation.h"
+#include "core/analysis/tracehta.h"
 #include "core/files/kinetoreader.h"
+#include "core/files/tracetable.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -23,6 +28,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         for (const auto& e : t.events)
             if (e.name >= t.names.size() || e.lane >= t.lanes.size() || e.durationNs < 0)
                 __builtin_trap();
+        const synctax::TraceReport report = synctax::analyseTrace(t);
+        if (report.steps.empty() || synctax::formatTraceReport(report).empty()
+            || synctax::explainTrace(report).regime.empty())
+            __builtin_trap(); // every readable trace has at least one window and words about it
+        synctax::htaQueueLengthSummary(t);
+        synctax::htaIdleTimeBreakdown(t);
+        synctax::htaLaunchDelaysUs(t);
     }
     return 0;
 }
