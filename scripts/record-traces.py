@@ -145,14 +145,10 @@ class Loop:
 
 
 def mean_step_ms(loop, steps):
+    """Mean step time after 5 warm-up steps."""
     for _ in range(5):
         loop.step()
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(steps):
-        loop.step()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - t0) * 1000.0 / steps
+    return block_ms(loop, steps)
 
 
 def block_ms(loop, steps):
