@@ -1,5 +1,7 @@
 #include "core/analysis/numpysort.h"
 #include "core/analysis/tracehta.h"
+#include "core/analysis/tracejoin.h"
+#include "core/analysis/tracequeue.h"
 #include "core/files/kinetoreader.h"
 
 #include <gtest/gtest.h>
@@ -101,6 +103,22 @@ TEST(TraceHta, LaunchDelayMatchesHta)
         ++compared;
     }
     EXPECT_GE(compared, 8);
+}
+
+// What HTA's own test states for this trace (tests/test_trace_analysis.py,
+// test_generate_trace_with_counters): "1 ranks x 6 streams" in the queue length summary, and no
+// negative queue length although some kernels lack their operator. SyncTax's own queue depth
+// (launches counted at their call's start, in ns) holds the same.
+TEST(TraceHta, NegativeQueueLengthTraceHasSixStreamsAndNoNegativeLength)
+{
+    const auto read = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/hta/negative_queue_length_values_check_rank0.json.gz");
+    ASSERT_TRUE(read.trace);
+    EXPECT_EQ(htaQueueLengthSummary(*read.trace).size(), 6u);
+    const auto queues = streamQueues(*read.trace, joinLaunches(*read.trace));
+    EXPECT_EQ(queues.size(), 6u);
+    for (const StreamQueue& q : queues)
+        for (const QueueDepthPoint& p : q.points)
+            ASSERT_GE(p.depth, 0) << "stream " << q.stream << " at " << p.ns;
 }
 
 TEST(TraceHta, NumpyQuicksortOrderLeavesTiesAsNumpyDoes)
