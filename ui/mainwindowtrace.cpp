@@ -30,13 +30,16 @@ void MainWindow::createTraceViews()
     m_watchLoader = new TraceLoader(this);
     m_traceWatcher = new TraceFolderWatcher(this);
 
-    connect(m_traceLoader, &TraceLoader::progress, this, [this](int, quint64 read, quint64 bytes, const QString& eta) {
-        m_traceProgress->setValue(bytes > 0 ? int(1000.0 * double(read) / double(bytes)) : 0);
-        const QLocale locale;
-        m_traceEta->setText(
-            tr("Reading trace: %1 of %2, %3")
-                .arg(locale.formattedDataSize(qint64(read)), locale.formattedDataSize(qint64(bytes)), eta));
-    });
+    connect(m_traceLoader, &TraceLoader::progress, this,
+        [this](int, quint64 read, quint64 bytes, const QString& eta, int permille, bool analysing) {
+            m_traceProgress->setValue(permille);
+            const QLocale locale;
+            m_traceEta->setText(analysing
+                    ? tr("Analysing trace: steps, syncs and timeline lanes of %1…")
+                          .arg(locale.formattedDataSize(qint64(bytes)))
+                    : tr("Reading trace: %1 of %2, %3")
+                          .arg(locale.formattedDataSize(qint64(read)), locale.formattedDataSize(qint64(bytes)), eta));
+        });
     connect(m_traceLoader, &TraceLoader::traceAvailable, this, [this](int, const TraceFilesPtr& files) {
         setTraceLoading(false);
         m_traceView->setFiles(files);

@@ -57,6 +57,8 @@ int main(int argc, char** argv)
     Gaps ping, progress;
     std::set<int> permilles; // the progress bar's values (it counts in thousandths)
     int updates = 0;
+    int analysingUpdates = 0;
+    qint64 analysingFromMs = -1, lastReadingMs = -1;
     qint64 cancelledAtMs = -1, cancelSignalMs = -1, firstPingAfterCancelMs = -1, endMs = -1;
     double cancelledAtFraction = 0;
     QString outcome;
@@ -72,17 +74,22 @@ int main(int argc, char** argv)
         if (endMs >= 0 && now - endMs > 300)
             app.quit();
     });
-    QObject::connect(loader, &TraceLoader::progress, [&](int, quint64 read, quint64 bytes, const QString&) {
-        ++updates;
-        progress.tick(clock.elapsed());
-        const int permille = bytes > 0 ? int(1000.0 * double(read) / double(bytes)) : 0;
-        permilles.insert(permille);
-        if (cancelAt > 0 && cancelledAtMs < 0 && double(read) >= cancelAt * double(bytes)) {
-            cancelledAtFraction = double(read) / double(bytes);
-            cancelledAtMs = clock.elapsed();
-            loader->cancel(); // what the Cancel button beside the progress bar calls
-        }
-    });
+    QObject::connect(loader, &TraceLoader::progress,
+        [&](int, quint64 read, quint64 bytes, const QString&, int permille, bool analysing) {
+            ++updates;
+            progress.tick(clock.elapsed());
+            permilles.insert(permille);
+            if (analysing && analysingFromMs < 0)
+                analysingFromMs = clock.elapsed();
+            analysingUpdates += analysing ? 1 : 0;
+            if (!analysing)
+                lastReadingMs = clock.elapsed();
+            if (cancelAt > 0 && cancelledAtMs < 0 && double(read) >= cancelAt * double(bytes)) {
+                cancelledAtFraction = double(read) / double(bytes);
+                cancelledAtMs = clock.elapsed();
+                loader->cancel(); // what the Cancel button beside the progress bar calls
+            }
+        });
     QObject::connect(loader, &TraceLoader::loadCancelled, [&] {
         cancelSignalMs = clock.elapsed();
         outcome = QStringLiteral("cancelled");
@@ -123,6 +130,10 @@ int main(int argc, char** argv)
     std::printf("trace: %s\noutcome: %s after %.2f s\n", qPrintable(trace), qPrintable(outcome), double(endMs) / 1e3);
     std::printf("progress: %d updates, %zu distinct bar values, largest gap between updates %lld ms\n", updates,
         permilles.size(), static_cast<long long>(progress.largest));
+    if (analysingFromMs >= 0)
+        std::printf("analysing from %.2f s: %d of the updates, %lld ms after the last of reading (the reader's "
+                    "end: sorting the events)\n",
+            double(analysingFromMs) / 1e3, analysingUpdates, static_cast<long long>(analysingFromMs - lastReadingMs));
     if (cancelledAtMs >= 0) {
         const qint64 toSignal = cancelSignalMs - cancelledAtMs;
         std::printf("cancel at %.0f%% of the bytes: loadCancelled after %lld ms, next ping after %lld ms, worker "

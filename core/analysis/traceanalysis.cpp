@@ -182,19 +182,33 @@ void addNotes(const KinetoTrace& trace, const TraceJoin& join, TraceReport& repo
 
 // The steps are measured first (D, G, K, queue, lag, idle time), then the syncs are found on the
 // host threads, placed in their steps and grouped by site; the regime reads the step means.
-TraceReport analyseTrace(const KinetoTrace& trace)
+TraceReport analyseTrace(const KinetoTrace& trace) { return analyseTrace(trace, {}); }
+
+TraceReport analyseTrace(const KinetoTrace& trace, const std::function<void(double)>& progress)
 {
+    constexpr int passes = 8;
+    int done = 0;
+    auto passed = [&] {
+        if (progress)
+            progress(double(++done) / passes);
+    };
     TraceReport report;
     report.source = sourceOf(trace);
     const TraceJoin join = joinLaunches(trace);
+    passed();
     report.steps = stepWindows(trace);
     report.stepsMarked = !report.steps.empty();
     if (!report.stepsMarked)
         report.steps.push_back(wholeTraceWindow(trace));
+    passed();
     report.queues = streamQueues(trace, join);
+    passed();
     report.lag = launchLag(trace, join);
+    passed();
     measureSteps(trace, join, report.queues, report.steps);
+    passed();
     breakDownIdleTime(trace, join, report.steps);
+    passed();
 
     double totalMs = 0;
     for (const auto& s : report.steps)
@@ -209,6 +223,7 @@ TraceReport analyseTrace(const KinetoTrace& trace)
     }
     std::vector<FoundSync> found = findSyncs(trace, join);
     placeSyncs(report, found, stepLane);
+    passed();
     double bubbleMs = 0;
     for (auto& s : report.steps) {
         s.taxPct = s.stepMs > 0 ? 100.0 * s.syncBubbleMs / s.stepMs : 0;
@@ -217,6 +232,7 @@ TraceReport analyseTrace(const KinetoTrace& trace)
     report.taxPct = totalMs > 0 ? 100.0 * bubbleMs / totalMs : 0;
     report.regime = regimeOf(report);
     addNotes(trace, join, report);
+    passed();
     return report;
 }
 

@@ -50,6 +50,46 @@ private Q_SLOTS:
         QVERIFY(!loader.isLoading());
     }
 
+    void progressGoesThroughTheAnalysisBeforeTheTraceArrives()
+    {
+        // The production load on a real trace: reading is the bar's first 900 thousandths, the
+        // analysis and the timeline's lanes the last 100, all before traceAvailable.
+        const QString path
+            = QStringLiteral(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/small_resnet-mixed.pt.trace.json.gz");
+        TraceLoader loader;
+        QSignalSpy progress(&loader, &TraceLoader::progress);
+        QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+        int progressBeforeTrace = -1;
+        connect(&loader, &TraceLoader::traceAvailable, this, [&] { progressBeforeTrace = int(progress.count()); });
+        loader.load({ path });
+        QTRY_COMPARE_WITH_TIMEOUT(available.count(), 1, 60000);
+        QCOMPARE(progressBeforeTrace, int(progress.count())); // nothing after the trace
+        int lastRead = -1;
+        int analysing = 0;
+        int previous = -1;
+        for (const auto& p : progress) {
+            const int permille = p[4].toInt();
+            QVERIFY2(permille >= previous, qPrintable(QString::number(permille)));
+            previous = permille;
+            if (p[5].toBool()) {
+                ++analysing;
+                QVERIFY2(permille >= 900 && permille <= 1000, qPrintable(QString::number(permille)));
+                QCOMPARE(p[1].toULongLong(), p[2].toULongLong()); // every byte read
+            } else {
+                QCOMPARE(analysing, 0); // no reading after the analysis began
+                QVERIFY2(permille <= 900, qPrintable(QString::number(permille)));
+                lastRead = permille;
+            }
+        }
+        QVERIFY(lastRead >= 0);
+        QVERIFY2(analysing >= 3, qPrintable(QString::number(analysing))); // it moves through the phase
+        QCOMPARE(progress.last()[4].toInt(), 1000);
+        // The worker built the timeline's lanes: the window only shares them.
+        const auto files = available[0][1].value<TraceFilesPtr>();
+        QVERIFY(files->front().timeline);
+        QCOMPARE(files->front().timeline->lanes.size(), files->front().trace.lanes.size());
+    }
+
     void cancelStopsTheWorkerAndDeliversNothingOfIt()
     {
         TraceLoader loader;

@@ -21,9 +21,20 @@ TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
     } else if (!read.trace) {
         outcome.error = path + ": the reader returned no trace";
     } else {
+        auto analysing = [&progress](double done) {
+            if (progress)
+                progress({ 0, 0, done });
+        };
+        analysing(0);
         TraceFile file;
         file.path = path;
-        file.report = analyseTrace(*read.trace);
+        file.report = analyseTrace(*read.trace, [&](double done) { analysing(0.6 * done); });
+        if (cancel.load()) {
+            outcome.cancelled = true;
+            return outcome;
+        }
+        file.timeline = std::make_shared<const TimelineLanes>(
+            buildTimelineLanes(*read.trace, [&](double done) { analysing(0.6 + 0.4 * done); }));
         file.trace = std::move(*read.trace);
         outcome.file = std::move(file);
     }

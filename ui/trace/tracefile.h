@@ -2,6 +2,7 @@
 
 #include "core/analysis/kinetotrace.h"
 #include "core/analysis/tracereport.h"
+#include "ui/trace/timelinelanes.h"
 
 #include <QMetaType>
 
@@ -15,11 +16,14 @@
 
 namespace synctax {
 
-// One trace file as the view shows it: the events (for the timeline) and what the analysis said.
+// One trace file as the view shows it: the events, what the analysis said, and the timeline's lanes.
 struct TraceFile {
     std::string path;
     KinetoTrace trace;
     TraceReport report;
+    // Built by the load on its worker so that the window only shares it; when absent (a file built
+    // by hand) the timeline builds it from `trace`.
+    std::shared_ptr<const TimelineLanes> timeline;
 };
 
 // The files of one load, in the order asked for (the ranks of one job, or one file).
@@ -30,6 +34,7 @@ using TraceFilesPtr = std::shared_ptr<const TraceFiles>;
 struct TraceLoadProgress {
     std::uint64_t bytesRead = 0; // of the file being read
     std::uint64_t bytes = 0; // its size
+    double analysed = -1; // after the read: the share of the analysis done, 0..1; -1 while reading
 };
 
 // What loading one file gave: a file, or an error that names the file, or a cancel.
@@ -43,7 +48,8 @@ struct TraceLoadOutcome {
 using TraceLoadFunction = std::function<TraceLoadOutcome(const std::string& path,
     const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)>;
 
-// The production load: readKinetoTrace, then analyseTrace.
+// The production load: readKinetoTrace, then analyseTrace and buildTimelineLanes (the analysis
+// phase of the progress: 0..0.6 the analysis, 0.6..1 the lanes).
 TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
     const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel);
 

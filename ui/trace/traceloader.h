@@ -33,8 +33,10 @@ public:
     int droppedResults() const { return m_dropped; } // results that arrived for a superseded load
 
 Q_SIGNALS:
-    // Bytes of all the load's files together; `eta` says how long is left, in words.
-    void progress(int id, quint64 bytesRead, quint64 bytes, const QString& eta);
+    // Bytes of all the load's files together; `eta` says how long is left, in words. `permille`
+    // is the whole load, each file's analysis included (its last tenth of the file's share), so the
+    // bar moves to the end; `analysing` says that phase has begun for the file being loaded.
+    void progress(int id, quint64 bytesRead, quint64 bytes, const QString& eta, int permille, bool analysing);
     void traceAvailable(int id, const synctax::TraceFilesPtr& files);
     void loadFailed(int id, const QString& message);
     void loadCancelled(int id);
@@ -43,7 +45,7 @@ private:
     struct Job;
     void run(const std::shared_ptr<Job>& job);
     void deliver(int id, const TraceFilesPtr& files, const QString& error, bool cancelled);
-    void deliverProgress(int id, quint64 read, quint64 bytes, const QString& eta);
+    void deliverProgress(int id, quint64 read, quint64 bytes, const QString& eta, int permille, bool analysing);
 
     TraceLoadFunction m_load;
     int m_nextId = 1;

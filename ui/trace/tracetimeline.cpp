@@ -90,6 +90,7 @@ void TraceTimeline::resizeEvent(QResizeEvent* event)
 void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
 {
     m_rows.clear();
+    m_lanes.clear();
     m_syncs.clear();
     m_rankHeaders.clear();
     m_steps.clear();
@@ -103,8 +104,13 @@ void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
         // Each file's lanes join the rank's rows by label (a watched folder's files share threads);
         // the map's order puts host threads over GPU streams, each by label.
         std::map<std::pair<bool, QString>, size_t> rowOf;
+        std::vector<const TimelineLanes*> lanes;
         for (const TraceFile* file : ranks[r].files) {
-            for (const TraceLane& lane : file->trace.lanes)
+            // Built by the load's worker; a file made by hand (tests) is small enough to build here.
+            m_lanes.push_back(file->timeline ? file->timeline
+                                             : std::make_shared<const TimelineLanes>(buildTimelineLanes(file->trace)));
+            lanes.push_back(m_lanes.back().get());
+            for (const LaneSummary& lane : lanes.back()->lanes)
                 rowOf.emplace(std::make_pair(lane.gpu, QString::fromStdString(lane.label)), 0);
         }
         for (auto& [key, index] : rowOf) {
@@ -117,28 +123,19 @@ void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
             y += rowHeight;
             m_rows.push_back(row);
         }
-        for (const TraceFile* file : ranks[r].files) {
-            const KinetoTrace& t = file->trace;
+        for (size_t f = 0; f < ranks[r].files.size(); ++f) {
+            const TimelineLanes& t = *lanes[f];
             std::vector<size_t> laneRow(t.lanes.size());
-            for (size_t l = 0; l < t.lanes.size(); ++l)
+            for (size_t l = 0; l < t.lanes.size(); ++l) {
                 laneRow[l] = rowOf[std::make_pair(t.lanes[l].gpu, QString::fromStdString(t.lanes[l].label))];
-            for (const TraceEvent& e : t.events) {
-                if (e.kind == TraceEventKind::Step) {
-                    // Steps bound the view and mark the ruler; they have no lane of their own.
-                    m_steps.push_back(e.startNs);
-                    m_first = std::min(m_first, e.startNs);
-                    m_last = std::max(m_last, e.endNs());
-                    continue;
-                }
-                if (e.lane >= laneRow.size())
-                    continue;
-                Row& row = m_rows[laneRow[e.lane]];
-                row.items.push_back({ e.startNs, e.endNs(), e.kind });
-                row.longest = std::max(row.longest, e.durationNs);
-                m_first = std::min(m_first, e.startNs);
-                m_last = std::max(m_last, e.endNs());
+                m_rows[laneRow[l]].parts.push_back(&t.lanes[l]);
             }
-            const TraceReport& report = file->report;
+            m_steps.insert(m_steps.end(), t.steps.begin(), t.steps.end());
+            if (!t.empty) {
+                m_first = std::min(m_first, t.first);
+                m_last = std::max(m_last, t.last);
+            }
+            const TraceReport& report = ranks[r].files[f]->report;
             for (const TraceSync& s : report.syncs) {
                 Sync sync;
                 sync.rank = int(r);
@@ -153,10 +150,6 @@ void TraceTimeline::setRanks(const std::vector<TimelineRank>& ranks)
                 m_syncs.push_back(sync);
             }
         }
-        // Files appended one after another stay in start order within each row.
-        for (size_t i = rowOf.empty() ? m_rows.size() : rowOf.begin()->second; i < m_rows.size(); ++i)
-            std::sort(m_rows[i].items.begin(), m_rows[i].items.end(),
-                [](const Item& a, const Item& b) { return a.start < b.start; });
     }
     if (m_first > m_last) {
         m_first = 0;
@@ -223,32 +216,100 @@ std::int64_t TraceTimeline::nsAt(double x) const
 
 void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
 {
-    // Items that cannot reach the view are skipped by start; neighbours in one pixel are one rect.
-    auto it = std::lower_bound(row.items.begin(), row.items.end(), m_viewStart - row.longest,
-        [](const Item& item, std::int64_t ns) { return item.start < ns; });
+    const int plot = std::max(1, plotRight() - labelWidth);
+    const double nsPerPixel = double(m_viewEnd - m_viewStart) / plot;
+    for (const LaneSummary* part : row.parts) {
+        // A few spans per pixel are cheap to draw as they are; beyond, a summary level costs the pixels.
+        const LanePaintPlan plan = planLanePaint(*part, m_viewStart, m_viewEnd, nsPerPixel, size_t(4 * plot));
+        if (plan.level < 0)
+            paintSpans(p, *part, plan, top);
+        else
+            paintBuckets(p, *part, part->levels[size_t(plan.level)], top);
+    }
+}
+
+void TraceTimeline::paintSpans(QPainter& p, const LaneSummary& lane, const LanePaintPlan& plan, int top) const
+{
+    // Neighbours in one pixel are one rect; a span narrower than a pixel still gets one, which the
+    // next span does not paint over.
     double runStart = -1;
     double runEnd = -1;
+    double drawnEnd = labelWidth;
     QColor runColor;
     auto flush = [&] {
-        if (runEnd >= runStart && runStart >= 0)
-            p.fillRect(QRectF(runStart, top + 2, std::max(1.0, runEnd - runStart), rowHeight - 4), runColor);
+        if (runEnd >= runStart && runStart >= 0) {
+            const double w = std::max(1.0, runEnd - runStart);
+            p.fillRect(QRectF(runStart, top + 2, w, rowHeight - 4), runColor);
+            drawnEnd = runStart + w;
+        }
     };
-    for (; it != row.items.end() && it->start <= m_viewEnd; ++it) {
-        if (it->end < m_viewStart)
-            continue;
-        const double x1 = std::max<double>(labelWidth, xOf(it->start));
-        const double x2 = std::min<double>(plotRight(), xOf(it->end));
-        const QColor color = kindColor(it->kind);
+    for (size_t i = plan.firstSpan; i < plan.lastSpan; ++i) {
+        const LaneSpan& s = lane.spans[i];
+        const double x1 = std::max<double>(labelWidth, xOf(s.start));
+        const double x2 = std::min<double>(plotRight(), xOf(s.end));
+        const QColor color = kindColor(s.kind);
         if (color == runColor && x1 <= runEnd + 1) {
             runEnd = std::max(runEnd, x2);
             continue;
         }
         flush();
-        runStart = x1;
+        runStart = std::max(x1, std::min(drawnEnd, x2));
         runEnd = x2;
         runColor = color;
     }
     flush();
+}
+
+void TraceTimeline::paintBuckets(QPainter& p, const LaneSummary& lane, const LaneLevel& level, int top) const
+{
+    // One or two buckets fall in each pixel column: the column shows the busier one's kind, as
+    // opaque as the column is busy, so that idle time reads as lighter.
+    const std::int64_t n = std::int64_t(level.buckets.size());
+    const std::int64_t first = std::max<std::int64_t>(0, (m_viewStart - lane.origin) >> level.shift);
+    const std::int64_t last = std::min<std::int64_t>(n - 1, (m_viewEnd - lane.origin) >> level.shift);
+    int runX = -1;
+    int runEndX = -1;
+    QColor runColor;
+    auto flushRun = [&] {
+        if (runX >= 0 && runEndX > runX)
+            p.fillRect(QRect(runX, top + 2, runEndX - runX, rowHeight - 4), runColor);
+    };
+    int column = -1;
+    double busy = 0;
+    int count = 0;
+    LaneBucket best;
+    auto flushColumn = [&] {
+        if (column < 0 || count == 0)
+            return;
+        const double share = busy / count / 65535.0;
+        QColor color = kindColor(best.kind);
+        color.setAlpha(share <= 0 ? 0 : 75 + int(std::lround(share * 12)) * 15); // 13 steps: runs stay long
+        if (color == runColor && column == runEndX) {
+            runEndX = column + 1;
+            return;
+        }
+        flushRun();
+        runX = column;
+        runEndX = column + 1;
+        runColor = color;
+    };
+    for (std::int64_t k = first; k <= last; ++k) {
+        const int x = int(std::floor(xOf(lane.origin + (k << level.shift))));
+        if (x != column) {
+            flushColumn();
+            column = std::max(x, labelWidth);
+            busy = 0;
+            count = 0;
+            best = {};
+        }
+        const LaneBucket& b = level.buckets[size_t(k)];
+        busy += b.busy;
+        ++count;
+        if (b.busy > best.busy)
+            best = b;
+    }
+    flushColumn();
+    flushRun();
 }
 
 void TraceTimeline::paintRuler(QPainter& p) const

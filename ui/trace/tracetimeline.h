@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,17 +60,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    struct Item {
-        std::int64_t start = 0;
-        std::int64_t end = 0;
-        TraceEventKind kind = TraceEventKind::CpuOp;
-    };
     struct Row {
         int rank = 0;
         bool gpu = false;
         QString label;
-        std::vector<Item> items; // by start
-        std::int64_t longest = 0;
+        std::vector<const LaneSummary*> parts; // one per file of the rank that has this lane
         int top = 0; // y of the row, under its rank's header
     };
     struct Sync {
@@ -86,11 +81,14 @@ private:
     double xOf(std::int64_t ns) const;
     std::int64_t nsAt(double x) const;
     void paintRow(QPainter& p, const Row& row, int top) const;
+    void paintSpans(QPainter& p, const LaneSummary& lane, const LanePaintPlan& plan, int top) const;
+    void paintBuckets(QPainter& p, const LaneSummary& lane, const LaneLevel& level, int top) const;
     void paintRuler(QPainter& p) const;
     void pan(double fraction);
     int plotRight() const; // the plot's right edge: left of the lanes bar when it shows
     void updateLanesBar();
 
+    std::vector<std::shared_ptr<const TimelineLanes>> m_lanes; // what the rows' parts point into
     std::vector<Row> m_rows;
     std::vector<std::pair<QString, int>> m_rankHeaders; // label, y
     std::vector<Sync> m_syncs;
