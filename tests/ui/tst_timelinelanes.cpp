@@ -36,6 +36,9 @@ private Q_SLOTS:
             QCOMPARE(lane.spans[i].end - base, expected[i][1]);
             QCOMPARE(int(lane.spans[i].kind), int(expected[i][2]));
         }
+        // Only the cpu_op after the launch is the rest of an event, painted where nothing else is.
+        for (size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(lane.spans[i].resumed, i == 2);
         // A nested op of the same kind adds nothing to draw.
         const LaneSummary nested = summariseLane({ { base, base + 100, TraceEventKind::CpuOp },
             { base + 10, base + 20, TraceEventKind::CpuOp }, { base + 150, base + 160, TraceEventKind::Kernel } });
@@ -43,7 +46,7 @@ private Q_SLOTS:
         QCOMPARE(nested.spans[0].end - base, std::int64_t(100));
     }
 
-    void bucketsHoldTheBusyShareAndTheKindThatCoversMost()
+    void bucketsHoldTheBusyShareAndTheKindOfTheLastStart()
     {
         const LaneSummary lane = summariseLane(handBuiltLane());
         QCOMPARE(lane.origin, base);
@@ -58,6 +61,10 @@ private Q_SLOTS:
         const double busy256[] = { 1.0, 104.0 / 256, 0.0, 24.0 / 256 };
         for (size_t i = 0; i < 4; ++i)
             QVERIFY2(qAbs(l256.buckets[i].busyFraction() - busy256[i]) < 1e-4, qPrintable(QString::number(i)));
+        // Kinds, as painting the events in start order shows them: the last event starting in the
+        // bucket (the launch at 100; the sync at 400, the cpu_op resumed at 300 being no start).
+        QCOMPARE(int(l256.buckets[0].kind), int(TraceEventKind::Launch));
+        QCOMPARE(int(l256.buckets[1].kind), int(TraceEventKind::Sync));
         QCOMPARE(int(l256.buckets[3].kind), int(TraceEventKind::CpuOp));
         // 512 ns buckets: (256 + 104)/512 = 0.703125; 24/512 = 0.046875.
         const LaneLevel& l512 = lane.levels[9];
@@ -65,27 +72,36 @@ private Q_SLOTS:
         QCOMPARE(l512.buckets.size(), size_t(2));
         QVERIFY(qAbs(l512.buckets[0].busyFraction() - 360.0 / 512) < 1e-4);
         QVERIFY(qAbs(l512.buckets[1].busyFraction() - 24.0 / 512) < 1e-4);
-        // A coarser bucket's kind is its busier half's.
-        QCOMPARE(int(l512.buckets[0].kind), int(l256.buckets[0].kind));
+        // A coarser bucket's kind is its later half's with a start.
+        QCOMPARE(int(l512.buckets[0].kind), int(TraceEventKind::Sync));
         QCOMPARE(int(l512.buckets[1].kind), int(TraceEventKind::CpuOp));
         QCOMPARE(lane.levels.back().buckets.size(), size_t(1));
     }
 
-    void theFinestBucketsKindIsTheOneCoveringMostOfIt()
+    void aBucketWithoutAStartTakesTheKindCoveringMostOfIt()
     {
-        // 4096 ns over at most 1024 buckets: 4 ns each. [0, 4): cpu_op 3 ns, launch 1 ns -> cpu_op;
-        // [8, 12): cpu_op 1 ns, launch 3 ns -> launch; [12, 16): launch 1 ns -> 0.25.
+        // 4096 ns over at most 1024 buckets: 4 ns each. [0, 4): cpu_op 3 ns, then a launch 1 ns ->
+        // the launch, which started last; [12, 16): the launch from 9 goes on 1 ns, no start -> 0.25,
+        // launch; [28, 32): the launch [22, 29) ends 1 ns in, its cpu_op [21, 40) resumes for 3 ns, no
+        // start -> cpu_op; [4092, 4096): the kernel starts -> kernel.
         const LaneSummary lane = summariseLane({ { base, base + 3, TraceEventKind::CpuOp },
             { base + 3, base + 4, TraceEventKind::Launch }, { base + 8, base + 9, TraceEventKind::CpuOp },
-            { base + 9, base + 13, TraceEventKind::Launch }, { base + 4095, base + 4096, TraceEventKind::Kernel } });
+            { base + 9, base + 13, TraceEventKind::Launch }, { base + 21, base + 40, TraceEventKind::CpuOp },
+            { base + 22, base + 29, TraceEventKind::Launch }, { base + 4095, base + 4096, TraceEventKind::Kernel } });
         const LaneLevel& fine = lane.levels.front();
         QCOMPARE(fine.width(), std::int64_t(4));
         QCOMPARE(fine.buckets.size(), size_t(1024));
-        QCOMPARE(int(fine.buckets[0].kind), int(TraceEventKind::CpuOp));
+        QCOMPARE(int(fine.buckets[0].kind), int(TraceEventKind::Launch));
+        QVERIFY(fine.buckets[0].starts);
         QVERIFY(qAbs(fine.buckets[0].busyFraction() - 1.0) < 1e-4);
         QVERIFY(qAbs(fine.buckets[1].busyFraction()) < 1e-4);
         QCOMPARE(int(fine.buckets[2].kind), int(TraceEventKind::Launch));
         QVERIFY(qAbs(fine.buckets[3].busyFraction() - 0.25) < 1e-4);
+        QVERIFY(!fine.buckets[3].starts);
+        QCOMPARE(int(fine.buckets[3].kind), int(TraceEventKind::Launch));
+        QVERIFY(!fine.buckets[7].starts);
+        QVERIFY(qAbs(fine.buckets[7].busyFraction() - 1.0) < 1e-4);
+        QCOMPARE(int(fine.buckets[7].kind), int(TraceEventKind::CpuOp));
         QCOMPARE(int(fine.buckets[1023].kind), int(TraceEventKind::Kernel));
     }
 

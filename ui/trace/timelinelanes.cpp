@@ -19,12 +19,12 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
 {
     std::vector<LaneSpan> out;
     out.reserve(events.size());
-    auto emit = [&out](std::int64_t a, std::int64_t b, TraceEventKind kind) {
+    auto emit = [&out](std::int64_t a, std::int64_t b, TraceEventKind kind, bool resumed) {
         // Nested events of one kind look as one: a cpu_op inside a cpu_op adds no span.
         if (!out.empty() && out.back().kind == kind && out.back().end >= a)
             out.back().end = std::max(out.back().end, b);
         else
-            out.push_back({ a, b, kind });
+            out.push_back({ a, b, kind, resumed });
     };
     std::vector<LaneSpan> open; // a stack: only `end` and `kind` are used
     std::int64_t cursor = std::numeric_limits<std::int64_t>::min();
@@ -36,7 +36,7 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
                 continue;
             }
             const std::int64_t to = std::min(top.end, until);
-            emit(cursor, to, top.kind);
+            emit(cursor, to, top.kind, top.start < cursor);
             cursor = to;
         }
         cursor = std::max(cursor, until);
@@ -44,7 +44,7 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
     for (const LaneSpan& e : events) {
         advance(e.start);
         if (e.end <= e.start)
-            emit(e.start, e.start, e.kind); // an instant still gets its pixel
+            emit(e.start, e.start, e.kind, false); // an instant still gets its pixel
         else
             open.push_back(e);
     }
@@ -63,6 +63,7 @@ LaneLevel finestLevel(const std::vector<LaneSpan>& spans, std::int64_t origin)
     level.buckets.resize(size_t(((range - 1) >> level.shift) + 1));
     std::array<std::int64_t, kindCount> covered {};
     std::int64_t current = -1;
+    int started = -1; // the kind of the last event starting in the current bucket
     auto finish = [&] {
         if (current < 0)
             return;
@@ -73,10 +74,11 @@ LaneLevel finestLevel(const std::vector<LaneSpan>& spans, std::int64_t origin)
             if (covered[k] > covered[best])
                 best = k;
         }
-        level.buckets[size_t(current)]
-            = { std::uint16_t(std::lround(65535.0 * double(total) / double(w))), TraceEventKind(best) };
+        level.buckets[size_t(current)] = { std::uint16_t(std::lround(65535.0 * double(total) / double(w))),
+            TraceEventKind(started >= 0 ? size_t(started) : best), started >= 0 };
         covered.fill(0);
         current = -1;
+        started = -1;
     };
     for (const LaneSpan& s : spans) {
         if (s.end <= s.start)
@@ -96,6 +98,8 @@ LaneLevel finestLevel(const std::vector<LaneSpan>& spans, std::int64_t origin)
                 current = k;
             }
             covered[size_t(s.kind)] += std::min(b, (k + 1) * w) - std::max(a, k * w);
+            if (k == first && !s.resumed)
+                started = int(s.kind);
         }
     }
     finish();
@@ -110,8 +114,8 @@ LaneLevel coarser(const LaneLevel& fine)
     for (size_t i = 0; i < level.buckets.size(); ++i) {
         const LaneBucket a = fine.buckets[2 * i];
         const LaneBucket b = 2 * i + 1 < fine.buckets.size() ? fine.buckets[2 * i + 1] : LaneBucket {};
-        level.buckets[i]
-            = { std::uint16_t((unsigned(a.busy) + unsigned(b.busy) + 1) / 2), a.busy >= b.busy ? a.kind : b.kind };
+        const TraceEventKind kind = b.starts ? b.kind : a.starts ? a.kind : a.busy >= b.busy ? a.kind : b.kind;
+        level.buckets[i] = { std::uint16_t((unsigned(a.busy) + unsigned(b.busy) + 1) / 2), kind, a.starts || b.starts };
     }
     return level;
 }

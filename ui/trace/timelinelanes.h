@@ -15,13 +15,16 @@ struct LaneSpan {
     std::int64_t start = 0;
     std::int64_t end = 0;
     TraceEventKind kind = TraceEventKind::CpuOp;
+    bool resumed = false; // the rest of an event that a later one hid: painted only where nothing is
 };
 
-// One bucket of a summary level: the share of its width covered by spans, in 1/65535, and the
-// kind covering most of it (in a coarser level: the kind of its busier half).
+// One bucket of a summary level: the share of its width covered by spans, in 1/65535, and its kind:
+// that of the last event starting in it, as painting events in start order would show (in a
+// coarser level: its later half's with a start), else the kind covering most of it.
 struct LaneBucket {
     std::uint16_t busy = 0;
     TraceEventKind kind = TraceEventKind::CpuOp;
+    bool starts = false; // an event starts in it
     double busyFraction() const { return busy / 65535.0; }
 };
 

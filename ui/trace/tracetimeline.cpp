@@ -220,7 +220,7 @@ void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
     const double nsPerPixel = double(m_viewEnd - m_viewStart) / plot;
     for (const LaneSummary* part : row.parts) {
         // A few spans per pixel are cheap to draw as they are; beyond, a summary level costs the pixels.
-        const LanePaintPlan plan = planLanePaint(*part, m_viewStart, m_viewEnd, nsPerPixel, size_t(4 * plot));
+        const LanePaintPlan plan = planLanePaint(*part, m_viewStart, m_viewEnd, nsPerPixel, size_t(16 * plot));
         if (plan.level < 0)
             paintSpans(p, *part, plan, top);
         else
@@ -230,30 +230,35 @@ void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
 
 void TraceTimeline::paintSpans(QPainter& p, const LaneSummary& lane, const LanePaintPlan& plan, int top) const
 {
-    // Neighbours in one pixel are one rect; a span narrower than a pixel still gets one, which the
-    // next span does not paint over.
+    // As events painted in start order look: each event's start gets at least a pixel, over what
+    // was there; the rest of an event that a later one hid (a resumed span) fills only what is free.
+    // Neighbours of one colour within a pixel are one rect.
     double runStart = -1;
     double runEnd = -1;
-    double drawnEnd = labelWidth;
     QColor runColor;
+    auto runCovers = [&] { return runStart < 0 ? double(labelWidth) : runStart + std::max(1.0, runEnd - runStart); };
+    double covered = labelWidth;
     auto flush = [&] {
-        if (runEnd >= runStart && runStart >= 0) {
-            const double w = std::max(1.0, runEnd - runStart);
-            p.fillRect(QRectF(runStart, top + 2, w, rowHeight - 4), runColor);
-            drawnEnd = runStart + w;
-        }
+        if (runStart >= 0 && runEnd >= runStart)
+            p.fillRect(QRectF(runStart, top + 2, std::max(1.0, runEnd - runStart), rowHeight - 4), runColor);
     };
     for (size_t i = plan.firstSpan; i < plan.lastSpan; ++i) {
         const LaneSpan& s = lane.spans[i];
-        const double x1 = std::max<double>(labelWidth, xOf(s.start));
+        double x1 = std::max<double>(labelWidth, xOf(s.start));
         const double x2 = std::min<double>(plotRight(), xOf(s.end));
+        if (s.resumed) {
+            x1 = std::max({ x1, covered, runCovers() });
+            if (x1 >= x2)
+                continue;
+        }
         const QColor color = kindColor(s.kind);
         if (color == runColor && x1 <= runEnd + 1) {
             runEnd = std::max(runEnd, x2);
             continue;
         }
+        covered = std::max(covered, runCovers());
         flush();
-        runStart = std::max(x1, std::min(drawnEnd, x2));
+        runStart = x1;
         runEnd = x2;
         runColor = color;
     }
