@@ -128,8 +128,9 @@ int main(int argc, char** argv)
     const qint64 workerStopMs = closing.elapsed();
 
     std::printf("trace: %s\noutcome: %s after %.2f s\n", qPrintable(trace), qPrintable(outcome), double(endMs) / 1e3);
-    std::printf("progress: %d updates, %zu distinct bar values, largest gap between updates %lld ms\n", updates,
-        permilles.size(), static_cast<long long>(progress.largest));
+    std::printf(
+        "progress: %d updates, %zu distinct bar values, largest gap between updates %lld ms (ending %.2f s in)\n",
+        updates, permilles.size(), static_cast<long long>(progress.largest), double(progress.at) / 1e3);
     if (analysingFromMs >= 0)
         std::printf("analysing from %.2f s: %d of the updates, %lld ms after the last of reading (the reader's "
                     "end: sorting the events)\n",
