@@ -132,8 +132,7 @@ int main(int argc, char** argv)
         "progress: %d updates, %zu distinct bar values, largest gap between updates %lld ms (ending %.2f s in)\n",
         updates, permilles.size(), static_cast<long long>(progress.largest), double(progress.at) / 1e3);
     if (analysingFromMs >= 0)
-        std::printf("analysing from %.2f s: %d of the updates, %lld ms after the last of reading (the reader's "
-                    "end: sorting the events)\n",
+        std::printf("analysing from %.2f s: %d of the updates, %lld ms after the last of reading\n",
             double(analysingFromMs) / 1e3, analysingUpdates, static_cast<long long>(analysingFromMs - lastReadingMs));
     if (cancelledAtMs >= 0) {
         const qint64 toSignal = cancelSignalMs - cancelledAtMs;
