@@ -43,7 +43,8 @@ HtaTimes htaTimes(std::int64_t rawStartNs, std::int64_t durationNs, bool rounded
 {
     if (!rounded) {
         // Whole µs (pandas int64) plus the parsed dur: double(ns) alone would lose the µs past 2^53 ns.
-        const double start = double(rawStartNs / 1000);
+        const std::int64_t wholeMicros = rawStartNs / 1000; // truncated on purpose, as HTA's int64 ts
+        const double start = double(wholeMicros);
         return { start, start + microsAsParsed(durationNs) };
     }
     const double start = microsAsParsed(rawStartNs);

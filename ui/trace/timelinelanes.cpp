@@ -192,9 +192,8 @@ LanePaintPlan planLanePaint(
         || nsPerPixel < double(lane.levels.front().width()))
         return plan;
     plan.level = 0;
-    while (size_t(plan.level + 1) < lane.levels.size()
-        && double(lane.levels[size_t(plan.level + 1)].width()) <= nsPerPixel)
-        ++plan.level;
+    for (size_t next = 1; next < lane.levels.size() && double(lane.levels[next].width()) <= nsPerPixel; ++next)
+        plan.level = int(next);
     return plan;
 }
 

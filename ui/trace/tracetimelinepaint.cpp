@@ -18,7 +18,7 @@ void TraceTimeline::paintRow(QPainter& p, const Row& row, int top) const
     const double nsPerPixel = double(m_viewEnd - m_viewStart) / plot;
     for (const LaneSummary* part : row.parts) {
         // A few spans per pixel are cheap to draw as they are; beyond, a summary level costs the pixels.
-        const LanePaintPlan plan = planLanePaint(*part, m_viewStart, m_viewEnd, nsPerPixel, size_t(16 * plot));
+        const LanePaintPlan plan = planLanePaint(*part, m_viewStart, m_viewEnd, nsPerPixel, 16 * size_t(plot));
         if (plan.level < 0)
             paintSpans(p, *part, plan, top);
         else
