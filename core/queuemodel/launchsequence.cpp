@@ -1,0 +1,56 @@
+#include "core/queuemodel/launchsequence.h"
+
+#include "core/analysis/tracejoin.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+namespace synctax {
+
+namespace {
+
+double usBetween(std::int64_t fromNs, std::int64_t toNs) { return double(toNs - fromNs) * 1e-3; }
+
+} // namespace
+
+std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report)
+{
+    const TraceJoin join = joinLaunches(trace);
+    std::vector<StepSequence> sequences(report.steps.size());
+    for (size_t i = 0; i < report.steps.size(); ++i) {
+        const TraceStep& step = report.steps[i];
+        StepSequence& seq = sequences[i];
+        seq.stepHostUs = usBetween(step.startNs, step.endNs);
+        // The same launches the report counts as the step's K: those starting inside it.
+        auto it = std::lower_bound(join.launches.begin(), join.launches.end(), step.startNs,
+            [&](std::int32_t l, std::int64_t ns) { return trace.events[size_t(l)].startNs < ns; });
+        for (; it != join.launches.end() && trace.events[size_t(*it)].startNs < step.endNs; ++it) {
+            const TraceEvent* gpu = join.gpuOf(trace, *it);
+            if (!gpu)
+                continue;
+            const TraceEvent& launch = trace.events[size_t(*it)];
+            seq.ops.push_back({ usBetween(step.startNs, launch.startNs), double(launch.durationNs) * 1e-3,
+                double(gpu->durationNs) * 1e-3, trace.lanes[gpu->lane].tid });
+        }
+    }
+    for (const TraceSync& sync : report.syncs) {
+        if (sync.step < 0 || size_t(sync.step) >= sequences.size())
+            continue;
+        const std::int64_t stepStart = report.steps[size_t(sync.step)].startNs;
+        sequences[size_t(sync.step)].syncAtUs.push_back(usBetween(stepStart, sync.startNs));
+        sequences[size_t(sync.step)].syncEndUs.push_back(usBetween(stepStart, sync.endNs));
+    }
+    // Syncs of several host threads may come out of start order; the replay takes them in order.
+    for (StepSequence& seq : sequences) {
+        std::vector<std::pair<double, double>> syncs;
+        for (size_t i = 0; i < seq.syncAtUs.size(); ++i)
+            syncs.emplace_back(seq.syncAtUs[i], seq.syncEndUs[i]);
+        std::sort(syncs.begin(), syncs.end());
+        for (size_t i = 0; i < syncs.size(); ++i)
+            std::tie(seq.syncAtUs[i], seq.syncEndUs[i]) = syncs[i];
+    }
+    return sequences;
+}
+
+} // namespace synctax

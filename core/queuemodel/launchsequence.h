@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/analysis/kinetotrace.h"
+#include "core/analysis/tracereport.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace synctax {
+
+// One launch of a recorded step, as the replay simulator needs it. Offsets are from the step's start.
+struct LaunchOp {
+    double issueUs = 0; // host offset of the launch call's start from the step's start
+    double hostUs = 0; // the launch call's duration
+    double gpuUs = 0; // its GPU op's duration
+    std::int64_t stream = 0;
+};
+
+// One recorded step: its launches in issue order and its syncs. The host's own work is what lies
+// between them (the gaps), so the replay can move it when a sync or a full queue delays the host.
+struct StepSequence {
+    std::vector<LaunchOp> ops;
+    double stepHostUs = 0; // the step's host time
+    std::vector<double> syncAtUs; // host offsets of the step's syncs
+    // Host offsets of the syncs' ends, one per syncAtUs: the host's own work resumes there, so the
+    // recorded wait is replaced by the simulated one rather than counted as host work.
+    std::vector<double> syncEndUs;
+};
+
+// One sequence per step of the report, ops in issue order; only launches joined to a GPU op (by
+// correlation) are kept, since the others queue nothing.
+std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report);
+
+} // namespace synctax

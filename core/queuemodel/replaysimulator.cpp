@@ -1,0 +1,99 @@
+#include "core/queuemodel/replaysimulator.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace synctax {
+
+namespace {
+
+// The simulated clocks, in µs, and what a step adds to the totals.
+struct ReplayState {
+    double host = 0;
+    double gpuFree = 0;
+    double gpuBusy = 0; // total GPU busy time so far
+    double syncWait = 0;
+    double blocked = 0;
+    std::deque<double> pending; // completion times of the ops issued and not finished, in order
+};
+
+void launch(ReplayState& s, const LaunchOp& op, size_t capacity)
+{
+    while (s.pending.size() >= capacity) {
+        const double freed = std::max(s.host, s.pending.front());
+        s.blocked += freed - s.host;
+        s.host = freed;
+        s.pending.pop_front();
+    }
+    s.host += op.hostUs;
+    while (!s.pending.empty() && s.pending.front() <= s.host)
+        s.pending.pop_front();
+    s.gpuFree = std::max(s.gpuFree, s.host) + op.gpuUs;
+    s.gpuBusy += op.gpuUs;
+    s.pending.push_back(s.gpuFree);
+}
+
+void sync(ReplayState& s, double syncUs)
+{
+    const double idle = std::max(s.host, s.gpuFree);
+    s.syncWait += idle - s.host;
+    s.host = idle + syncUs;
+    s.pending.clear();
+}
+
+void replayStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
+{
+    s.host += options.hostWorkUs;
+    double recorded = 0; // the recorded offset the host has reached: the end of the last call replayed
+    const auto workUntil = [&](double offsetUs) {
+        s.host += std::max(0.0, offsetUs - recorded);
+        recorded = std::max(recorded, offsetUs);
+    };
+    size_t next = 0;
+    for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+        // A launch at the sync's own offset (the .item()'s copy) is issued before the sync waits.
+        for (; next < seq.ops.size() && seq.ops[next].issueUs <= seq.syncAtUs[i]; ++next) {
+            workUntil(seq.ops[next].issueUs);
+            launch(s, seq.ops[next], capacity);
+            recorded = std::max(recorded, seq.ops[next].issueUs + seq.ops[next].hostUs);
+        }
+        workUntil(seq.syncAtUs[i]);
+        sync(s, options.syncUs);
+        recorded = std::max(recorded, i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]);
+    }
+    for (; next < seq.ops.size(); ++next) {
+        workUntil(seq.ops[next].issueUs);
+        launch(s, seq.ops[next], capacity);
+        recorded = std::max(recorded, seq.ops[next].issueUs + seq.ops[next].hostUs);
+    }
+    workUntil(seq.stepHostUs);
+}
+
+} // namespace
+
+ReplayResult replaySteps(const StepSequence& sequence, const ReplayOptions& options)
+{
+    const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
+    const std::int64_t steps = std::max<std::int64_t>(2, options.steps);
+    ReplayState s;
+    replayStep(s, sequence, options, capacity);
+    // A step is complete when the host is done with it and the GPU with its work.
+    const double firstDone = std::max(s.host, s.gpuFree);
+    const ReplayState afterFirst = s;
+    for (std::int64_t step = 1; step < steps; ++step)
+        replayStep(s, sequence, options, capacity);
+    const double lastDone = std::max(s.host, s.gpuFree);
+
+    // Every op of the steps after the first runs inside (firstDone, lastDone]: the first step's
+    // ops have finished by firstDone, and the last step's by lastDone.
+    const double n = double(steps - 1);
+    const double windowUs = lastDone - firstDone;
+    ReplayResult r;
+    r.msPerStep = windowUs * 1e-3 / n;
+    r.gpuIdleMsPerStep = (windowUs - (s.gpuBusy - afterFirst.gpuBusy)) * 1e-3 / n;
+    r.syncWaitMsPerStep = (s.syncWait - afterFirst.syncWait) * 1e-3 / n;
+    r.queueBlockedMsPerStep = (s.blocked - afterFirst.blocked) * 1e-3 / n;
+    return r;
+}
+
+} // namespace synctax

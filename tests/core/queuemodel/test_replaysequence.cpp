@@ -1,0 +1,56 @@
+#include "core/analysis/traceanalysis.h"
+#include "core/files/kinetoreader.h"
+#include "core/queuemodel/launchsequence.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace synctax;
+
+TEST(LaunchSequence, ARealTraceGivesEachStepItsJoinedLaunchesAndItsSync)
+{
+    const TraceReadResult read
+        = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz");
+    ASSERT_TRUE(read.trace);
+    const KinetoTrace& trace = *read.trace;
+    const TraceReport report = analyseTrace(trace);
+    const std::vector<StepSequence> sequences = launchSequences(trace, report);
+    ASSERT_EQ(sequences.size(), report.steps.size());
+    ASSERT_FALSE(sequences.empty());
+
+    // Counted here from the events, not through the join: the correlations of GPU work, then the
+    // launches starting inside each step that carry one of them. A Python count over the raw JSON
+    // (launch calls in each ProfilerStep#N whose args.correlation a kernel, gpu_memcpy or
+    // gpu_memset shares) gives 39 in every step, the .item()'s copy included.
+    std::set<std::int64_t> gpuCorrelations;
+    for (const TraceEvent& e : trace.events)
+        if (e.kind == TraceEventKind::Kernel || e.kind == TraceEventKind::Memcpy || e.kind == TraceEventKind::Memset)
+            gpuCorrelations.insert(e.correlation);
+    for (size_t i = 0; i < sequences.size(); ++i) {
+        const TraceStep& step = report.steps[i];
+        const StepSequence& seq = sequences[i];
+        size_t joined = 0;
+        for (const TraceEvent& e : trace.events)
+            if (e.kind == TraceEventKind::Launch && e.startNs >= step.startNs && e.startNs < step.endNs
+                && gpuCorrelations.count(e.correlation))
+                ++joined;
+        EXPECT_EQ(joined, 39u) << step.name;
+        EXPECT_EQ(seq.ops.size(), joined) << step.name;
+        EXPECT_NEAR(seq.stepHostUs, double(step.endNs - step.startNs) * 1e-3, 1e-6) << step.name;
+        ASSERT_EQ(seq.syncAtUs.size(), 1u) << step.name; // one .item() per step
+        ASSERT_EQ(seq.syncEndUs.size(), 1u) << step.name;
+        EXPECT_GE(seq.syncAtUs[0], 0) << step.name;
+        EXPECT_LE(seq.syncAtUs[0], seq.syncEndUs[0]) << step.name;
+        EXPECT_LE(seq.syncEndUs[0], seq.stepHostUs) << step.name;
+        double previous = 0;
+        for (const LaunchOp& op : seq.ops) {
+            EXPECT_GE(op.issueUs, previous) << step.name;
+            EXPECT_LT(op.issueUs, seq.stepHostUs) << step.name;
+            EXPECT_GT(op.hostUs, 0) << step.name;
+            EXPECT_GT(op.gpuUs, 0) << step.name;
+            EXPECT_EQ(op.stream, 7) << step.name; // the trace's one stream (GPU 0 stream 7)
+            previous = op.issueUs;
+        }
+    }
+}
