@@ -2,10 +2,11 @@
 
 namespace synctax {
 
-bool isGpuKind(TraceEventKind kind)
+bool isGpuWork(TraceEventKind kind)
 {
-    return kind == TraceEventKind::Kernel || kind == TraceEventKind::Memcpy || kind == TraceEventKind::Memset
-        || kind == TraceEventKind::CudaSync;
+    return kind == TraceEventKind::Kernel || kind == TraceEventKind::Memcpy || kind == TraceEventKind::Memset;
 }
+
+bool isGpuKind(TraceEventKind kind) { return isGpuWork(kind) || kind == TraceEventKind::CudaSync; }
 
 } // namespace synctax

@@ -24,7 +24,11 @@ enum class TraceEventKind : std::uint8_t {
     CudaSync, // cat cuda_sync: CUPTI's record of a synchronization, when the trace has them
 };
 
-bool isGpuKind(TraceEventKind kind); // Kernel, Memcpy, Memset, CudaSync
+bool isGpuKind(TraceEventKind kind); // on a GPU lane: isGpuWork, and CudaSync
+bool isGpuWork(TraceEventKind kind); // occupies a stream: Kernel, Memcpy, Memset
+
+// The trace's nanoseconds as the milliseconds its reports speak in.
+inline double nsToMs(std::int64_t ns) { return double(ns) * 1e-6; }
 
 // A host thread (pid, tid) or a GPU stream (device, stream). GPU work is placed by args.device
 // and args.stream, never by tid.

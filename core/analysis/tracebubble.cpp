@@ -45,7 +45,7 @@ void measureBubbles(const KinetoTrace& trace, const TraceJoin& join, std::vector
         const DeviceTimeline& timeline = it != devices.end() ? it->second : all;
         const std::int64_t idle = timeline.idleAfter(f.sync.endNs);
         f.sync.bubbleEndNs = f.sync.endNs + idle;
-        f.sync.bubbleMs = double(idle) * 1e-6;
+        f.sync.bubbleMs = nsToMs(idle);
     }
 }
 

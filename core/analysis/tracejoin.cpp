@@ -4,11 +4,6 @@
 
 namespace synctax {
 
-bool isGpuWork(TraceEventKind kind)
-{
-    return kind == TraceEventKind::Kernel || kind == TraceEventKind::Memcpy || kind == TraceEventKind::Memset;
-}
-
 TraceJoin joinLaunches(const KinetoTrace& trace)
 {
     TraceJoin join;

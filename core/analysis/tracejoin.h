@@ -7,9 +7,6 @@
 
 namespace synctax {
 
-// GPU work that occupies a stream: kernels, copies and memsets (not CUPTI's cuda_sync records).
-bool isGpuWork(TraceEventKind kind);
-
 // Host launches joined to the GPU work they queued by args.correlation (not by flow events, which
 // Kineto writes only for some launches). Indices are into KinetoTrace::events; -1 is none.
 struct TraceJoin {

@@ -65,7 +65,7 @@ std::vector<LagPoint> launchLag(const KinetoTrace& trace, const TraceJoin& join)
     for (std::int32_t l : join.launches) {
         if (const TraceEvent* gpu = join.gpuOf(trace, l)) {
             const std::int64_t start = trace.events[size_t(l)].startNs;
-            lag.push_back({ start, double(gpu->startNs - start) * 1e-6 });
+            lag.push_back({ start, nsToMs(gpu->startNs - start) });
         }
     }
     return lag;

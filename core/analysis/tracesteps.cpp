@@ -10,8 +10,6 @@ namespace synctax {
 
 namespace {
 
-double ms(std::int64_t ns) { return double(ns) * 1e-6; }
-
 std::int64_t overlap(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1)
 {
     return std::max<std::int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
@@ -43,7 +41,7 @@ std::vector<TraceStep> stepWindows(const KinetoTrace& trace)
         s.name = trace.names[e.name];
         s.startNs = e.startNs;
         s.endNs = e.endNs();
-        s.stepMs = ms(e.durationNs);
+        s.stepMs = nsToMs(e.durationNs);
         steps.push_back(s);
     }
     return steps;
@@ -59,7 +57,7 @@ TraceStep wholeTraceWindow(const KinetoTrace& trace)
         for (const auto& e : trace.events)
             s.endNs = std::max(s.endNs, e.endNs());
     }
-    s.stepMs = ms(s.endNs - s.startNs);
+    s.stepMs = nsToMs(s.endNs - s.startNs);
     return s;
 }
 
@@ -78,20 +76,20 @@ void measureSteps(const KinetoTrace& trace, const TraceJoin& join, const std::ve
             if (join.gpuOfLaunch[size_t(*it)] >= 0)
                 lastJoined = *it;
         }
-        s.dispatchMs = ms(dispatchNs);
+        s.dispatchMs = nsToMs(dispatchNs);
         std::int64_t busyNs = 0;
         // The union's intervals are disjoint and in order: the first that ends after the step starts.
         auto b = std::upper_bound(busy.begin(), busy.end(), s.startNs,
             [](std::int64_t ns, const std::pair<std::int64_t, std::int64_t>& i) { return ns < i.second; });
         for (; b != busy.end() && b->first < s.endNs; ++b)
             busyNs += overlap(b->first, b->second, s.startNs, s.endNs);
-        s.gpuBusyMs = ms(busyNs);
+        s.gpuBusyMs = nsToMs(busyNs);
         for (const StreamQueue& q : queues)
             s.queueMax = std::max(s.queueMax, queueMaxIn(q, s.startNs, s.endNs));
         // The lag at the step's last launch: how much GPU work the host had queued ahead of itself
         // when it finished dispatching the step.
         if (lastJoined >= 0)
-            s.lagMs = ms(join.gpuOf(trace, lastJoined)->startNs - trace.events[size_t(lastJoined)].startNs);
+            s.lagMs = nsToMs(join.gpuOf(trace, lastJoined)->startNs - trace.events[size_t(lastJoined)].startNs);
     }
 }
 
@@ -116,7 +114,7 @@ void breakDownIdleTime(const KinetoTrace& trace, const TraceJoin& join, std::vec
         auto s = std::upper_bound(steps.begin(), steps.end(), prevEnd,
             [](std::int64_t ns, const TraceStep& step) { return ns < step.endNs; });
         for (; s != steps.end() && s->startNs < e.startNs; ++s) {
-            const double inside = ms(overlap(prevEnd, e.startNs, s->startNs, s->endNs));
+            const double inside = nsToMs(overlap(prevEnd, e.startNs, s->startNs, s->endNs));
             if (inside <= 0)
                 continue;
             if (hostWait)

@@ -120,7 +120,7 @@ std::vector<FoundSync> findSyncs(const KinetoTrace& trace, const TraceJoin& join
         if (merged != syncOfOp.end()) {
             TraceSync& s = found[merged->second].sync;
             s.endNs = std::max(s.endNs, e.endNs());
-            s.waitMs += double(e.durationNs) * 1e-6;
+            s.waitMs += nsToMs(e.durationNs);
             s.api += " + " + api;
             continue;
         }
@@ -128,7 +128,7 @@ std::vector<FoundSync> findSyncs(const KinetoTrace& trace, const TraceJoin& join
         f.op = op;
         f.sync.startNs = e.startNs;
         f.sync.endNs = e.endNs();
-        f.sync.waitMs = double(e.durationNs) * 1e-6;
+        f.sync.waitMs = nsToMs(e.durationNs);
         f.sync.api = api;
         f.sync.hostLane = e.lane;
         if (blockingCopy)

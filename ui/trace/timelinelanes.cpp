@@ -19,7 +19,7 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
 {
     std::vector<LaneSpan> out;
     out.reserve(events.size());
-    auto emit = [&out](std::int64_t a, std::int64_t b, TraceEventKind kind, bool resumed) {
+    auto append = [&out](std::int64_t a, std::int64_t b, TraceEventKind kind, bool resumed) {
         // Nested events of one kind look as one: a cpu_op inside a cpu_op adds no span.
         if (!out.empty() && out.back().kind == kind && out.back().end >= a)
             out.back().end = std::max(out.back().end, b);
@@ -36,7 +36,7 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
                 continue;
             }
             const std::int64_t to = std::min(top.end, until);
-            emit(cursor, to, top.kind, top.start < cursor);
+            append(cursor, to, top.kind, top.start < cursor);
             cursor = to;
         }
         cursor = std::max(cursor, until);
@@ -44,7 +44,7 @@ std::vector<LaneSpan> flatten(const std::vector<LaneSpan>& events)
     for (const LaneSpan& e : events) {
         advance(e.start);
         if (e.end <= e.start)
-            emit(e.start, e.start, e.kind, false); // an instant still gets its pixel
+            append(e.start, e.start, e.kind, false); // an instant still gets its pixel
         else
             open.push_back(e);
     }
