@@ -1,7 +1,7 @@
 #include "tracecommand.h"
 
 #include "progressprinter.h"
-#include "tracewatch.h"
+#include "core/files/tracewatch.h"
 
 #include "core/analysis/traceanalysis.h"
 #include "core/files/kinetoreader.h"

@@ -1,6 +1,5 @@
 #include "ui/trace/tracefolderwatcher.h"
 
-#include <QDir>
 #include <QFileInfo>
 
 namespace synctax {
@@ -13,24 +12,15 @@ TraceFolderWatcher::TraceFolderWatcher(QObject* parent)
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &TraceFolderWatcher::scan);
 }
 
-bool TraceFolderWatcher::isTraceFileName(const QString& name)
-{
-    return name.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive)
-        || name.endsWith(QLatin1String(".pt.trace.json.gz"), Qt::CaseInsensitive);
-}
-
 bool TraceFolderWatcher::watch(const QString& folder, bool includeExisting)
 {
     stop();
     if (!QFileInfo(folder).isDir())
         return false;
     m_folder = folder;
-    if (!includeExisting) {
-        for (const QFileInfo& f : QDir(folder).entryInfoList(QDir::Files)) {
-            if (isTraceFileName(f.fileName()))
-                m_seen.insert(f.absoluteFilePath(), Seen { f.size(), f.lastModified(), true });
-        }
-    }
+    m_files.emplace(QFileInfo(folder).absoluteFilePath().toStdString());
+    if (!includeExisting)
+        m_files->skipPresent();
     m_watcher.addPath(folder);
     if (m_poll.interval() > 0)
         m_poll.start();
@@ -44,7 +34,7 @@ void TraceFolderWatcher::stop()
         m_watcher.removePaths(m_watcher.directories());
     m_poll.stop();
     m_folder.clear();
-    m_seen.clear();
+    m_files.reset();
 }
 
 void TraceFolderWatcher::setPollInterval(int ms)
@@ -58,23 +48,11 @@ void TraceFolderWatcher::setPollInterval(int ms)
 
 void TraceFolderWatcher::scan()
 {
-    if (m_folder.isEmpty())
+    if (!m_files)
         return;
-    const QFileInfoList files = QDir(m_folder).entryInfoList(QDir::Files, QDir::Name);
-    for (const QFileInfo& f : files) {
-        if (!isTraceFileName(f.fileName()))
-            continue;
-        Seen& seen = m_seen[f.absoluteFilePath()];
-        if (seen.reported)
-            continue;
-        // An empty file is one the profiler has only just opened.
-        const bool settled = f.size() > 0 && f.size() == seen.size && f.lastModified() == seen.modified;
-        seen.size = f.size();
-        seen.modified = f.lastModified();
-        if (settled) {
-            seen.reported = true;
-            Q_EMIT fileAvailable(f.absoluteFilePath());
-        }
+    for (const std::string& path : m_files->poll()) {
+        m_files->finished(path);
+        Q_EMIT fileAvailable(QString::fromStdString(path));
     }
 }
 

@@ -1,17 +1,20 @@
 #pragma once
 
-#include <QDateTime>
+#include "core/files/tracewatch.h"
+
 #include <QFileSystemWatcher>
-#include <QHash>
 #include <QObject>
 #include <QTimer>
+
+#include <optional>
 
 namespace synctax {
 
 // Notices new *.pt.trace.json[.gz] files in a folder (a profiler's on_trace_ready writing one file
-// per cycle) and reports each once it is complete: seen twice with the same size and time. The
-// file system watcher scans on a change; the poll scans too, where that watcher sees nothing
-// (network file systems) and because a file still being written settles without a new event.
+// per cycle) and reports each once it is complete, by the rule `synctax-run trace --watch` follows
+// (TraceWatch: the same size over one scan). The file system watcher scans on a change; the poll
+// scans too, where that watcher sees nothing (network file systems) and because a file still
+// being written settles without a new event.
 class TraceFolderWatcher : public QObject {
     Q_OBJECT
 public:
@@ -24,7 +27,7 @@ public:
     bool isWatching() const { return !m_folder.isEmpty(); }
     // 0 turns the poll off (tests scan by hand).
     void setPollInterval(int ms);
-    static bool isTraceFileName(const QString& name);
+    static bool isTraceFileName(const QString& name) { return TraceWatch::isTraceName(name.toStdString()); }
 
 public Q_SLOTS:
     void scan();
@@ -33,15 +36,10 @@ Q_SIGNALS:
     void fileAvailable(const QString& path);
 
 private:
-    struct Seen {
-        qint64 size = -1;
-        QDateTime modified;
-        bool reported = false;
-    };
     QFileSystemWatcher m_watcher;
     QTimer m_poll;
     QString m_folder;
-    QHash<QString, Seen> m_seen;
+    std::optional<TraceWatch> m_files;
 };
 
 } // namespace synctax

@@ -1,4 +1,4 @@
-#include "tracewatch.h"
+#include "core/files/tracewatch.h"
 
 #include <gtest/gtest.h>
 

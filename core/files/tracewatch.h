@@ -19,6 +19,8 @@ public:
     // hold the time they were written).
     std::vector<std::string> poll();
     void finished(const std::string& path);
+    // The files there now count as read: only files written from now on are reported.
+    void skipPresent();
     // Every file seen so far is read: nothing waits to settle.
     bool idle() const;
     // One poll interval, cut short when `stop` is set.
