@@ -1,23 +1,12 @@
 #include "core/queuemodel/replaysimulator.h"
 
+#include "core/queuemodel/replaystate.h"
+
 #include <algorithm>
-#include <deque>
 
 namespace synctax {
 
-namespace {
-
-// The simulated clocks, in µs, and what a step adds to the totals.
-struct ReplayState {
-    double host = 0;
-    double gpuFree = 0;
-    double gpuBusy = 0; // total GPU busy time so far
-    double syncWait = 0;
-    double blocked = 0;
-    std::deque<double> pending; // completion times of the ops issued and not finished, in order
-};
-
-void launch(ReplayState& s, const LaunchOp& op, size_t capacity)
+void replayLaunch(ReplayState& s, double hostUs, double gpuUs, size_t capacity)
 {
     while (s.pending.size() >= capacity) {
         const double freed = std::max(s.host, s.pending.front());
@@ -25,48 +14,55 @@ void launch(ReplayState& s, const LaunchOp& op, size_t capacity)
         s.host = freed;
         s.pending.pop_front();
     }
-    s.host += op.hostUs;
+    s.host += hostUs;
     while (!s.pending.empty() && s.pending.front() <= s.host)
         s.pending.pop_front();
-    s.gpuFree = std::max(s.gpuFree, s.host) + op.gpuUs;
-    s.gpuBusy += op.gpuUs;
+    s.gpuFree = std::max(s.gpuFree, s.host) + gpuUs;
+    s.gpuBusy += gpuUs;
     s.pending.push_back(s.gpuFree);
+    s.maxPending = std::max<std::int64_t>(s.maxPending, std::int64_t(s.pending.size()));
 }
 
-void sync(ReplayState& s, double syncUs)
+void replaySync(ReplayState& s, double costUs)
 {
     const double idle = std::max(s.host, s.gpuFree);
     s.syncWait += idle - s.host;
-    s.host = idle + syncUs;
+    s.host = idle + costUs;
     s.pending.clear();
 }
 
-void replayStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
+void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, size_t capacity)
 {
-    s.host += options.hostWorkUs;
     double recorded = 0; // the recorded offset the host has reached: the end of the last call replayed
     const auto workUntil = [&](double offsetUs) {
         s.host += std::max(0.0, offsetUs - recorded);
         recorded = std::max(recorded, offsetUs);
     };
+    const auto issue = [&](const LaunchOp& op) {
+        workUntil(op.issueUs);
+        replayLaunch(s, op.hostUs, op.gpuUs, capacity);
+        recorded = std::max(recorded, op.issueUs + op.hostUs);
+    };
     size_t next = 0;
     for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
         // A launch at the sync's own offset (the .item()'s copy) is issued before the sync waits.
-        for (; next < seq.ops.size() && seq.ops[next].issueUs <= seq.syncAtUs[i]; ++next) {
-            workUntil(seq.ops[next].issueUs);
-            launch(s, seq.ops[next], capacity);
-            recorded = std::max(recorded, seq.ops[next].issueUs + seq.ops[next].hostUs);
-        }
+        for (; next < seq.ops.size() && seq.ops[next].issueUs <= seq.syncAtUs[i]; ++next)
+            issue(seq.ops[next]);
         workUntil(seq.syncAtUs[i]);
-        sync(s, options.syncUs);
+        replaySync(s, syncUs);
         recorded = std::max(recorded, i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]);
     }
-    for (; next < seq.ops.size(); ++next) {
-        workUntil(seq.ops[next].issueUs);
-        launch(s, seq.ops[next], capacity);
-        recorded = std::max(recorded, seq.ops[next].issueUs + seq.ops[next].hostUs);
-    }
+    for (; next < seq.ops.size(); ++next)
+        issue(seq.ops[next]);
     workUntil(seq.stepHostUs);
+}
+
+namespace {
+
+void replayStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
+{
+    s.host += options.hostWorkUs;
+    replayRecordedStep(s, seq, options.syncUs, capacity);
 }
 
 } // namespace

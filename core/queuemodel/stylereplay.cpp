@@ -1,0 +1,240 @@
+#include "core/queuemodel/stylereplay.h"
+
+#include "core/config/stylecatalog.h"
+#include "core/queuemodel/regime.h"
+#include "core/queuemodel/replaystate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace synctax {
+
+namespace {
+
+double hostWorkUs(HostWork work, const ReplayCosts& costs)
+{
+    switch (work) {
+    case HostWork::None:
+        break;
+    case HostWork::BarUpdate:
+        return costs.formatUs;
+    case HostWork::Redraw:
+        return costs.redrawUs;
+    }
+    return 0;
+}
+
+// Steps of a steady-state block for the style: at least 20, whole periods of its cadence.
+std::int64_t steadySteps(const StyleSpec& style)
+{
+    const StyleInfo* info = findStyle(style.name);
+    const std::int64_t period = info && info->takesN() ? std::max<std::int64_t>(1, style.n) : 1;
+    return period * ((20 + period - 1) / period);
+}
+
+double steadyMsPerStep(const StepSequence& seq, const StyleSpec& style, const ReplayOptions& options,
+    const ReplayCosts& costs, double* syncWaitMs)
+{
+    const std::int64_t n = steadySteps(style);
+    const StyleBlockReplay shortBlock = replayStyleBlock(seq, style, n, options, costs);
+    const StyleBlockReplay longBlock = replayStyleBlock(seq, style, 2 * n, options, costs);
+    const auto extra = [&](double shortPerStep, double longPerStep) {
+        return (longPerStep * double(2 * n) - shortPerStep * double(n)) / double(n);
+    };
+    *syncWaitMs = extra(shortBlock.syncWaitMsPerStep, longBlock.syncWaitMsPerStep);
+    return extra(shortBlock.msPerStep, longBlock.msPerStep);
+}
+
+} // namespace
+
+StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
+{
+    if (const auto it = costs.measured.find(style.name); it != costs.measured.end())
+        return it->second;
+    const StyleInfo* info = findStyle(style.name);
+    if (!info)
+        return {};
+    const SimulatedCost& c = info->cost;
+    const double work = hostWorkUs(c.hostWork, costs);
+    // At a read the style's launches run on an idle GPU before its copies come back.
+    const double launches = c.extraLaunches * (costs.extraLaunchHostUs + costs.extraLaunchUs);
+    return { c.roundTripsPerRead * costs.syncUs + work + launches,
+        work + c.extraLaunches * costs.extraLaunchHostUs };
+}
+
+StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+    const ReplayOptions& options, const ReplayCosts& costs)
+{
+    const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
+    const std::int64_t steps = std::max<std::int64_t>(1, stepsPerBlock);
+    const StyleInfo* info = findStyle(style.name);
+    const StyleHostCost cost = styleHostCost(style, costs);
+    const int extraLaunches = info ? info->cost.extraLaunches : 0;
+    ReplayState s;
+    for (std::int64_t step = 0; step < steps; ++step) {
+        s.host += options.hostWorkUs;
+        replayRecordedStep(s, seq, options.syncUs, capacity);
+        if (info && syncsAfterStep(*info, style.n, step, steps)) {
+            // The style's launches queue behind the step's work; its read waits for all of it.
+            for (int i = 0; i < extraLaunches; ++i)
+                replayLaunch(s, 0, costs.extraLaunchUs, capacity);
+            replaySync(s, cost.readUs);
+        } else {
+            s.host += cost.stepUs;
+            for (int i = 0; i < extraLaunches; ++i)
+                replayLaunch(s, 0, costs.extraLaunchUs, capacity);
+        }
+    }
+    replaySync(s, costs.syncUs); // the closing synchronize every style pays, the baseline included
+    StyleBlockReplay r;
+    r.msPerStep = s.host * 1e-3 / double(steps);
+    r.syncWaitMsPerStep = s.syncWait * 1e-3 / double(steps);
+    r.queueBlockedMsPerStep = s.blocked * 1e-3 / double(steps);
+    r.maxPending = s.maxPending;
+    return r;
+}
+
+std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const std::vector<StyleSpec>& styles,
+    std::int64_t stepsPerBlock, const ReplayOptions& options, const ReplayCosts& costs)
+{
+    const auto replay = [&](const StyleSpec& style) {
+        StyleReplayPrediction p;
+        p.style = style;
+        if (stepsPerBlock > 0) {
+            const StyleBlockReplay block = replayStyleBlock(seq, style, stepsPerBlock, options, costs);
+            p.stepMs = block.msPerStep;
+            p.syncWaitMs = block.syncWaitMsPerStep;
+        } else {
+            p.stepMs = steadyMsPerStep(seq, style, options, costs, &p.syncWaitMs);
+        }
+        return p;
+    };
+    const StyleReplayPrediction baseline = replay({ baselineStyle(), 0 });
+    std::vector<StyleReplayPrediction> predictions;
+    for (const StyleSpec& style : styles) {
+        StyleReplayPrediction p = style.name == baselineStyle() ? baseline : replay(style);
+        p.style = style;
+        p.taxPct = baseline.stepMs > 0 ? (p.stepMs / baseline.stepMs - 1.0) * 100.0 : 0.0;
+        predictions.push_back(p);
+    }
+    return predictions;
+}
+
+StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
+{
+    StepSequence out = seq;
+    for (LaunchOp& op : out.ops) {
+        op.issueUs *= c.hostScale;
+        op.hostUs *= c.hostScale;
+        op.gpuUs = op.gpuUs * c.gpuScale + c.gpuGapUs;
+    }
+    out.stepHostUs *= c.hostScale;
+    for (double& at : out.syncAtUs)
+        at *= c.hostScale;
+    for (double& end : out.syncEndUs)
+        end *= c.hostScale;
+    return out;
+}
+
+StepSequence withoutSyncs(const StepSequence& seq)
+{
+    StepSequence out;
+    // The host time removed before an offset: the syncs that ended at or before it.
+    const auto removedBefore = [&](double offsetUs) {
+        double removed = 0;
+        for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+            const double end = i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i];
+            if (end <= offsetUs)
+                removed += end - seq.syncAtUs[i];
+        }
+        return removed;
+    };
+    const auto insideSync = [&](double offsetUs) {
+        for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+            const double end = i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i];
+            if (offsetUs >= seq.syncAtUs[i] && offsetUs < end)
+                return true;
+        }
+        return false;
+    };
+    for (const LaunchOp& op : seq.ops) {
+        if (insideSync(op.issueUs))
+            continue;
+        LaunchOp moved = op;
+        moved.issueUs -= removedBefore(op.issueUs);
+        out.ops.push_back(moved);
+    }
+    out.stepHostUs = seq.stepHostUs - removedBefore(seq.stepHostUs);
+    return out;
+}
+
+double gpuTimeUs(const StepSequence& seq)
+{
+    double total = 0;
+    for (const LaunchOp& op : seq.ops)
+        total += op.gpuUs;
+    return total;
+}
+
+double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity)
+{
+    ReplayState s;
+    replayRecordedStep(s, seq, 0, size_t(std::max<std::int64_t>(1, queueCapacity)));
+    return s.host;
+}
+
+ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity)
+{
+    ReplayCalibration c;
+    const double recordedGpu = gpuTimeUs(seq);
+    const double targetGpu = gMs * 1e3;
+    if (!seq.ops.empty() && recordedGpu > 0 && targetGpu > 0) {
+        if (targetGpu >= recordedGpu)
+            c.gpuGapUs = (targetGpu - recordedGpu) / double(seq.ops.size());
+        else
+            c.gpuScale = targetGpu / recordedGpu;
+    }
+    const double targetHost = dispatchMs * 1e3;
+    const auto hostAt = [&](double scale) {
+        ReplayCalibration trial = c;
+        trial.hostScale = scale;
+        return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
+    };
+    // The replayed host time grows with the scale (a full queue can only hold it back for longer).
+    double lo = 1e-3, hi = 100;
+    if (targetHost > 0 && seq.stepHostUs > 0) {
+        for (int i = 0; i < 80; ++i) {
+            const double mid = std::sqrt(lo * hi);
+            (hostAt(mid) < targetHost ? lo : hi) = mid;
+        }
+        c.hostScale = std::sqrt(lo * hi);
+    }
+    return c;
+}
+
+ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs)
+{
+    double waitsUs = 0;
+    for (size_t i = 0; i < seq.syncAtUs.size() && i < seq.syncEndUs.size(); ++i)
+        waitsUs += seq.syncEndUs[i] - seq.syncAtUs[i];
+    ReplayRegime r;
+    r.dMs = std::max(0.0, seq.stepHostUs - waitsUs) * 1e-3;
+    r.gMs = gpuTimeUs(seq) * 1e-3;
+    r.label = classifyRegime(r.dMs, r.gMs, hostWorkUs);
+    return r;
+}
+
+StepSequence medianStep(const std::vector<StepSequence>& steps)
+{
+    if (steps.empty())
+        return {};
+    std::vector<size_t> order(steps.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto mid = order.begin() + long(order.size() / 2);
+    std::nth_element(order.begin(), mid, order.end(),
+        [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
+    return steps[*mid];
+}
+
+} // namespace synctax

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "core/config/experimentconfig.h"
+#include "core/queuemodel/launchsequence.h"
+#include "core/queuemodel/replaysimulator.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// What a style's own work costs the host, per step: at a step where it reads (on an idle GPU: its
+// copies, round trips and formatting together) and at the other steps (a bar update, a small
+// launch). Measured by the engine per style (core/engine), or taken from ReplayCosts' defaults.
+struct StyleHostCost {
+    double readUs = 0;
+    double stepUs = 0;
+};
+
+// The costs the replay charges the logging styles, beside the recorded sequence.
+struct ReplayCosts {
+    double syncUs = 8; // L: one read-back's round trip on an idle GPU (C++ .item() on the H200)
+    double formatUs = 3; // a progress bar update that redraws at most every 0.1 s
+    double redrawUs = 30; // a forced redraw or a printed line (postfix, print, writer)
+    double extraLaunchUs = 2; // GPU time of each small launch a style adds (an add, a copy, a metric)
+    double extraLaunchHostUs = 7; // host time of such a launch
+    // Measured costs by style name; a style listed here is charged these instead of the defaults.
+    std::map<std::string, StyleHostCost> measured;
+    std::string source = "defaults"; // "measured on cuda:0", "defaults": said beside each prediction
+};
+
+// The cost charged to a style: the measured one when there is one, else the defaults from its
+// catalog entry (round trips x syncUs plus its host work at a read; its host work and launches at
+// the other steps). The baseline and styles outside the catalog cost nothing.
+StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs);
+
+struct StyleBlockReplay {
+    double msPerStep = 0; // the block's duration over its steps, the closing synchronize included
+    double syncWaitMsPerStep = 0; // host time waiting in syncs (the style's and the recorded ones)
+    double queueBlockedMsPerStep = 0; // host time blocked on a full queue
+    std::int64_t maxPending = 0; // the most ops queued and not finished
+};
+
+// One block as core/engine/blockrunner.cpp runs it: from an idle GPU, each step H then the recorded
+// step, then the style's work (its extra launches; at a read, a wait for the GPU, then readUs; at
+// the other steps stepUs), then the closing synchronize (one syncUs). options.steps is ignored; options.syncUs
+// prices the sequence's own recorded syncs.
+StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+    const ReplayOptions& options, const ReplayCosts& costs);
+
+struct StyleReplayPrediction {
+    StyleSpec style;
+    double stepMs = 0;
+    double taxPct = 0; // against the baseline ("none") replayed the same way
+    double syncWaitMs = 0; // per step
+};
+
+// Every style's step time and tax. stepsPerBlock > 0: blocks as the runner times them; 0: a long
+// loop's steady state, from a block of 2N steps minus one of N (N >= 20, whole periods of every
+// style), so the queue's fill and the closing synchronize cancel out. Deterministic.
+std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const std::vector<StyleSpec>& styles,
+    std::int64_t stepsPerBlock, const ReplayOptions& options, const ReplayCosts& costs);
+
+// How a profiled sequence was brought to unprofiled timing.
+struct ReplayCalibration {
+    double hostScale = 1; // recorded host offsets, launch costs and step host time x this
+    double gpuGapUs = 0; // added to every GPU op: the GPU's own gap between dependent ops
+    double gpuScale = 1; // GPU durations x this, when the recorded ops add up to more than the target
+    double hostUncertaintyPct = 0; // how far the host scale may be off, in percent (0: not known)
+    std::string how; // one line: what the scales were fitted to
+};
+
+StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);
+
+// The step with its recorded syncs taken out: the host's time inside each (the wait and the
+// call) removed and the later offsets moved back by it, with the launches made inside it.
+StepSequence withoutSyncs(const StepSequence& seq);
+
+// GPU time of the sequence's ops, in µs.
+double gpuTimeUs(const StepSequence& seq);
+
+// The host time of one step replayed from an idle GPU, with the queue blocking when full (µs).
+double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
+
+// The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle
+// GPU, dispatchMs of host time (the host scale by bisection; the queue's blocking is part of the
+// replay, so a step that fills the queue is fitted without counting its wait as dispatch).
+ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity);
+
+// D and G of the calibrated sequence, and the regime in classifyRegime's words: D is the host's own
+// time per step (no waits), so a step that fills the queue does not read as dispatch.
+struct ReplayRegime {
+    double dMs = 0;
+    double gMs = 0;
+    std::string label;
+};
+ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs);
+
+// The step whose host time is the median of the steps', as the one a replay stands for (the
+// first steps after a profiler starts are often slower). Empty when there are no steps.
+StepSequence medianStep(const std::vector<StepSequence>& steps);
+
+} // namespace synctax

@@ -1,0 +1,170 @@
+#include "core/config/experimentconfig.h"
+#include "core/queuemodel/simulator.h"
+#include "core/queuemodel/stylereplay.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+constexpr double kEps = 1e-9;
+
+// K identical launches back to back, as the uniform Simulator dispatches a step: op j issued at
+// j * D/K, costing D/K on the host and G/K on the GPU; the step's host time is D.
+StepSequence uniform(int k, double dUs, double gUs)
+{
+    StepSequence seq;
+    const double d = dUs / k;
+    for (int j = 0; j < k; ++j)
+        seq.ops.push_back({ j * d, d, gUs / k, 7 });
+    seq.stepHostUs = dUs;
+    return seq;
+}
+
+ReplayOptions hostWork(double hUs, std::int64_t queueCapacity = 1021)
+{
+    ReplayOptions o;
+    o.hostWorkUs = hUs;
+    o.queueCapacity = queueCapacity;
+    return o;
+}
+
+} // namespace
+
+TEST(StyleReplay, UniformLaunchesReproduceTheUniformSimulator)
+{
+    // The same D, G, H, L, K and Q in both models, no tail and no jitter: every style's block must
+    // take the Simulator's time, in each regime. Styles that add launches are left out: the replay
+    // charges a read's own launches inside its measured read cost, on an idle GPU, where the
+    // Simulator queues them behind the step at D/K each.
+    const std::vector<StyleSpec> styles { { "none", 0 }, { "item", 0 }, { "item_every_n", 5 },
+        { "progress_bar", 0 }, { "progress_bar_postfix", 0 }, { "progress_bar_postfix_every_n", 4 },
+        { "print_every_step", 0 } };
+    struct Case {
+        double dMs, gMs, hUs;
+    };
+    for (const Case c : { Case { 1.0, 0.2, 0 }, Case { 1.0, 1.0, 0 }, Case { 0.5, 3.0, 100 }, Case { 2.0, 2.4, 400 } }) {
+        QueueModel m;
+        m.dMs = c.dMs;
+        m.gMs = c.gMs;
+        m.hUs = c.hUs;
+        m.k = 40;
+        const auto simulated = simulateStyles(m, styles, 20, 1);
+        ReplayCosts costs; // the Simulator's defaults: L 8, format 3, redraw 30, extra launch 2
+        costs.syncUs = m.lUs;
+        for (size_t i = 0; i < styles.size(); ++i) {
+            const StyleBlockReplay r
+                = replayStyleBlock(uniform(40, c.dMs * 1e3, c.gMs * 1e3), styles[i], 20, hostWork(c.hUs), costs);
+            EXPECT_NEAR(r.msPerStep, simulated[i].msPerStep, 1e-6)
+                << styles[i].name << " D " << c.dMs << " G " << c.gMs << " H " << c.hUs;
+        }
+    }
+}
+
+TEST(StyleReplay, OneLongKernelAtTheStepsEndIsTheTailASyncWaitsFor)
+{
+    // Ten launches of 10 µs, the first nine 1 µs on the GPU, the last 500 µs; H = 1000 µs, so the
+    // loop is dispatch-bound (1100 µs of host per step against 509 of GPU). Without a sync the long
+    // kernel runs under the next step's host work; item waits for it: the tail is its 500 µs, plus L.
+    StepSequence seq;
+    for (int j = 0; j < 10; ++j)
+        seq.ops.push_back({ j * 10.0, 10.0, j == 9 ? 500.0 : 1.0, 7 });
+    seq.stepHostUs = 100;
+    ReplayCosts costs;
+    costs.syncUs = 8;
+    const auto p = predictStyles(seq, { { "none", 0 }, { "item", 0 } }, 0, hostWork(1000), costs);
+    EXPECT_NEAR(p[0].stepMs, 1.100, kEps);
+    EXPECT_NEAR(p[1].stepMs - p[0].stepMs, 0.500 + 0.008, kEps);
+    EXPECT_NEAR(p[1].syncWaitMs, 0.500, kEps);
+    EXPECT_NEAR(p[1].taxPct, 0.508 / 1.100 * 100.0, 1e-9);
+}
+
+TEST(StyleReplay, AFullQueueBlocksTheHost)
+{
+    // Q = 4, ten launches of 1 µs host and 100 µs GPU. Op k (1-based) ends at 1 + 100 k. Launches
+    // 1-4 end at 1..4; launch 5 waits for op 1 (101) and ends at 102, launch i waits for op i - 4:
+    // launch 10 ends at 601 + 1 = 602. Blocked: (101 - 4) + 5 x 99 = 592 µs.
+    StepSequence seq;
+    for (int j = 0; j < 10; ++j)
+        seq.ops.push_back({ j * 1.0, 1.0, 100.0, 7 });
+    seq.stepHostUs = 10;
+    EXPECT_NEAR(replayedDispatchUs(seq, 4), 602, kEps);
+    const StyleBlockReplay r = replayStyleBlock(seq, { "none", 0 }, 1, hostWork(0, 4), ReplayCosts {});
+    EXPECT_NEAR(r.queueBlockedMsPerStep, 0.592, kEps);
+    EXPECT_EQ(r.maxPending, 4);
+    // With room for every op, nothing blocks.
+    EXPECT_NEAR(replayedDispatchUs(seq, 1021), 10, kEps);
+}
+
+TEST(StyleReplay, CalibrationRecoversTheScalesItWasFittedTo)
+{
+    // A step recorded at twice its real host speed and with 0.5 µs of GPU gap missing per op: the
+    // fit to the real D and G gives back host x 0.5 and the gap.
+    const StepSequence real = uniform(50, 1000, 300);
+    ReplayCalibration inflate;
+    inflate.hostScale = 2.0;
+    StepSequence recorded = calibrated(real, inflate);
+    for (LaunchOp& op : recorded.ops)
+        op.gpuUs -= 0.5;
+    const ReplayCalibration fit = fitCalibration(recorded, 1.0, 0.300, 1021);
+    EXPECT_NEAR(fit.hostScale, 0.5, 1e-9);
+    EXPECT_NEAR(fit.gpuGapUs, 0.5, 1e-9);
+    EXPECT_NEAR(fit.gpuScale, 1.0, kEps);
+    EXPECT_NEAR(gpuTimeUs(calibrated(recorded, fit)), 300, 1e-9);
+    // A step that fills the queue: the measured dispatch includes the host's wait for the GPU, and
+    // the fit must not read it as host work. 100 launches of 1 µs host (x2 recorded), 100 µs GPU, Q 10.
+    StepSequence heavy;
+    for (int j = 0; j < 100; ++j)
+        heavy.ops.push_back({ j * 2.0, 2.0, 100.0, 7 });
+    heavy.stepHostUs = 200;
+    const double measuredUs = replayedDispatchUs(calibrated(heavy, { 0.5, 0, 1, 0, "" }), 10);
+    EXPECT_GT(measuredUs, 5000); // mostly waiting for the GPU
+    const ReplayCalibration heavyFit = fitCalibration(heavy, measuredUs * 1e-3, 10.0, 10);
+    EXPECT_NEAR(replayedDispatchUs(calibrated(heavy, heavyFit), 10), measuredUs, 1e-3);
+    EXPECT_NEAR(replayRegime(calibrated(heavy, heavyFit), 0).gMs, 10.0, 1e-9);
+}
+
+TEST(StyleReplay, WithoutSyncsTakesOutTheSyncsHostTimeAndItsCopy)
+{
+    // Op at 10, a sync from 50 to 80 whose copy is launched at 50, an op at 90; step ends at 120.
+    StepSequence seq;
+    seq.ops = { { 10, 5, 20, 7 }, { 50, 4, 2, 7 }, { 90, 5, 20, 7 } };
+    seq.syncAtUs = { 50 };
+    seq.syncEndUs = { 80 };
+    seq.stepHostUs = 120;
+    const StepSequence clean = withoutSyncs(seq);
+    ASSERT_EQ(clean.ops.size(), 2u);
+    EXPECT_DOUBLE_EQ(clean.ops[0].issueUs, 10);
+    EXPECT_DOUBLE_EQ(clean.ops[1].issueUs, 60);
+    EXPECT_DOUBLE_EQ(clean.stepHostUs, 90);
+    EXPECT_TRUE(clean.syncAtUs.empty());
+}
+
+TEST(StyleReplay, TheRegimeComesFromTheHostsOwnTimeNotItsWaits)
+{
+    // 1000 µs of step host time of which 600 are a sync's wait: D is 0.4 ms against G 1.0 ms.
+    StepSequence seq;
+    seq.ops = { { 0, 10, 1000, 7 } };
+    seq.syncAtUs = { 100 };
+    seq.syncEndUs = { 700 };
+    seq.stepHostUs = 1000;
+    const ReplayRegime r = replayRegime(seq, 0);
+    EXPECT_NEAR(r.dMs, 0.4, kEps);
+    EXPECT_NEAR(r.gMs, 1.0, kEps);
+    EXPECT_EQ(r.label, "gpu_bound");
+    EXPECT_EQ(replayRegime(seq, 1000).label, "dispatch_bound");
+}
+
+TEST(StyleReplay, MeasuredCostsReplaceTheDefaults)
+{
+    ReplayCosts costs;
+    costs.syncUs = 10;
+    EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).readUs, 10);
+    EXPECT_DOUBLE_EQ(styleHostCost({ "metrics_item_each", 0 }, costs).readUs, 4 * 10 + 6 * (7 + 2));
+    EXPECT_DOUBLE_EQ(styleHostCost({ "progress_bar", 0 }, costs).stepUs, 3);
+    EXPECT_DOUBLE_EQ(styleHostCost({ "none", 0 }, costs).readUs, 0);
+    costs.measured["item"] = { 42, 1 };
+    EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).readUs, 42);
+    EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).stepUs, 1);
+}
