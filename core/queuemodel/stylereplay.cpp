@@ -58,8 +58,7 @@ StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
     const double work = hostWorkUs(c.hostWork, costs);
     // At a read the style's launches run on an idle GPU before its copies come back.
     const double launches = c.extraLaunches * (costs.extraLaunchHostUs + costs.extraLaunchUs);
-    return { c.roundTripsPerRead * costs.syncUs + work + launches,
-        work + c.extraLaunches * costs.extraLaunchHostUs };
+    return { c.roundTripsPerRead * costs.syncUs + work + launches, work + c.extraLaunches * costs.extraLaunchHostUs };
 }
 
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
@@ -232,8 +231,8 @@ StepSequence medianStep(const std::vector<StepSequence>& steps)
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
     const auto mid = order.begin() + long(order.size() / 2);
-    std::nth_element(order.begin(), mid, order.end(),
-        [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
+    std::nth_element(
+        order.begin(), mid, order.end(), [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
     return steps[*mid];
 }
 

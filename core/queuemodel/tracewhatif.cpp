@@ -1,0 +1,146 @@
+#include "core/queuemodel/tracewhatif.h"
+
+#include "core/analysis/format.h"
+#include "core/config/stylecatalog.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace synctax {
+
+namespace {
+
+bool isHostEvent(TraceEventKind kind) { return !isGpuKind(kind) && kind != TraceEventKind::Step; }
+
+// Recorded host events that start inside [startNs, endNs), on every host thread.
+double hostEventsIn(const KinetoTrace& trace, std::int64_t startNs, std::int64_t endNs)
+{
+    auto it = std::lower_bound(trace.events.begin(), trace.events.end(), startNs,
+        [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+    double n = 0;
+    for (; it != trace.events.end() && it->startNs < endNs; ++it)
+        n += isHostEvent(it->kind) ? 1 : 0;
+    return n;
+}
+
+double syncWaitsUs(const StepSequence& seq)
+{
+    double us = 0;
+    for (size_t i = 0; i < seq.syncAtUs.size() && i < seq.syncEndUs.size(); ++i)
+        us += seq.syncEndUs[i] - seq.syncAtUs[i];
+    return us;
+}
+
+// The host scale at which the loop as recorded runs at stepMs in steady state, where it moves the
+// step time at all; nullopt where the step time does not follow the host (a GPU-bound loop).
+std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLoop& loop, double stepMs)
+{
+    const auto stepAt = [&](double scale) {
+        ReplayCalibration c = loop.calibration;
+        c.hostScale = scale;
+        ReplayOptions o;
+        o.syncUs = loop.costs.syncUs;
+        o.queueCapacity = 1021;
+        return predictStyles(calibrated(seq, c), { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs;
+    };
+    double lo = 0.02, hi = 4;
+    if (stepAt(lo) > stepMs || stepAt(hi) < stepMs)
+        return std::nullopt;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        (stepAt(mid) < stepMs ? lo : hi) = mid;
+    }
+    return std::sqrt(lo * hi);
+}
+
+} // namespace
+
+ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options)
+{
+    ImportedLoop loop;
+    const std::vector<StepSequence> steps = launchSequences(trace, report);
+    if (steps.empty()) {
+        loop.reason = "the trace has no steps";
+        return loop;
+    }
+    // The median step by host time, and its report entry for the event count.
+    size_t median = 0;
+    {
+        std::vector<size_t> order(steps.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::nth_element(order.begin(), order.begin() + long(order.size() / 2), order.end(),
+            [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
+        median = order[order.size() / 2];
+    }
+    const StepSequence& step = steps[median];
+    if (step.ops.empty()) {
+        loop.reason = "its steps launch no GPU work";
+        return loop;
+    }
+    loop.available = true;
+    loop.recordedSyncsPerStep = double(step.syncAtUs.size());
+    loop.hostEventsPerStep = hostEventsIn(trace, report.steps[median].startNs, report.steps[median].endNs);
+    const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
+    loop.profiledHostMs = profiledHostUs * 1e-3;
+    loop.costs.syncUs = options.syncUs;
+    loop.costs.source = "defaults for a Python loop on the H200";
+
+    // The GPU ops as recorded (CUPTI times them without the host's inflation).
+    const double perEventUs = std::max(0.0, options.profilerUsPerEvent);
+    const double profilerUs = std::min(0.95 * profiledHostUs, perEventUs * loop.hostEventsPerStep);
+    loop.calibration.hostScale = (profiledHostUs - profilerUs) / profiledHostUs;
+    loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * loop.hostEventsPerStep
+        / std::max(1.0, profiledHostUs - profilerUs);
+    loop.calibration.how = "host x " + formatNumber("%.2f", loop.calibration.hostScale) + ": the profiler's "
+        + formatNumber("%.1f", perEventUs) + " us per recorded host event ("
+        + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
+    if (options.stepMs) {
+        if (const auto scale = hostScaleForStep(step, loop, *options.stepMs)) {
+            loop.calibration.hostScale = *scale;
+            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.how = "host x " + formatNumber("%.2f", *scale) + ": fitted to the unprofiled step of "
+                + formatNumber("%.2f", *options.stepMs) + " ms";
+        } else {
+            loop.calibration.how += "; the step time given (" + formatNumber("%.2f", *options.stepMs)
+                + " ms) is out of the host's reach, so it was not used";
+        }
+    }
+    loop.recorded = calibrated(step, loop.calibration);
+    loop.base = withoutSyncs(loop.recorded);
+    return loop;
+}
+
+std::vector<StyleSpec> whatIfStyles()
+{
+    std::vector<StyleSpec> styles;
+    for (const StyleInfo& s : styleCatalog())
+        styles.push_back({ s.name, s.defaultN });
+    return styles;
+}
+
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs)
+{
+    WhatIf w;
+    w.hostWorkUs = hostWorkUs;
+    if (!loop.available)
+        return w;
+    ReplayOptions o;
+    o.hostWorkUs = hostWorkUs;
+    o.syncUs = loop.costs.syncUs;
+    const std::vector<StyleSpec> styles = whatIfStyles();
+    const std::vector<StyleReplayPrediction> predicted = predictStyles(loop.base, styles, 0, o, loop.costs);
+    const double baseMs = predicted.front().style.name == baselineStyle() ? predicted.front().stepMs : 0;
+    const StyleReplayPrediction asRecorded
+        = predictStyles(loop.recorded, { { baselineStyle(), 0 } }, 0, o, loop.costs).front();
+    const auto tax = [&](double ms) { return baseMs > 0 ? (ms / baseMs - 1.0) * 100.0 : 0.0; };
+    w.rows.push_back({ "as_recorded", 0, asRecorded.stepMs, tax(asRecorded.stepMs) });
+    for (const StyleReplayPrediction& p : predicted)
+        w.rows.push_back({ p.style.name, p.style.n, p.stepMs, tax(p.stepMs) });
+    w.model = "replay of the median step (" + std::to_string(loop.base.ops.size()) + " launches); "
+        + loop.calibration.how + "; sync " + formatNumber("%.0f", loop.costs.syncUs) + " us";
+    w.uncertaintyPct = loop.calibration.hostUncertaintyPct;
+    return w;
+}
+
+} // namespace synctax

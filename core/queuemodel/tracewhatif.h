@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/analysis/kinetotrace.h"
+#include "core/analysis/tracereport.h"
+#include "core/queuemodel/stylereplay.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// How an imported trace is brought to the unprofiled loop it recorded.
+struct ImportedLoopOptions {
+    // The user's unprofiled step time (`--step-ms`): the host scale is fitted so that the loop as
+    // recorded replays at it. Without it, the profiler's cost per recorded host event is taken out.
+    std::optional<double> stepMs;
+    // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call),
+    // from Python loops recorded and measured unprofiled on the H200 (docs/results/).
+    double profilerUsPerEvent = 1.5;
+    double profilerUsPerEventUncertainty = 0.5; // how far that may be off for another machine
+    // A Python .item() on an idle GPU: the call, the copy and the stream synchronize (H200).
+    double syncUs = 30;
+    std::int64_t queueCapacity = 1021; // launches queued before a launch blocks (H200)
+};
+
+// The trace's loop ready to replay: its median step, calibrated, with and without its syncs.
+struct ImportedLoop {
+    bool available = false;
+    std::string reason; // why not, when not available
+    StepSequence recorded; // calibrated; the recorded syncs kept
+    StepSequence base; // calibrated; the recorded syncs taken out: the loop with no per-step sync
+    ReplayCalibration calibration;
+    ReplayCosts costs;
+    double recordedSyncsPerStep = 0;
+    double hostEventsPerStep = 0; // recorded host events in the median step, every host thread
+    double profiledHostMs = 0; // the median step's host time as recorded, its sync waits left out
+};
+
+ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);
+
+struct WhatIfRow {
+    std::string style; // a catalog style, or "as_recorded": the loop with its own syncs
+    std::int64_t n = 0; // the style's interval, for the *_every_n styles
+    double stepMs = 0;
+    double taxPct = 0; // against "none": the same loop with no per-step sync
+};
+
+struct WhatIf {
+    double hostWorkUs = 0; // host work added per step ("if your data loading took 5 ms more")
+    std::vector<WhatIfRow> rows; // as_recorded first, then the styles in catalog order
+    std::string model; // which model and calibration made the rows, in one line
+    double uncertaintyPct = 0; // of the host time the rows assume
+};
+
+// The styles a what-if lists: every catalog style with its default interval (the controls left out).
+std::vector<StyleSpec> whatIfStyles();
+
+// A long loop's steady state (predictStyles with no blocks) for each style, with hostWorkUs more
+// host work per step. Empty rows when the loop is not available.
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs);
+
+} // namespace synctax
