@@ -61,6 +61,8 @@ static int runMain(int argc, char** argv)
         ->check(CLI::Range(1, 64));
     runCmd->add_flag("--force", run.force, "Write into an --out that holds an earlier run's results, overwriting them");
     runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
+    runCmd->add_option("--kineto", run.kinetoDir,
+        "Keep each model and mode's profiled capture (CUDA builds) as a Kineto trace in this directory");
     auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks")
                            ->check(asConfigReadsASeed());
 

@@ -81,13 +81,18 @@ int exitCodeFor(const ExperimentResult& result)
 // Runs this program again as `synctax-run run CONFIG --out DIR`, its table into DIR/table.txt and
 // its progress to this stderr; forwards a stop request (SIGINT, SIGTERM) to it. Returns its exit
 // code, or -1 when it could not be started.
-int runChild(const std::filesystem::path& config, const std::filesystem::path& dir, const std::string& tracePath)
+int runChild(const std::filesystem::path& config, const std::filesystem::path& dir, const std::string& tracePath,
+    const std::string& kinetoDir)
 {
     // --force: this process checked DIR before making it, and holds the lock of the folder above.
     std::vector<std::string> args { "synctax-run", "run", config.string(), "--out", dir.string(), "--force" };
     if (!tracePath.empty()) {
         args.push_back("--trace");
         args.push_back(tracePath);
+    }
+    if (!kinetoDir.empty()) {
+        args.push_back("--kineto");
+        args.push_back(kinetoDir);
     }
     std::vector<char*> argv;
     argv.reserve(args.size() + 1);
@@ -148,7 +153,8 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
         }
         std::cerr << "process " << i + 1 << " of " << count << "\n";
         const std::string trace = options.tracePath.empty() ? std::string() : (dir / "trace.json").string();
-        const int rc = runChild(childConfig, dir, trace);
+        const std::string kineto = options.kinetoDir.empty() ? std::string() : (dir / "kineto").string();
+        const int rc = runChild(childConfig, dir, trace, kineto);
         if (rc == 2 || rc < 0) {
             std::cerr << "synctax-run: process " << i + 1 << " could not run (exit " << rc << "); see above\n";
             return 2;
@@ -273,6 +279,7 @@ int runCommand(const RunOptions& options)
     std::unique_ptr<ExperimentRunner> runner;
     try {
         runner = std::make_unique<ExperimentRunner>(*config, &ring);
+        runner->kinetoDir = options.kinetoDir;
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 2;

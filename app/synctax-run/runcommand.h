@@ -13,6 +13,7 @@ struct RunOptions {
     bool quick = false;
     std::optional<uint64_t> seed;
     std::string tracePath; // Chrome Trace Event JSON of every step; none when empty
+    std::string kinetoDir; // where each group's profiled capture is kept (CUDA builds); none when empty
     std::optional<int> processes; // overrides the config's processes when set
     bool force = false; // write into an outDir that holds an earlier run's results
 };

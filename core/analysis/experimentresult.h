@@ -4,6 +4,7 @@
 #include "core/analysis/statistics.h"
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/prediction.h"
+#include "core/queuemodel/stylereplay.h"
 #include "core/queuemodel/regime.h"
 
 #include <cstdint>
@@ -83,6 +84,19 @@ struct ClockSummary {
     uint64_t throttleReasons = 0; // union over blocks
 };
 
+// One step of the group's model and mode captured with the PyTorch profiler (Kineto) outside the
+// timed blocks, and how it was brought to unprofiled timing.
+struct CapturedReplay {
+    std::string traceFile; // the capture as Kineto wrote it, when kept (`run --kineto DIR`)
+    int capturedSteps = 0;
+    double dispatchMs = 0; // unprofiled host time of one step from an idle GPU (median)
+    double profiledHostMs = 0; // the same step's host time under the profiler
+    ReplayCalibration calibration;
+    ReplayCosts costs; // L and every style's cost, measured on an idle GPU
+    ReplayRegime regime; // from the calibrated step and the group's host work
+    StepSequence step; // the median captured step, calibrated
+};
+
 // What applies to all cells of one model and mode.
 struct GroupResult {
     std::string model;
@@ -96,6 +110,10 @@ struct GroupResult {
     std::optional<DriftCheck> drift;
     ClockSummary clocks;
     RegimeMeasurement regime;
+    // The launch sequence the predictions replayed, where the build could capture one (CUDA
+    // builds with Kineto); absent: the uniform model made them.
+    std::optional<CapturedReplay> replay;
+    std::string replayAbsent; // why there is no replay, when there is none
     // Rounds measured in each process, in order, when the run was spread over several (the
     // rounds are numbered across them); empty for a run in one process.
     std::vector<int> processRounds;

@@ -6,6 +6,7 @@
 #include "core/engine/blockrunner.h"
 #include "core/engine/devices.h"
 #include "core/engine/grouprun.h"
+#include "core/engine/launchcapture.h"
 #include "core/engine/regimeprobe.h"
 #include "core/gpu/gpuclocks.h"
 #include "core/gpu/gputimeline.h"
@@ -208,10 +209,32 @@ std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const
             stop, warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
         reportProgress(run.label + ": measuring D, G, L, K");
         run.group.regime = measureRegime(*run.executor, run.hostWorkUs);
+        if (run.group.regime.available)
+            captureReplay(run);
     } catch (const std::exception& e) {
         return errorText(e);
     }
     return std::nullopt;
+}
+
+void ExperimentRunner::captureReplay(GroupRun& run)
+{
+    reportProgress(run.label + ": capturing a step with the profiler");
+    CaptureRequest request;
+    request.label = run.label;
+    request.keepDir = kinetoDir;
+    request.styles = run.specs;
+    request.sink = m_sink.get();
+    request.stepsPerBlock = run.steps;
+    request.gMs = run.group.regime.gMs;
+    request.hostWorkUs = double(run.hostWorkUs);
+    request.syncUs = run.group.regime.lUs;
+    std::string reason;
+    run.group.replay = captureLaunchSequence(*run.executor, request, reason);
+    if (run.group.replay)
+        run.group.regime.label = run.group.replay->regime.label;
+    else
+        run.group.replayAbsent = reason;
 }
 
 void ExperimentRunner::failGroup(GroupRun& run, const std::string& error, ExperimentResult& result)

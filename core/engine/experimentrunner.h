@@ -45,6 +45,8 @@ public:
     std::function<void(const std::string&)> onNote;
     // After each model and mode: its group and its cells, analysed (called on the running thread).
     std::function<void(const GroupResult&, const std::vector<CellResult>&)> onGroupFinished;
+    // Where each model and mode's profiled capture is kept as a Kineto trace; empty: not kept.
+    std::string kinetoDir;
 
     ExperimentResult run(const std::atomic<bool>& stop);
 
@@ -55,6 +57,8 @@ private:
     void addCells(GroupRun& run, ExperimentResult& result);
     // Returns the error that failed every cell, if any.
     std::optional<std::string> buildAndWarmUp(GroupRun& run, const std::atomic<bool>& stop);
+    // A step captured with the profiler for the queue model's replay (CUDA builds with Kineto).
+    void captureReplay(GroupRun& run);
     void failGroup(GroupRun& run, const std::string& error, ExperimentResult& result);
     void makeStyles(GroupRun& run);
     void runRounds(GroupRun& run, const std::atomic<bool>& stop, ExperimentResult& result);

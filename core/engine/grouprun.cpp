@@ -91,7 +91,9 @@ void GroupRun::analyse(uint64_t seed)
             if (cell.result->style == baselineStyle() && cell.result->queue)
                 baselineLagMs = cell.result->queue->medianLagMs;
         }
-        const std::vector<Prediction> predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
+        const std::vector<Prediction> predictions = group.replay
+            ? replayPredictions(group.replay->step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label)
+            : predictOverheads(group.regime, specs, steps, baselineLagMs);
         for (size_t i = 0; i < cells.size(); ++i) {
             if (cells[i].result->ok && cells[i].result->style != baselineStyle())
                 cells[i].result->prediction = predictions[i];

@@ -1,5 +1,7 @@
 #include "core/files/resultsjson.h"
 
+#include "core/files/replayjson.h"
+
 #include "core/analysis/throttlereasons.h"
 
 #include <nlohmann/json.hpp>
@@ -126,6 +128,10 @@ json toJson(const ExperimentResult& result)
         if (!g.processRounds.empty())
             groups.back()["process_rounds"] = g.processRounds;
         groups.back()["noise_verdict"] = toString(g.noiseVerdict);
+        if (g.replay)
+            groups.back()["replay"] = replayToJson(*g.replay);
+        else if (!g.replayAbsent.empty())
+            groups.back()["replay"] = { { "absent", g.replayAbsent } };
     }
     json cells = json::array();
     for (const auto& c : result.cells) {
@@ -168,7 +174,8 @@ json toJson(const ExperimentResult& result)
         if (c.naiveBestOfPct)
             cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
         cell["prediction"] = c.prediction
-            ? json { { "overhead_pct", number(c.prediction->overheadPct) }, { "regime", c.prediction->regime } }
+            ? json { { "overhead_pct", number(c.prediction->overheadPct) }, { "regime", c.prediction->regime },
+                  { "model", c.prediction->model } }
             : json(nullptr);
         cells.push_back(cell);
     }

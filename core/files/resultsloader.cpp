@@ -1,5 +1,7 @@
 #include "core/files/resultsloader.h"
 
+#include "core/files/replayjson.h"
+
 #include "core/config/checkedreader.h"
 #include "core/config/configloader.h"
 #include "core/config/inputsource.h"
@@ -224,6 +226,8 @@ private:
         if (const json* pr = member(c, p, "prediction", json::value_t::object, true)) {
             const std::string pp = p + "/prediction";
             cell.prediction = Prediction { number(*pr, pp, "overhead_pct", -100, largest), text(*pr, pp, "regime") };
+            if (const json* m = member(*pr, pp, "model", json::value_t::string, true))
+                cell.prediction->model = m->get<std::string>();
         }
         if (const json* v = member(c, p, "verdict", json::value_t::string, true)) {
             if (const auto verdict = choice(at(p + "/verdict"), v->get<std::string>(), verdicts))
@@ -349,7 +353,26 @@ private:
                 group.regime.reason = reason->get<std::string>();
             }
         }
+        readReplay(g, p, group);
         r.groups.push_back(group);
+    }
+
+    // The captured replay, when the run had one (files written before it have none).
+    void readReplay(const json& g, const std::string& p, GroupResult& group)
+    {
+        const json* rep = member(g, p, "replay", json::value_t::object, true);
+        if (!rep)
+            return;
+        if (const auto absent = rep->find("absent"); absent != rep->end() && absent->is_string()) {
+            group.replayAbsent = absent->get<std::string>();
+            return;
+        }
+        std::string message;
+        group.replay = replayFromJson(*rep, message);
+        if (!group.replay) {
+            const auto colon = message.find(": ");
+            error(p + "/replay" + message.substr(0, colon), message.substr(colon + 2));
+        }
     }
 
     // Files written before the verdict was get it judged from their A/A cell (read before the groups).

@@ -160,7 +160,12 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
         + "; ~ = within noise (the interval includes 0 or the estimate is under the aa_control noise floor)");
     const bool predicted = std::any_of(
         result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
-    if (predicted)
+    const bool replayed = std::any_of(
+        result.groups.begin(), result.groups.end(), [](const GroupResult& g) { return g.replay.has_value(); });
+    if (predicted && replayed)
+        lines.push_back("pred = the queue model's overhead: a replay of the group's profiled step, calibrated to its "
+                        "unprofiled host time and G, with each style's cost measured on an idle GPU");
+    else if (predicted)
         lines.push_back("pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H");
     const bool manyModes = result.config.modes.size() > 1;
     for (const auto& g : result.groups) {
@@ -187,6 +192,13 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
                 + (g.regime.queueLimited ? " (queue-limited)" : "") + ", G " + fixed(g.regime.gMs, "%.3f") + " ms, L "
                 + fixed(g.regime.lUs, "%.1f") + " us, K " + (g.regime.k > 0 ? std::to_string(g.regime.k) : "?") + ", H "
                 + fixed(g.regime.hUs, "%.0f") + " us");
+        }
+        if (g.replay) {
+            lines.push_back("  replay: " + std::to_string(g.replay->step.ops.size()) + " launches, D "
+                + fixed(g.replay->regime.dMs, "%.3f") + " ms, G " + fixed(g.replay->regime.gMs, "%.3f") + " ms; "
+                + g.replay->calibration.how);
+        } else if (!g.replayAbsent.empty() && g.regime.available) {
+            lines.push_back("  uniform model (no replay: " + g.replayAbsent + ")");
         }
         for (const auto& c : result.cells) {
             if (c.model == g.model && c.mode == g.mode && c.queue) {

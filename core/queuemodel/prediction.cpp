@@ -37,4 +37,16 @@ std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, cons
     return predictions;
 }
 
+std::vector<Prediction> replayPredictions(const StepSequence& step, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs, const std::string& regime)
+{
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    std::vector<Prediction> predictions;
+    for (const StyleReplayPrediction& p : predictStyles(step, styles, stepsPerBlock, options, costs))
+        predictions.push_back({ p.taxPct, regime, "replay" });
+    return predictions;
+}
+
 } // namespace synctax

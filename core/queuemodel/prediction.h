@@ -2,6 +2,7 @@
 
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/regime.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include <cstdint>
 #include <string>
@@ -15,6 +16,8 @@ struct QueueModel;
 struct Prediction {
     double overheadPct = 0; // against the baseline of the same model and mode
     std::string regime; // dispatch_bound, gpu_bound or balanced (core/queuemodel/regime.h)
+    // Which model made it: "uniform" (K even launches over D and G) or "replay" (a captured step).
+    std::string model = "uniform";
 };
 
 // The simulator's model of a measured loop. K falls back to 1 when it could not be counted
@@ -32,5 +35,10 @@ Prediction predictOverhead(
 // The same for several styles, simulating the baseline once.
 std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, const std::vector<StyleSpec>& styles,
     int64_t stepsPerBlock, double baselineLagMs = 0);
+
+// The same from a captured step (core/queuemodel/stylereplay.h): one block of stepsPerBlock steps
+// per style from an idle GPU, as the runner times it, with the styles' measured costs.
+std::vector<Prediction> replayPredictions(const StepSequence& step, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs, const std::string& regime);
 
 } // namespace synctax

@@ -1,6 +1,8 @@
 // Tests that need a CUDA device; each skips where there is none (ctest label: gpu).
 #include "core/engine/devices.h"
 #include "core/engine/experimentrunner.h"
+#include "core/engine/launchcapture.h"
+#include "core/engine/regimeprobe.h"
 #include "core/styles/loggingstyle.h"
 #include "core/styles/sink.h"
 #include "core/training/stepexecutor.h"
@@ -8,6 +10,8 @@
 #include <ATen/Context.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
+
+#include <filesystem>
 
 using namespace synctax;
 
@@ -114,7 +118,6 @@ TEST(Gpu, DeviceIndexOutOfRangeIsABadInput)
 }
 
 #ifdef SYNCTAX_HAVE_CUDA
-#include "core/engine/regimeprobe.h"
 #include "core/gpu/gputimeline.h"
 #include "core/gpu/hostclock.h"
 
@@ -214,3 +217,51 @@ TEST(Gpu, ItemCollapsesTheQueueAndIsCountedAsOneSyncPerStep)
         EXPECT_TRUE(g.regime.available) << g.model << "/" << g.mode << ": " << g.regime.reason;
 }
 #endif
+
+TEST(Gpu, ACapturedStepReplaysWithItsLaunchesAndMeasuredCosts)
+{
+    REQUIRE_CUDA();
+    if (!launchCaptureAvailable())
+        GTEST_SKIP() << "this LibTorch has no Kineto";
+    Sink sink { SinkSpec {} };
+    const ModelSpec spec { "small_resnet", 32, 64, 32, 10 };
+    auto state = std::make_unique<TrainingState>(spec, torch::Device("cuda:0"), OptimizerKind::Sgd, 0.01, 3);
+    auto executor = makeStepExecutor(Mode::Eager, std::move(state));
+    for (int i = 0; i < 5; ++i)
+        executor->step();
+    const RegimeMeasurement m = measureRegime(*executor, 0);
+    ASSERT_TRUE(m.available) << m.reason;
+    const auto dir = std::filesystem::temp_directory_path() / "synctax-test-capture";
+    std::filesystem::remove_all(dir);
+    CaptureRequest request;
+    request.label = "small_resnet/eager";
+    request.keepDir = dir.string();
+    request.styles = { { "none", 0 }, { "item", 0 }, { "progress_bar", 0 }, { "gpu_accumulate", 0 } };
+    request.sink = &sink;
+    request.stepsPerBlock = 10;
+    request.gMs = m.gMs;
+    request.syncUs = m.lUs;
+    std::string reason;
+    const auto replay = captureLaunchSequence(*executor, request, reason);
+    ASSERT_TRUE(replay) << reason;
+    // Every launch the executor counts per step is in the captured step (a few more: the trace
+    // also holds the copies and memsets the count skips), each joined to its GPU op.
+    EXPECT_GE(int64_t(replay->step.ops.size()), m.k * 9 / 10);
+    EXPECT_LE(int64_t(replay->step.ops.size()), m.k * 2);
+    // Calibrated to the measured G, and to a host time under the profiled one.
+    EXPECT_NEAR(gpuTimeUs(replay->step), m.gMs * 1e3, 1e-6 * m.gMs * 1e3 + 1e-6);
+    EXPECT_GT(replay->calibration.hostScale, 0.05);
+    EXPECT_LT(replay->calibration.hostScale, 1.5);
+    EXPECT_NEAR(replayedDispatchUs(replay->step, 1021), replay->dispatchMs * 1e3, 1.0);
+    // The styles' own costs, measured: an item reads, a bar does not.
+    ASSERT_TRUE(replay->costs.measured.count("item"));
+    EXPECT_GT(replay->costs.measured.at("item").readUs, 1.0);
+    EXPECT_GT(replay->costs.measured.at("progress_bar").stepUs, 0.0);
+    EXPECT_GT(replay->costs.measured.at("gpu_accumulate").readUs, 1.0);
+    // The kept trace opens with the trace reader like any torch.profiler trace.
+    ASSERT_FALSE(replay->traceFile.empty());
+    EXPECT_TRUE(std::filesystem::exists(replay->traceFile));
+    std::cout << "captured " << replay->step.ops.size() << " launches; D " << replay->regime.dMs << " ms, G "
+              << replay->regime.gMs << " ms, " << replay->regime.label << "; " << replay->calibration.how
+              << "; item read " << replay->costs.measured.at("item").readUs << " us\n";
+}

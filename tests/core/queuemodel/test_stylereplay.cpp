@@ -38,13 +38,13 @@ TEST(StyleReplay, UniformLaunchesReproduceTheUniformSimulator)
     // take the Simulator's time, in each regime. Styles that add launches are left out: the replay
     // charges a read's own launches inside its measured read cost, on an idle GPU, where the
     // Simulator queues them behind the step at D/K each.
-    const std::vector<StyleSpec> styles { { "none", 0 }, { "item", 0 }, { "item_every_n", 5 },
-        { "progress_bar", 0 }, { "progress_bar_postfix", 0 }, { "progress_bar_postfix_every_n", 4 },
-        { "print_every_step", 0 } };
+    const std::vector<StyleSpec> styles { { "none", 0 }, { "item", 0 }, { "item_every_n", 5 }, { "progress_bar", 0 },
+        { "progress_bar_postfix", 0 }, { "progress_bar_postfix_every_n", 4 }, { "print_every_step", 0 } };
     struct Case {
         double dMs, gMs, hUs;
     };
-    for (const Case c : { Case { 1.0, 0.2, 0 }, Case { 1.0, 1.0, 0 }, Case { 0.5, 3.0, 100 }, Case { 2.0, 2.4, 400 } }) {
+    for (const Case c :
+        { Case { 1.0, 0.2, 0 }, Case { 1.0, 1.0, 0 }, Case { 0.5, 3.0, 100 }, Case { 2.0, 2.4, 400 } }) {
         QueueModel m;
         m.dMs = c.dMs;
         m.gMs = c.gMs;

@@ -1,0 +1,206 @@
+#include "core/engine/launchcapture.h"
+
+#include "core/analysis/format.h"
+#include "core/analysis/statistics.h"
+#include "core/analysis/traceanalysis.h"
+#include "core/config/stylecatalog.h"
+#include "core/files/kinetoreader.h"
+#include "core/gpu/hostclock.h"
+#include "core/queuemodel/launchsequence.h"
+#include "core/styles/loggingstyle.h"
+#include "core/training/stepexecutor.h"
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <cctype>
+#include <filesystem>
+
+#if defined(SYNCTAX_HAVE_CUDA) && TORCH_VERSION_MAJOR >= 2
+#define SYNCTAX_HAVE_KINETO_CAPTURE 1
+#include <ATen/record_function.h>
+#include <torch/csrc/autograd/profiler_kineto.h>
+#endif
+
+namespace synctax {
+
+#ifdef SYNCTAX_HAVE_KINETO_CAPTURE
+
+namespace {
+
+constexpr int64_t queueCapacity = 1021; // as core/engine/regimeprobe.cpp
+constexpr int capturedSteps = 6; // the first is left out of the median's choice by being slower
+constexpr int timedSteps = 15;
+
+std::string traceName(const std::string& label)
+{
+    std::string name;
+    for (char c : label)
+        name += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '-';
+    return name + ".pt.trace.json";
+}
+
+// Kineto's C++ entry points, as torch.profiler calls them: CPU ops and CUDA activity, steps marked
+// as ProfilerStep#N so the trace reader finds them.
+void captureSteps(StepExecutor& executor, const std::string& path)
+{
+    namespace prof = torch::autograd::profiler;
+    using torch::profiler::impl::ActivityType;
+    const torch::profiler::impl::ProfilerConfig config(torch::profiler::impl::ProfilerState::KINETO);
+    const std::set<ActivityType> activities { ActivityType::CPU, ActivityType::CUDA };
+    executor.synchronize();
+    prof::prepareProfiler(config, activities);
+    prof::enableProfiler(config, activities);
+    try {
+        for (int i = 0; i < capturedSteps; ++i) {
+            RECORD_USER_SCOPE("ProfilerStep#" + std::to_string(i));
+            executor.step();
+        }
+        executor.synchronize();
+    } catch (...) {
+        prof::disableProfiler();
+        throw;
+    }
+    prof::disableProfiler()->save(path);
+}
+
+// Host time of one step from an idle GPU, unprofiled: the median of several.
+double dispatchFromIdleMs(StepExecutor& executor, StepOutput& last)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < timedSteps; ++i) {
+        executor.synchronize();
+        const int64_t t0 = steadyNowNs();
+        last = executor.step();
+        ms.push_back(double(steadyNowNs() - t0) * 1e-6);
+    }
+    executor.synchronize();
+    return median(ms);
+}
+
+// The median over a few calls of `call` on an idle GPU, in µs.
+template <typename F> double idleCostUs(StepExecutor& executor, F&& call)
+{
+    std::vector<double> us;
+    for (int i = 0; i < 21; ++i) {
+        executor.synchronize();
+        const int64_t t0 = steadyNowNs();
+        call();
+        us.push_back(double(steadyNowNs() - t0) * 1e-3);
+    }
+    executor.synchronize();
+    return median(us);
+}
+
+// What each style's own work costs on an idle GPU: at a step where it reads (its endBlock for the
+// styles that read once per block) and at one where it does not.
+std::map<std::string, StyleHostCost> measureStyleCosts(
+    StepExecutor& executor, const CaptureRequest& request, const StepOutput& out)
+{
+    std::map<std::string, StyleHostCost> costs;
+    const StyleContext context { *request.sink, executor.state().device(), request.stepsPerBlock };
+    for (const StyleSpec& spec : request.styles) {
+        const StyleInfo* info = findStyle(spec.name);
+        if (!info || spec.name == baselineStyle() || costs.count(spec.name))
+            continue;
+        auto style = makeLoggingStyle(spec, context);
+        style->beginBlock();
+        const int64_t n = std::max<int64_t>(1, spec.n);
+        const int64_t readStep = info->cadence == ReadCadence::EveryN ? n - 1 : 0;
+        const int64_t otherStep = info->cadence == ReadCadence::EveryN && n > 1 ? 0 : -1;
+        StyleHostCost cost;
+        switch (info->cadence) {
+        case ReadCadence::EveryStep:
+        case ReadCadence::EveryN:
+            cost.readUs = idleCostUs(executor, [&] { style->afterStep(out, readStep); });
+            cost.stepUs = otherStep >= 0 ? idleCostUs(executor, [&] { style->afterStep(out, otherStep); }) : 0;
+            break;
+        case ReadCadence::BlockEnd:
+            cost.stepUs = idleCostUs(executor, [&] { style->afterStep(out, 0); });
+            cost.readUs = idleCostUs(executor, [&] { style->endBlock(); });
+            break;
+        case ReadCadence::Never:
+            cost.stepUs = idleCostUs(executor, [&] { style->afterStep(out, 0); });
+            break;
+        }
+        style->endBlock();
+        costs[spec.name] = cost;
+    }
+    return costs;
+}
+
+} // namespace
+
+// LibTorch 2 has no public "is Kineto there" query; a capture that fails says so instead.
+bool launchCaptureAvailable() { return true; }
+
+std::optional<CapturedReplay> captureLaunchSequence(
+    StepExecutor& executor, const CaptureRequest& request, std::string& reason)
+{
+    if (!executor.state().device().is_cuda()) {
+        reason = "no asynchronous queue on CPU";
+        return std::nullopt;
+    }
+    namespace fs = std::filesystem;
+    const bool keep = !request.keepDir.empty();
+    const fs::path dir = keep ? fs::path(request.keepDir) : fs::temp_directory_path();
+    fs::create_directories(dir);
+    const fs::path path = dir / (keep ? traceName(request.label) : "synctax-capture-" + std::to_string(steadyNowNs()) + ".json");
+    try {
+        captureSteps(executor, path.string());
+    } catch (const std::exception& e) {
+        reason = std::string("the profiler could not capture a step: ") + e.what();
+        return std::nullopt;
+    }
+
+    const TraceReadResult read = readKinetoTrace(path.string());
+    if (!keep) {
+        std::error_code ignored;
+        fs::remove(path, ignored);
+    }
+    if (!read.trace) {
+        reason = "the captured trace could not be read: " + (read.error ? read.error->message : std::string("cancelled"));
+        return std::nullopt;
+    }
+    const TraceReport report = analyseTrace(*read.trace);
+    std::vector<StepSequence> steps = launchSequences(*read.trace, report);
+    if (steps.size() > 1)
+        steps.erase(steps.begin()); // the first profiled step pays the profiler's start
+    const StepSequence step = medianStep(steps);
+    if (step.ops.empty()) {
+        reason = "the captured steps hold no launch joined to GPU work";
+        return std::nullopt;
+    }
+
+    CapturedReplay r;
+    r.traceFile = keep ? path.string() : std::string();
+    r.capturedSteps = capturedSteps;
+    r.profiledHostMs = step.stepHostUs * 1e-3;
+    StepOutput out;
+    r.dispatchMs = dispatchFromIdleMs(executor, out);
+    r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity);
+    r.calibration.how = "host x " + formatNumber("%.2f", r.calibration.hostScale)
+        + " to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
+        + " ms); GPU ops and their gaps to G";
+    r.step = calibrated(step, r.calibration);
+    r.regime = replayRegime(r.step, request.hostWorkUs);
+    r.costs.syncUs = request.syncUs;
+    if (request.sink)
+        r.costs.measured = measureStyleCosts(executor, request, out);
+    r.costs.source = "measured on " + executor.state().device().str();
+    return r;
+}
+
+#else
+
+bool launchCaptureAvailable() { return false; }
+
+std::optional<CapturedReplay> captureLaunchSequence(StepExecutor&, const CaptureRequest&, std::string& reason)
+{
+    reason = "this build has no CUDA with Kineto (LibTorch 2 or newer)";
+    return std::nullopt;
+}
+
+#endif
+
+} // namespace synctax

@@ -1,0 +1,139 @@
+#include "core/files/replayjson.h"
+
+#include <cmath>
+
+namespace synctax {
+
+using json = nlohmann::json;
+
+namespace {
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+// Reads the checked members of one object, keeping the first problem.
+struct Reader {
+    std::string& error;
+
+    bool fail(const std::string& pointer, const std::string& message)
+    {
+        if (error.empty())
+            error = pointer + ": " + message;
+        return false;
+    }
+    double num(const json& o, const std::string& pointer, const char* key)
+    {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_number()) {
+            fail(pointer + "/" + key, it == o.end() ? "missing" : "expected a number");
+            return 0;
+        }
+        return it->get<double>();
+    }
+    std::string text(const json& o, const std::string& pointer, const char* key)
+    {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_string()) {
+            fail(pointer + "/" + key, it == o.end() ? "missing" : "expected a string");
+            return {};
+        }
+        return it->get<std::string>();
+    }
+    const json* object(const json& o, const std::string& pointer, const char* key)
+    {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_object()) {
+            fail(pointer + "/" + key, it == o.end() ? "missing" : "expected an object");
+            return nullptr;
+        }
+        return &*it;
+    }
+};
+
+} // namespace
+
+json replayToJson(const CapturedReplay& r)
+{
+    json costs = json::object();
+    for (const auto& [name, cost] : r.costs.measured)
+        costs[name] = { { "read_us", number(cost.readUs) }, { "step_us", number(cost.stepUs) } };
+    json ops = json::array();
+    for (const LaunchOp& op : r.step.ops)
+        ops.push_back({ number(op.issueUs), number(op.hostUs), number(op.gpuUs), op.stream });
+    return {
+        { "trace_file", r.traceFile.empty() ? json(nullptr) : json(r.traceFile) },
+        { "captured_steps", r.capturedSteps },
+        { "dispatch_ms", number(r.dispatchMs) },
+        { "profiled_host_ms", number(r.profiledHostMs) },
+        { "calibration",
+            { { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
+                { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
+        { "sync_us", number(r.costs.syncUs) },
+        { "costs_source", r.costs.source },
+        { "style_costs", costs },
+        { "regime", { { "d_ms", number(r.regime.dMs) }, { "g_ms", number(r.regime.gMs) }, { "label", r.regime.label } } },
+        { "step", { { "host_us", number(r.step.stepHostUs) }, { "ops", ops } } },
+    };
+}
+
+std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
+{
+    error.clear();
+    Reader in { error };
+    if (!j.is_object()) {
+        in.fail("", "expected an object");
+        return std::nullopt;
+    }
+    CapturedReplay r;
+    if (const auto it = j.find("trace_file"); it != j.end() && it->is_string())
+        r.traceFile = it->get<std::string>();
+    r.capturedSteps = int(in.num(j, "", "captured_steps"));
+    r.dispatchMs = in.num(j, "", "dispatch_ms");
+    r.profiledHostMs = in.num(j, "", "profiled_host_ms");
+    if (const json* c = in.object(j, "", "calibration")) {
+        r.calibration.hostScale = in.num(*c, "/calibration", "host_scale");
+        r.calibration.gpuGapUs = in.num(*c, "/calibration", "gpu_gap_us");
+        r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");
+        r.calibration.how = in.text(*c, "/calibration", "how");
+    }
+    r.costs.syncUs = in.num(j, "", "sync_us");
+    r.costs.source = in.text(j, "", "costs_source");
+    if (const json* costs = in.object(j, "", "style_costs")) {
+        for (const auto& [name, cost] : costs->items()) {
+            const std::string p = "/style_costs/" + name;
+            if (!cost.is_object()) {
+                in.fail(p, "expected an object");
+                continue;
+            }
+            r.costs.measured[name] = { in.num(cost, p, "read_us"), in.num(cost, p, "step_us") };
+        }
+    }
+    if (const json* reg = in.object(j, "", "regime")) {
+        r.regime.dMs = in.num(*reg, "/regime", "d_ms");
+        r.regime.gMs = in.num(*reg, "/regime", "g_ms");
+        r.regime.label = in.text(*reg, "/regime", "label");
+    }
+    if (const json* step = in.object(j, "", "step")) {
+        r.step.stepHostUs = in.num(*step, "/step", "host_us");
+        const auto ops = step->find("ops");
+        if (ops == step->end() || !ops->is_array()) {
+            in.fail("/step/ops", "expected an array");
+        } else {
+            for (size_t i = 0; i < ops->size(); ++i) {
+                const json& op = (*ops)[i];
+                const bool ok = op.is_array() && op.size() == 4
+                    && std::all_of(op.begin(), op.end(), [](const json& v) { return v.is_number(); });
+                if (!ok) {
+                    in.fail("/step/ops/" + std::to_string(i), "expected 4 numbers [issue_us, host_us, gpu_us, stream]");
+                    break;
+                }
+                r.step.ops.push_back(
+                    { op[0].get<double>(), op[1].get<double>(), op[2].get<double>(), op[3].get<std::int64_t>() });
+            }
+        }
+    }
+    if (!error.empty())
+        return std::nullopt;
+    return r;
+}
+
+} // namespace synctax

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# On the GPU machine: configure and build the runner and tests against the LibTorch inside the
+# image's python torch (no Qt there). Sourced by scripts/gpu-check.sh and gpu-replay-check.sh;
+# expects BUILD set, leaves logs in $BUILD/logs.
+export CMAKE_POLICY_VERSION_MINIMUM=3.5
+mkdir -p "$BUILD/logs"
+torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+# The GPU image has no RapidJSON (header-only): carry Debian's headers in .gpu-deps/include
+# (`mkdir -p .gpu-deps/include && cp -r /usr/include/rapidjson .gpu-deps/include/`).
+extra_cmake=()
+[ -d .gpu-deps/include/rapidjson ] && extra_cmake+=(-DRAPIDJSON_INCLUDE_DIR="$PWD/.gpu-deps/include")
+python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "devices", torch.cuda.device_count())'
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv || true
+build_t0=$(date +%s)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
+    -DSYNCTAX_BUILD_GUI=OFF "${extra_cmake[@]}" >"$BUILD/logs/configure.log" 2>&1 || { tail -40 "$BUILD/logs/configure.log"; exit 1; }
+grep 'SyncTax:' "$BUILD/logs/configure.log"
+cmake --build "$BUILD" -j"$(nproc)" >"$BUILD/logs/build.log" 2>&1 || { grep -A5 -E 'error|FAILED' "$BUILD/logs/build.log" | head -60; exit 1; }
+echo "build: $(($(date +%s) - build_t0)) s"

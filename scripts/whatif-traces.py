@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""On the GPU machine: what the what-if of `synctax-run trace` is checked against. For each model
+of record-traces.py, in one fresh process: first the unprofiled, interleaved paired measurement
+of `item` against `none` (host work 0 and a middle-regime host work), the unprofiled host time of
+one step from an idle GPU, and a Python .item()'s own cost on an idle GPU; then traces of the same
+loops (none and item, host work 0) recorded with torch.profiler. Writes OUT/whatif.json and the
+traces under OUT/<model>-<syncs>/.
+
+    python3 scripts/whatif-traces.py OUT
+"""
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("record_traces", os.path.join(HERE, "record-traces.py"))
+rt = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rt)
+
+# Host work per step at which each loop's host time comes close to its GPU time (unprofiled).
+MIDDLE_HOST_MS = {"tiny_mlp": 1.0, "small_resnet": 4.0, "resnet50": 15.0}
+
+
+def dispatch_from_idle_ms(loop, steps=21):
+    times = []
+    for _ in range(steps):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        loop.step()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def item_cost_us(calls=201):
+    x = torch.ones((), device="cuda")
+    times = []
+    for _ in range(calls):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        x.item()
+        times.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(times)
+
+
+def main():
+    out = sys.argv[1]
+    models = sys.argv[2:] or ["tiny_mlp", "small_resnet", "resnet50"]
+    os.makedirs(out, exist_ok=True)
+    torch.backends.cudnn.benchmark = True
+    print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+    results = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "models": []}
+    for model in models:
+        entry = {"model": model, "middle_host_ms": MIDDLE_HOST_MS[model]}
+        entry["paired_host0"] = rt.measure_paired(model, 0.0, rounds=24)
+        entry["paired_middle"] = rt.measure_paired(model, MIDDLE_HOST_MS[model], rounds=24)
+        loop = rt.Loop(model, "none", 0.0)
+        rt.mean_step_ms(loop, 10)
+        entry["dispatch_from_idle_ms"] = dispatch_from_idle_ms(loop)
+        entry["item_cost_us"] = item_cost_us()
+        entry["traces"] = [rt.record(out, f"{model}-{syncs}", model, syncs, active=5) for syncs in ("none", "item")]
+        print(f"{model}: dispatch from idle {entry['dispatch_from_idle_ms']:.3f} ms, python item {entry['item_cost_us']:.1f} us",
+              flush=True)
+        results["models"].append(entry)
+        with open(os.path.join(out, "whatif.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
