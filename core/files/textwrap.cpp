@@ -28,4 +28,11 @@ std::string wrapped(const std::string& line, int columns)
     return out + rest + "\n";
 }
 
+std::string padded(const std::string& s, size_t width, bool right)
+{
+    if (s.size() >= width)
+        return s;
+    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
 } // namespace synctax

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace synctax {
@@ -8,5 +9,8 @@ namespace synctax {
 // further in than the line starts; a word longer than a line is cut where the line ends. Each
 // line ends in a newline.
 std::string wrapped(const std::string& line, int columns);
+
+// `s` padded with spaces to `width`: on the left (right-aligned) by default, else on the right.
+std::string padded(const std::string& s, size_t width, bool right = true);
 
 } // namespace synctax

@@ -13,13 +13,6 @@ namespace {
 
 constexpr int columns = 80;
 
-std::string pad(const std::string& s, size_t width, bool right = true)
-{
-    if (s.size() >= width)
-        return s;
-    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
-
 // "#12" for "ProfilerStep#12": the step column stays narrow.
 std::string stepLabel(const std::string& name)
 {
@@ -32,9 +25,10 @@ std::string pct(double v) { return formatNumber(v >= 100 ? "%.0f%%" : "%.1f%%", 
 std::string stepRow(const std::string& label, const TraceStep& s, const std::string& launches, const std::string& syncs,
     const std::string& queue)
 {
-    return pad(label, 11, false) + pad(formatMs(s.stepMs), 7) + pad(formatMs(s.dispatchMs), 7)
-        + pad(formatMs(s.gpuBusyMs), 7) + pad(launches, 6) + pad(syncs, 6) + pad(formatMs(s.syncWaitMs), 7)
-        + pad(formatMs(s.syncBubbleMs), 7) + pad(pct(s.taxPct), 6) + pad(queue, 6) + pad(formatMs(s.lagMs), 7) + "\n";
+    return padded(label, 11, false) + padded(formatMs(s.stepMs), 7) + padded(formatMs(s.dispatchMs), 7)
+        + padded(formatMs(s.gpuBusyMs), 7) + padded(launches, 6) + padded(syncs, 6) + padded(formatMs(s.syncWaitMs), 7)
+        + padded(formatMs(s.syncBubbleMs), 7) + padded(pct(s.taxPct), 6) + padded(queue, 6)
+        + padded(formatMs(s.lagMs), 7) + "\n";
 }
 
 // A Python line cut from the left, where the long paths are, to keep its file and line.
@@ -47,8 +41,9 @@ std::string fitted(const std::string& text, size_t width)
 
 std::string formatStepTable(const TraceReport& r)
 {
-    std::string out = pad("step", 11, false) + pad("ms", 7) + pad("D ms", 7) + pad("G ms", 7) + pad("K", 6)
-        + pad("syncs", 6) + pad("wait", 7) + pad("bubble", 7) + pad("tax", 6) + pad("queue", 6) + pad("lag", 7) + "\n";
+    std::string out = padded("step", 11, false) + padded("ms", 7) + padded("D ms", 7) + padded("G ms", 7)
+        + padded("K", 6) + padded("syncs", 6) + padded("wait", 7) + padded("bubble", 7) + padded("tax", 6)
+        + padded("queue", 6) + padded("lag", 7) + "\n";
     out += std::string(out.size() - 1, '-') + "\n";
     TraceStep mean;
     double launches = 0, syncs = 0, queue = 0;
@@ -86,12 +81,12 @@ std::string formatSiteTable(const TraceReport& r)
 {
     if (r.sites.empty())
         return "no syncs inside steps\n";
-    std::string out = pad("sync site", 44, false) + pad("/step", 7) + pad("wait ms", 9) + pad("bubble ms", 11)
-        + pad("share", 7) + "\n";
+    std::string out = padded("sync site", 44, false) + padded("/step", 7) + padded("wait ms", 9)
+        + padded("bubble ms", 11) + padded("share", 7) + "\n";
     out += std::string(out.size() - 1, '-') + "\n";
     for (const auto& s : r.sites) {
-        out += pad(fitted(s.op, 44), 44, false) + pad(formatNumber("%.2f", s.perStep), 7) + pad(formatMs(s.waitMs), 9)
-            + pad(formatMs(s.bubbleMs), 11) + pad(pct(s.sharePct), 7) + "\n";
+        out += padded(fitted(s.op, 44), 44, false) + padded(formatNumber("%.2f", s.perStep), 7)
+            + padded(formatMs(s.waitMs), 9) + padded(formatMs(s.bubbleMs), 11) + padded(pct(s.sharePct), 7) + "\n";
         if (s.python)
             out += "  " + fitted(*s.python, size_t(columns) - 3) + "\n";
     }
