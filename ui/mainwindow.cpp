@@ -296,6 +296,10 @@ void MainWindow::createActions()
     predictions->setObjectName(QStringLiteral("predictionsAction"));
     predictions->setToolTip(tr("Beside each measured overhead, what the queue model predicts from D, G, L, K and H"));
     connect(predictions, &QAction::toggled, m_comparison, &ComparisonModel::setShowPredictions);
+    auto* whatIf = m_viewMenu->addAction(tr("What If: &Host Work"), this, &MainWindow::focusTraceWhatIf);
+    whatIf->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
+    whatIf->setObjectName(QStringLiteral("whatIfAction"));
+    whatIf->setToolTip(tr("The Trace page's host-work slider: each style's tax if data loading took longer"));
     m_viewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         m_viewMenu->addAction(d->toggleViewAction());

@@ -98,6 +98,8 @@ public:
     // Shows the Trace page (added on first use) or the experiment page.
     void showTracePage(bool show);
     bool tracePageShown() const;
+    // Shows the Trace page and puts the keyboard on its what-if's host-work slider (Ctrl+Shift+H).
+    void focusTraceWhatIf();
     // What the views show: the live or finished run, or the opened file.
     const ExperimentResult& shownResult() const { return m_shown; }
     QString lastSavedRun() const { return m_lastSavedRun; }

@@ -78,6 +78,14 @@ void MainWindow::createTraceViews()
     });
 }
 
+void MainWindow::focusTraceWhatIf()
+{
+    if (!m_traceView->hasTrace())
+        return;
+    showTracePage(true);
+    m_traceView->focusHostWork();
+}
+
 void MainWindow::setTraceLoading(bool loading)
 {
     if (!m_traceProgress)

@@ -3,6 +3,7 @@
 #include "simulatecommand.h"
 #include "tracecommand.h"
 
+#include "core/config/configschema.h"
 #include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
 
@@ -37,6 +38,11 @@ CLI::Validator asConfigReadsASeed()
         },
         "");
 }
+
+// The what-if's step time is positive; a sync costs a second at most. Host work is held to a
+// config's host_work_us bounds (configkeys::hostWorkUs), the same quantity.
+constexpr synctax::NumberKey whatIfStepMs { "step_ms", 0.001, 1e6 };
+constexpr synctax::NumberKey whatIfSyncUs { "sync_us", 0.0, 1e6 };
 
 } // namespace
 
@@ -117,6 +123,20 @@ static int runMain(int argc, char** argv)
     traceCmd->add_flag("--once", trace.once, "With --watch: read the traces there now, then stop");
     traceCmd->add_option("--timeout", trace.timeoutS, "With --watch: stop after this many seconds")
         ->check(CLI::PositiveNumber);
+    traceCmd
+        ->add_option("--host-work-us", trace.hostWorkUs,
+            "What if: each style with this much more host work per step (us, an integer), e.g. slower data loading")
+        ->capture_default_str()
+        ->check(within(synctax::configkeys::hostWorkUs));
+    double traceStepMs = 0, traceSyncUs = 0;
+    auto* stepMsOption = traceCmd
+                             ->add_option("--step-ms", traceStepMs,
+                                 "What if: the loop's step time without the profiler (ms); the replay's host is "
+                                 "fitted to it")
+                             ->check(within(whatIfStepMs));
+    auto* syncUsOption
+        = traceCmd->add_option("--sync-us", traceSyncUs, "What if: what one sync (.item()) costs on an idle GPU (us)")
+              ->check(within(whatIfSyncUs));
 
     try {
         app.parse(argc, argv);
@@ -149,8 +169,13 @@ static int runMain(int argc, char** argv)
         return synctax::simulateCommand(simulate);
     if (*sweepCmd)
         return synctax::sweepCommand(sweep);
-    if (*traceCmd)
+    if (*traceCmd) {
+        if (*stepMsOption)
+            trace.stepMs = traceStepMs;
+        if (*syncUsOption)
+            trace.syncUs = traceSyncUs;
         return synctax::traceCommand(trace);
+    }
     return 2;
 }
 

@@ -1,13 +1,15 @@
 #include "tracecommand.h"
 
-#include "progressprinter.h"
 #include "core/files/tracewatch.h"
+#include "progressprinter.h"
 
 #include "core/analysis/traceanalysis.h"
 #include "core/files/kinetoreader.h"
 #include "core/files/outputpaths.h"
 #include "core/files/tracesummary.h"
 #include "core/files/tracetable.h"
+#include "core/files/tracewhatiftable.h"
+#include "core/queuemodel/tracewhatif.h"
 
 #include <atomic>
 #include <chrono>
@@ -27,7 +29,12 @@ extern "C" void requestTraceStop(int) { g_traceStop.store(true); }
 // Progress on stderr for files over this size; smaller ones read in well under a second.
 constexpr std::uint64_t progressFromBytes = 16u << 20;
 
-std::optional<TraceReport> analyseFile(const std::string& path, std::string* error)
+struct AnalysedTrace {
+    KinetoTrace trace;
+    TraceReport report;
+};
+
+std::optional<AnalysedTrace> analyseFile(const std::string& path, std::string* error)
 {
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);
@@ -59,7 +66,17 @@ std::optional<TraceReport> analyseFile(const std::string& path, std::string* err
         *error = path + ": " + (read.cancelled ? "reading stopped" : "not read");
         return std::nullopt;
     }
-    return analyseTrace(*read.trace);
+    TraceReport report = analyseTrace(*read.trace);
+    return AnalysedTrace { std::move(*read.trace), std::move(report) };
+}
+
+ImportedLoopOptions loopOptions(const TraceOptions& options)
+{
+    ImportedLoopOptions o;
+    o.stepMs = options.stepMs;
+    if (options.syncUs)
+        o.syncUs = *options.syncUs;
+    return o;
 }
 
 // The summaries' paths, checked before any trace is read so that a folder that cannot be written
@@ -87,10 +104,10 @@ bool makeOutDir(const std::string& dir)
     return true;
 }
 
-bool writeSummary(const std::string& path, const TraceReport& report)
+bool writeSummary(const std::string& path, const TraceReport& report, const ImportedLoop& loop, const WhatIf& whatIf)
 {
     try {
-        writeTraceSummary(path, report);
+        writeTraceSummary(path, report, loop, whatIf);
         std::cerr << "wrote " << path << "\n";
         return true;
     } catch (const std::exception& e) {
@@ -99,19 +116,23 @@ bool writeSummary(const std::string& path, const TraceReport& report)
     }
 }
 
-// Reads, analyses and prints one file, and writes its summary to `summaryPath` when set.
-bool traceOneFile(const std::string& path, const std::string& summaryPath, std::vector<TraceReport>* reports)
+// Reads, analyses and prints one file with its what-if, and writes its summary to `summaryPath` when set.
+bool traceOneFile(const std::string& path, const std::string& summaryPath, const TraceOptions& options,
+    std::vector<TraceReport>* reports)
 {
     std::string error;
-    const auto report = analyseFile(path, &error);
-    if (!report) {
+    const auto analysed = analyseFile(path, &error);
+    if (!analysed) {
         std::cerr << error << "\n";
         return false;
     }
-    std::cout << formatTraceReport(*report) << std::flush;
+    const TraceReport& report = analysed->report;
+    const ImportedLoop loop = importedLoop(analysed->trace, report, loopOptions(options));
+    const WhatIf what = whatIf(loop, double(options.hostWorkUs));
+    std::cout << formatTraceReport(report) << "\n" << formatWhatIfTable(loop, what) << std::flush;
     if (reports)
-        reports->push_back(*report);
-    return summaryPath.empty() || writeSummary(summaryPath, *report);
+        reports->push_back(report);
+    return summaryPath.empty() || writeSummary(summaryPath, report, loop, what);
 }
 
 int traceFiles(const TraceOptions& options)
@@ -134,7 +155,7 @@ int traceFiles(const TraceOptions& options)
     for (size_t i = 0; i < options.files.size() && !g_traceStop.load(); ++i) {
         if (i > 0)
             std::cout << "\n";
-        ok = traceOneFile(options.files[i], summaries.empty() ? std::string() : summaries[i], &reports) && ok;
+        ok = traceOneFile(options.files[i], summaries.empty() ? std::string() : summaries[i], options, &reports) && ok;
     }
     if (reports.size() > 1) {
         std::cout << "\n" << reports.size() << " traces side by side:\n";
@@ -170,7 +191,7 @@ int watchFolder(const TraceOptions& options)
             const std::string summary = options.outDir.empty()
                 ? std::string()
                 : (std::filesystem::path(options.outDir) / traceSummaryFileName(path)).string();
-            const bool read = traceOneFile(path, summary, nullptr);
+            const bool read = traceOneFile(path, summary, options, nullptr);
             watch.finished(path);
             ok = read && ok;
         }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,10 @@ struct TraceOptions {
     std::string watchDir; // a folder tensorboard_trace_handler writes into
     bool once = false; // with watchDir: the files there now, then stop
     double timeoutS = 0; // with watchDir: stop after this long; 0: until Ctrl-C
+    // The what-if printed after each file's tables (core/queuemodel/tracewhatif.h).
+    std::int64_t hostWorkUs = 0; // host work added per step
+    std::optional<double> stepMs; // the loop's unprofiled step time: the host is fitted to it
+    std::optional<double> syncUs; // a sync's cost, in place of ImportedLoopOptions' default
 };
 
 // Exit codes: 0 ok, 2 a trace could not be read (its reader's message on stderr) or bad options.

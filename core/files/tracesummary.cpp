@@ -98,6 +98,39 @@ nlohmann::json toJson(const TraceReport& r)
     return j;
 }
 
+nlohmann::json toJson(const ImportedLoop& loop, const WhatIf& w)
+{
+    nlohmann::json j;
+    j["host_work_us"] = w.hostWorkUs;
+    const bool available = loop.available && !w.rows.empty();
+    j["absent_reason"]
+        = available ? nlohmann::json(nullptr) : nlohmann::json(loop.reason.empty() ? "no loop to replay" : loop.reason);
+    j["model"] = available ? nlohmann::json(w.model) : nullptr;
+    j["uncertainty_pct"] = available ? nlohmann::json(w.uncertaintyPct) : nullptr;
+    j["calibration"] = available
+        ? nlohmann::json({ { "host_scale", loop.calibration.hostScale }, { "gpu_gap_us", loop.calibration.gpuGapUs },
+            { "gpu_scale", loop.calibration.gpuScale }, { "how", loop.calibration.how } })
+        : nlohmann::json(nullptr);
+    j["sync_us"] = available ? nlohmann::json(loop.costs.syncUs) : nullptr;
+    j["launches_per_step"] = available ? nlohmann::json(loop.base.ops.size()) : nullptr;
+    j["recorded_syncs_per_step"] = available ? nlohmann::json(loop.recordedSyncsPerStep) : nullptr;
+    j["host_events_per_step"] = available ? nlohmann::json(loop.hostEventsPerStep) : nullptr;
+    j["profiled_host_ms"] = available ? nlohmann::json(loop.profiledHostMs) : nullptr;
+    j["rows"] = nlohmann::json::array();
+    for (const WhatIfRow& r : w.rows) {
+        j["rows"].push_back({ { "style", r.style }, { "n", r.n > 0 ? nlohmann::json(r.n) : nullptr },
+            { "step_ms", r.stepMs }, { "tax_pct", r.taxPct } });
+    }
+    return j;
+}
+
+nlohmann::json toJson(const TraceReport& report, const ImportedLoop& loop, const WhatIf& whatIf)
+{
+    nlohmann::json j = toJson(report);
+    j["whatif"] = toJson(loop, whatIf);
+    return j;
+}
+
 std::string traceSummaryFileName(const std::string& tracePath)
 {
     std::string stem = std::filesystem::path(tracePath).filename().string();
@@ -108,9 +141,10 @@ std::string traceSummaryFileName(const std::string& tracePath)
     return "trace-summary-" + stem + ".json";
 }
 
-void writeTraceSummary(const std::string& path, const TraceReport& report)
+void writeTraceSummary(
+    const std::string& path, const TraceReport& report, const ImportedLoop& loop, const WhatIf& whatIf)
 {
-    writeJsonFileAtomically(path, toJson(report));
+    writeJsonFileAtomically(path, toJson(report, loop, whatIf));
 }
 
 } // namespace synctax

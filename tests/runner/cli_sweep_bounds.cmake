@@ -3,6 +3,7 @@
 # CSVs of negative times, a billion steps per block never ended, and --k 0 printed DBL_MAX.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+include(${CMAKE_CURRENT_LIST_DIR}/option_case.cmake)
 
 # option, value, the message after "option: " (as a simulation file says it after "key: ")
 foreach(case IN ITEMS
@@ -15,11 +16,7 @@ foreach(case IN ITEMS
     "--k|1.5|expected an integer, found '1.5'"
     "--steps-per-block|1000000000|1000000000 is out of range; expected 1 to 100000"
     "--steps-per-block|0|0 is out of range; expected 1 to 100000")
-    # Split by hand: the messages hold ';', CMake's list separator.
-    string(REGEX MATCH "^([^|]*)[|]([^|]*)[|](.*)$" matched "${case}")
-    set(option ${CMAKE_MATCH_1})
-    set(value ${CMAKE_MATCH_2})
-    set(expected "${CMAKE_MATCH_3}")
+    split_option_case("${case}")
     execute_process(COMMAND ${RUNNER} sweep ${option} ${value} --out ${WORK}/sweep.csv
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
     string(FIND "${err}" "${option}: ${expected}\n" at)

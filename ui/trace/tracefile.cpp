@@ -33,6 +33,7 @@ TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
             outcome.cancelled = true;
             return outcome;
         }
+        file.loop = std::make_shared<const ImportedLoop>(importedLoop(*read.trace, file.report, {}));
         file.timeline = std::make_shared<const TimelineLanes>(
             buildTimelineLanes(*read.trace, [&](double done) { analysing(0.6 + 0.4 * done); }));
         file.trace = std::move(*read.trace);

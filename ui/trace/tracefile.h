@@ -2,6 +2,7 @@
 
 #include "core/analysis/kinetotrace.h"
 #include "core/analysis/tracereport.h"
+#include "core/queuemodel/tracewhatif.h"
 #include "ui/trace/timelinelanes.h"
 
 #include <QMetaType>
@@ -24,6 +25,9 @@ struct TraceFile {
     // Built by the load on its worker so that the window only shares it; when absent (a file built
     // by hand) the timeline builds it from `trace`.
     std::shared_ptr<const TimelineLanes> timeline;
+    // The loop ready for the what-if (importedLoop with its default options), built on the worker
+    // with the report so that the window only replays it; absent for a file built by hand.
+    std::shared_ptr<const ImportedLoop> loop;
 };
 
 // The files of one load, in the order asked for (the ranks of one job, or one file).
@@ -48,8 +52,8 @@ struct TraceLoadOutcome {
 using TraceLoadFunction = std::function<TraceLoadOutcome(const std::string& path,
     const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)>;
 
-// The production load: readKinetoTrace, then analyseTrace and buildTimelineLanes (the analysis
-// phase of the progress: 0..0.6 the analysis, 0.6..1 the lanes).
+// The production load: readKinetoTrace, then analyseTrace, importedLoop and buildTimelineLanes (the
+// analysis phase of the progress: 0..0.6 the analysis and the loop, 0.6..1 the lanes).
 TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
     const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel);
 

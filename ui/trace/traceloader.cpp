@@ -127,9 +127,12 @@ void TraceLoader::run(const std::shared_ptr<Job>& job)
                 this, [this, id = job->id, error] { deliver(id, nullptr, error, false); }, Qt::QueuedConnection);
             return;
         }
-        // A load that left the lanes out (a fake) still never makes the window build them.
+        // A load that left the lanes or the loop out (a fake) still never makes the window build them.
         if (!outcome.file->timeline)
             outcome.file->timeline = std::make_shared<const TimelineLanes>(buildTimelineLanes(outcome.file->trace));
+        if (!outcome.file->loop)
+            outcome.file->loop
+                = std::make_shared<const ImportedLoop>(importedLoop(outcome.file->trace, outcome.file->report, {}));
         files->push_back(std::move(*outcome.file));
         done += sizes[i];
     }

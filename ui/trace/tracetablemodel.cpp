@@ -2,6 +2,9 @@
 
 #include "core/analysis/format.h"
 
+#include <QColor>
+#include <QFont>
+
 namespace synctax {
 
 TraceTableModel::TraceTableModel(std::vector<TraceColumn> columns, QObject* parent)
@@ -33,6 +36,16 @@ QVariant TraceTableModel::data(const QModelIndex& index, int role) const
         return raw(index.row(), index.column());
     case Qt::ToolTipRole:
         return toolTip(index.row(), index.column());
+    case Qt::FontRole: {
+        if (!highlighted(index.row()))
+            return {};
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    case Qt::BackgroundRole:
+        // Translucent amber: readable over a light or a dark palette.
+        return highlighted(index.row()) ? QVariant(QColor(255, 190, 0, 70)) : QVariant();
     case Qt::TextAlignmentRole:
         return m_columns[size_t(index.column())].text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -33,6 +33,7 @@ protected:
     virtual QVariant raw(int row, int column) const = 0;
     virtual QVariant display(int row, int column) const; // the raw value through the column's pattern
     virtual QVariant toolTip(int, int) const { return {}; }
+    virtual bool highlighted(int) const { return false; } // a row shown bold on a tinted background
 
 private:
     std::vector<TraceColumn> m_columns;

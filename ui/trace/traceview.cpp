@@ -9,6 +9,7 @@
 #include "ui/trace/tracesitemodel.h"
 #include "ui/trace/tracestepmodel.h"
 #include "ui/trace/tracetimeline.h"
+#include "ui/trace/tracewhatifpanel.h"
 
 #include <QDir>
 #include <QFile>
@@ -45,6 +46,7 @@ TraceView::TraceView(QWidget* parent)
     , m_columnsHolder(new QWidget(this))
     , m_explanation(new QTextBrowser(this))
     , m_queueChart(new TraceQueueChart(this))
+    , m_whatIf(new TraceWhatIfPanel(this))
 {
     setObjectName(QStringLiteral("traceView"));
     m_header->setWordWrap(true);
@@ -61,9 +63,11 @@ TraceView::TraceView(QWidget* parent)
     side->addWidget(m_queueChart);
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_columnsHolder);
+    bottom->addWidget(m_whatIf);
     bottom->addWidget(side);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
+    bottom->setStretchFactor(2, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_timeline);
     split->addWidget(bottom);
@@ -116,6 +120,7 @@ void TraceView::appendFiles(const TraceFilesPtr& files)
         for (const auto& r : m_ranks)
             ranks.push_back({ r->label, r->files });
         m_timeline->setRanks(ranks);
+        updateWhatIfSources();
         showCurrent();
     }
 }
@@ -156,8 +161,24 @@ void TraceView::rebuild()
         ranks.push_back({ r->label, r->files });
     m_timeline->setRanks(ranks);
     rebuildColumns(false);
+    updateWhatIfSources();
     showCurrent();
 }
+
+void TraceView::updateWhatIfSources()
+{
+    std::vector<TraceWhatIfPanel::Source> sources;
+    for (const auto& r : m_ranks) {
+        for (const TraceFile* f : r->files) {
+            const QString name = QFileInfo(QString::fromStdString(f->path)).fileName();
+            const bool named = r->number.has_value() && m_ranks.size() > 1;
+            sources.push_back({ named ? tr("%1 · %2").arg(r->label, name) : name, f->loop });
+        }
+    }
+    m_whatIf->setSources(std::move(sources));
+}
+
+void TraceView::focusHostWork() { m_whatIf->focusHostWork(); }
 
 void TraceView::rebuildColumns(bool keepViews)
 {
@@ -326,13 +347,17 @@ bool TraceView::exportTables(const QString& dir, QStringList* written, QString* 
     }
     // trace-summary.json as synctax-run trace --out writes it: one file alone, else one per file named by it.
     const QStringList traces = this->files();
+    const double hostWorkUs = 1000.0 * m_whatIf->hostWorkMs();
+    ImportedLoop notPrepared;
+    notPrepared.reason = "no replay prepared for this file";
     for (const auto& r : m_ranks) {
         for (const TraceFile* f : r->files) {
             const std::string name
                 = traces.size() == 1 ? std::string("trace-summary.json") : traceSummaryFileName(f->path);
             const QString path = out.filePath(QString::fromStdString(name));
             try {
-                writeTraceSummary(path.toStdString(), f->report);
+                const ImportedLoop& loop = f->loop ? *f->loop : notPrepared;
+                writeTraceSummary(path.toStdString(), f->report, loop, whatIf(loop, hostWorkUs));
             } catch (const std::exception& e) {
                 if (error)
                     *error = QString::fromStdString(e.what());

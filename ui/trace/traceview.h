@@ -21,6 +21,7 @@ class TraceQueueChart;
 class TraceSiteModel;
 class TraceStepModel;
 class TraceTimeline;
+class TraceWhatIfPanel;
 
 // A recorded trace, or the per-rank traces of one distributed job: the timeline of every rank on
 // one time axis over, per rank side by side, its steps and its sync sites; beside them what the
@@ -48,12 +49,16 @@ public:
     const TraceReport& report(int rank) const; // merged over the rank's files
     TraceTimeline* timeline() const { return m_timeline; }
     TraceQueueChart* queueChart() const { return m_queueChart; }
+    // What if you logged differently: every file's loop, the first file's shown, a host-work slider.
+    TraceWhatIfPanel* whatIfPanel() const { return m_whatIf; }
+    void focusHostWork();
     QString explanationHtml() const;
     QStringList files() const;
 
     // Per rank, trace-steps.csv and trace-sites.csv (-rankN before .csv when there are several).
     // Beside them trace-summary.json (writeTraceSummary), named as synctax-run trace --out names it:
-    // trace-summary.json for one file, trace-summary-<stem>.json for each of several.
+    // trace-summary.json for one file, trace-summary-<stem>.json for each of several; each file's
+    // what-if at the host work the panel's slider shows.
     bool exportTables(const QString& dir, QStringList* written, QString* error);
 
 private:
@@ -62,6 +67,7 @@ private:
     void rebuild();
     void rebuildColumns(bool keepViews);
     void showCurrent();
+    void updateWhatIfSources();
 
     std::vector<std::unique_ptr<Rank>> m_ranks;
     int m_current = -1;
@@ -72,6 +78,7 @@ private:
     QWidget* m_columns = nullptr;
     QTextBrowser* m_explanation = nullptr;
     TraceQueueChart* m_queueChart = nullptr;
+    TraceWhatIfPanel* m_whatIf = nullptr;
 };
 
 } // namespace synctax

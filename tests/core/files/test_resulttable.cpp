@@ -1,5 +1,7 @@
 #include "core/files/resulttable.h"
 
+#include "textlines.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -79,15 +81,6 @@ std::string fileText(const std::string& path)
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-std::vector<std::string> linesOf(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
 }
 
 // The grid's cells by the first column (style, and "style" for the models' names), trimmed, left

@@ -16,7 +16,7 @@ TEST(TraceSummary, WrittenAndParsedBack)
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "trace-summary.json").string();
-    writeTraceSummary(path, sampleTraceReport());
+    writeTraceSummary(path, sampleTraceReport(), ImportedLoop {}, WhatIf {});
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
     std::ifstream in(path);
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -66,6 +66,9 @@ TEST(TraceSummary, WrittenAndParsedBack)
     EXPECT_EQ(j.at("queues")[0].at("stream"), 7);
     EXPECT_EQ(j.at("tax_pct"), 6.25);
     EXPECT_EQ(j.at("notes"), nlohmann::json::array({ "a note from the reader" }));
+    // No loop was given: the what-if says so, with no rows (test_tracesummary_whatif.cpp has a real one).
+    EXPECT_EQ(j.at("whatif").at("absent_reason"), "no loop to replay");
+    EXPECT_TRUE(j.at("whatif").at("rows").empty());
     std::filesystem::remove_all(dir);
 }
 

@@ -1,0 +1,82 @@
+# synctax-run trace prints, after each file's tables, what each logging style would cost its loop
+# (the what-if) and writes the same rows into trace-summary.json's `whatif`: on resnet50-none
+# (tests/data/traces/torch-2.11-h200, no sync in its steps) with --host-work-us, --step-ms and
+# --sync-us, and on a trace whose steps launch nothing, where the block says why it is absent.
+set(h200 ${DATA}/traces/torch-2.11-h200)
+include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
+run_trace(${h200}/resnet50-none.pt.trace.json.gz --host-work-us 5000 --step-ms 33.8 --sync-us 8 --out ${WORK})
+
+# Every line of the output fits 80 columns.
+string(REPLACE "\n" ";" lines "${out}")
+foreach(line IN LISTS lines)
+    string(LENGTH "${line}" width)
+    if(width GREATER 80)
+        message(FATAL_ERROR "a line of ${width} columns:\n${line}")
+    endif()
+endforeach()
+# The title with the host work asked for, the header, the loop as recorded first and marked.
+foreach(expected IN ITEMS
+    "What if you logged differently (each style replayed on this loop, steady state,\n  +5.00 ms of host work per step):\n"
+    "  style                          every   step ms  tax vs none\n"
+    "-------------------------------------------------------------\n> as_recorded   "
+    "fitted to the\n  unprofiled step of 33.80 ms; sync 8 us\n"
+    "\nuncertainty: ")
+    string(FIND "${out}" "${expected}" at)
+    if(at EQUAL -1)
+        message(FATAL_ERROR "the output lacks '${expected}':\n${out}")
+    endif()
+endforeach()
+
+# The summary holds the same rows: the options' values, as_recorded first, then every catalog style
+# in the table's order, each once, `none` at no tax.
+file(READ ${WORK}/trace-summary.json json)
+string(JSON hostWork GET "${json}" whatif host_work_us)
+string(JSON how GET "${json}" whatif calibration how)
+string(JSON syncUs GET "${json}" whatif sync_us)
+string(JSON absent TYPE "${json}" whatif absent_reason)
+if(NOT hostWork EQUAL 5000 OR NOT syncUs EQUAL 8 OR NOT how MATCHES "fitted to the unprofiled step of 33.80 ms"
+        OR NOT absent STREQUAL "NULL")
+    message(FATAL_ERROR "whatif: host_work_us ${hostWork}, sync_us ${syncUs}, how '${how}', absent_reason ${absent}")
+endif()
+string(JSON nrows LENGTH "${json}" whatif rows)
+if(nrows LESS 2)
+    message(FATAL_ERROR "whatif: ${nrows} rows")
+endif()
+math(EXPR last "${nrows} - 1")
+set(previous -1)
+foreach(i RANGE ${last})
+    string(JSON style GET "${json}" whatif rows ${i} style)
+    if(i EQUAL 0 AND NOT style STREQUAL "as_recorded")
+        message(FATAL_ERROR "whatif row 0 is '${style}', expected as_recorded")
+    endif()
+    # The style's row in the table: its name at the line's start (after the marker's two columns).
+    string(REGEX MATCH "\n[> ] ${style} +[0-9]*  +[0-9.]+ +[+-][0-9.]+%\n" row "${out}")
+    string(FIND "${out}" "${row}" at)
+    if(NOT row OR at LESS_EQUAL previous)
+        message(FATAL_ERROR "row ${i} (${style}) is not in the table, or out of order:\n${out}")
+    endif()
+    set(previous ${at})
+    if(style STREQUAL "none")
+        string(JSON tax GET "${json}" whatif rows ${i} tax_pct)
+        if(NOT tax EQUAL 0)
+            message(FATAL_ERROR "none's tax against itself: ${tax}")
+        endif()
+        if(NOT row MATCHES "\\+0\\.0%")
+            message(FATAL_ERROR "none's row: ${row}")
+        endif()
+    endif()
+endforeach()
+
+# A trace whose steps launch no GPU work: the same exit code, and the block says why.
+run_trace(${DATA}/traces/bad/no-gpu-events.json --out ${WORK})
+set(expected "What if you logged differently: not available (its steps launch no GPU work)\n")
+string(FIND "${out}" "${expected}" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "the output lacks '${expected}':\n${out}")
+endif()
+file(READ ${WORK}/trace-summary.json json)
+string(JSON reason GET "${json}" whatif absent_reason)
+string(JSON nrows LENGTH "${json}" whatif rows)
+if(NOT reason STREQUAL "its steps launch no GPU work" OR NOT nrows EQUAL 0)
+    message(FATAL_ERROR "whatif of a trace without launches: absent_reason '${reason}', ${nrows} rows")
+endif()

@@ -1,0 +1,221 @@
+// The Trace view's what-if panel over real traces (tests/data/traces/torch-2.11-h200/) loaded by
+// the production load: its rows are whatIf's at the slider's host work, the slider and its spin box
+// follow each other in 0.5 ms steps, several files are picked in a combo box, the export writes the
+// rows shown, and Ctrl+Shift+H puts the keyboard on the slider. The expected rows are the model's
+// own (whatIf called here on the loop the load built): what is checked is the panel's plumbing.
+#include "core/files/tracesummary.h"
+#include "ui/mainwindow.h"
+#include "ui/trace/traceloader.h"
+#include "ui/trace/traceview.h"
+#include "ui/trace/tracewhatifmodel.h"
+#include "ui/trace/tracewhatifpanel.h"
+
+#include "testfiles.h"
+#include "tracefixtures.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFont>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace synctax;
+
+namespace {
+
+const QString h200 = QStringLiteral(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/");
+
+TraceFilesPtr load(const QStringList& names)
+{
+    TraceLoader loader;
+    QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+    QStringList paths;
+    for (const QString& n : names)
+        paths << h200 + n;
+    loader.load(paths);
+    if (!available.wait(120000) || available.isEmpty())
+        return nullptr;
+    return available.first().at(1).value<TraceFilesPtr>();
+}
+
+// The model's rows, cell by cell, against whatIf's: exact, as the panel shows what it was given.
+bool rowsEqual(const TraceWhatIfModel& model, const WhatIf& expected, QString* why)
+{
+    if (model.rowCount() != int(expected.rows.size())) {
+        *why = QStringLiteral("%1 rows, expected %2").arg(model.rowCount()).arg(expected.rows.size());
+        return false;
+    }
+    for (int i = 0; i < model.rowCount(); ++i) {
+        const WhatIfRow& e = expected.rows[size_t(i)];
+        const auto raw = [&](int column) { return model.index(i, column).data(TraceRawRole); };
+        if (raw(TraceWhatIfModel::Style).toString().toStdString() != e.style
+            || raw(TraceWhatIfModel::StepMs).toDouble() != e.stepMs
+            || raw(TraceWhatIfModel::TaxPct).toDouble() != e.taxPct
+            || raw(TraceWhatIfModel::Every).toLongLong() != e.n) {
+            *why = QStringLiteral("row %1 (%2): %3 ms %4%, expected %5 ms %6%")
+                       .arg(i)
+                       .arg(QString::fromStdString(e.style))
+                       .arg(raw(TraceWhatIfModel::StepMs).toDouble())
+                       .arg(raw(TraceWhatIfModel::TaxPct).toDouble())
+                       .arg(e.stepMs)
+                       .arg(e.taxPct);
+            return false;
+        }
+    }
+    return true;
+}
+
+#define COMPARE_ROWS(model, expected)                                                                                  \
+    do {                                                                                                               \
+        QString why;                                                                                                   \
+        QVERIFY2(rowsEqual(model, expected, &why), qPrintable(why));                                                   \
+    } while (false)
+
+} // namespace
+
+class TestTraceWhatIf : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { useTemporaryHome(); }
+
+    void rowsFollowTheSlider()
+    {
+        const TraceFilesPtr files = load({ QStringLiteral("resnet50-none.pt.trace.json.gz") });
+        QVERIFY(files && files->size() == 1);
+        // The load's worker built the loop; the window only replays it.
+        const std::shared_ptr<const ImportedLoop> loop = files->front().loop;
+        QVERIFY(loop);
+        QVERIFY2(loop->available, loop->reason.c_str());
+
+        TraceView view;
+        view.resize(1600, 1000);
+        view.setFiles(files);
+        TraceWhatIfPanel* panel = view.whatIfPanel();
+        QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(!panel->fileBox()->isVisibleTo(panel)); // one file: nothing to pick
+        QCOMPARE(panel->hostWorkMs(), 0.0);
+        COMPARE_ROWS(*panel->model(), whatIf(*loop, 0));
+
+        // The loop as recorded is the first row, shown bold on a tint; the styles are not.
+        const QModelIndex recorded = panel->model()->index(0, TraceWhatIfModel::Style);
+        QCOMPARE(recorded.data().toString(), QStringLiteral("as recorded"));
+        QVERIFY(recorded.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(recorded.data(Qt::BackgroundRole).isValid());
+        QVERIFY(!panel->model()->index(1, TraceWhatIfModel::Style).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(panel->model()->index(1, TraceWhatIfModel::Style).data().toString(), QStringLiteral("none"));
+
+        // 20 steps of 0.5 ms: 10 ms of host work, which slows this loop's steps.
+        QSignalSpy changed(panel, &TraceWhatIfPanel::whatIfChanged);
+        panel->slider()->setValue(20);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel->hostWorkMs(), 10.0);
+        QCOMPARE(panel->spinBox()->value(), 10.0);
+        QCOMPARE(panel->hostWorkLabel(), QStringLiteral("if your data loading took 10.0 ms more per step"));
+        const WhatIf at10 = whatIf(*loop, 10000);
+        COMPARE_ROWS(*panel->model(), at10);
+        QCOMPARE(panel->whatIf().hostWorkUs, 10000.0);
+        QVERIFY(at10.rows[1].stepMs > whatIf(*loop, 0).rows[1].stepMs);
+
+        // The keyboard moves it a step; the spin box takes a value to the nearest step.
+        QTest::keyClick(panel->slider(), Qt::Key_Right);
+        QCOMPARE(panel->hostWorkMs(), 10.5);
+        COMPARE_ROWS(*panel->model(), whatIf(*loop, 10500));
+        panel->spinBox()->setValue(12.3);
+        QCOMPARE(panel->slider()->value(), 25);
+        QCOMPARE(panel->spinBox()->value(), 12.5);
+        COMPARE_ROWS(*panel->model(), whatIf(*loop, 12500));
+        panel->setHostWorkMs(80);
+        QCOMPARE(panel->hostWorkMs(), 50.0);
+        COMPARE_ROWS(*panel->model(), whatIf(*loop, 50000));
+        QVERIFY2(panel->note().contains(QString::fromStdString(loop->calibration.how)), qPrintable(panel->note()));
+        QVERIFY(panel->note().contains(QStringLiteral("Uncertainty: ")));
+
+        QVERIFY(keepScreenshot(view.grab(), QStringLiteral("trace-whatif")));
+    }
+
+    void severalFilesArePickedInTheComboBox()
+    {
+        const TraceFilesPtr files = load(
+            { QStringLiteral("resnet50-none.pt.trace.json.gz"), QStringLiteral("resnet50-item.pt.trace.json.gz") });
+        QVERIFY(files && files->size() == 2);
+        TraceView view;
+        view.setFiles(files);
+        TraceWhatIfPanel* panel = view.whatIfPanel();
+        QVERIFY(panel->fileBox()->isVisibleTo(panel));
+        QCOMPARE(panel->fileBox()->count(), 2);
+        QCOMPARE(panel->fileBox()->currentText(), QStringLiteral("resnet50-none.pt.trace.json.gz"));
+        panel->setHostWorkMs(5);
+        COMPARE_ROWS(*panel->model(), whatIf(*(*files)[0].loop, 5000));
+        panel->fileBox()->setCurrentIndex(1);
+        QCOMPARE(panel->currentSource(), 1);
+        QCOMPARE(panel->hostWorkMs(), 5.0);
+        const WhatIf item = whatIf(*(*files)[1].loop, 5000);
+        COMPARE_ROWS(*panel->model(), item);
+        // resnet50-item syncs once a step: its loop as recorded is not the loop without syncs.
+        QVERIFY(item.rows[0].taxPct > 0);
+
+        // Export Trace Tables writes each file's what-if at the slider's host work.
+        QTemporaryDir dir;
+        QStringList written;
+        QString error;
+        QVERIFY2(view.exportTables(dir.path(), &written, &error), qPrintable(error));
+        for (size_t i = 0; i < files->size(); ++i) {
+            const TraceFile& f = (*files)[i];
+            QFile summary(dir.filePath(QString::fromStdString(traceSummaryFileName(f.path))));
+            QVERIFY(summary.open(QIODevice::ReadOnly));
+            const nlohmann::json j = nlohmann::json::parse(summary.readAll().toStdString());
+            QCOMPARE(j.at("whatif"), toJson(*f.loop, whatIf(*f.loop, 5000)));
+            QCOMPARE(j.at("whatif").at("host_work_us").get<double>(), 5000.0);
+        }
+    }
+
+    void aLoopThatCannotBeReplayedSaysWhy()
+    {
+        // The hand-built fixture's launches have no correlation: nothing to replay. Loaded through
+        // the loader, which builds the loop a fake load leaves out; set by hand, there is none.
+        TraceLoader loader;
+        loader.setLoadFunction(tracefixtures::fakeLoad());
+        QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+        loader.load({ QStringLiteral("/t/rank0.pt.trace.json") });
+        QVERIFY(available.wait(30000));
+        const TraceFilesPtr files = available.first().at(1).value<TraceFilesPtr>();
+        QVERIFY(files->front().loop);
+        TraceView view;
+        view.setFiles(files);
+        TraceWhatIfPanel* panel = view.whatIfPanel();
+        QCOMPARE(panel->model()->rowCount(), 0);
+        QVERIFY(!panel->slider()->isEnabled());
+        QCOMPARE(panel->note(),
+            QStringLiteral("Not available: %1.").arg(QString::fromStdString(files->front().loop->reason)));
+
+        view.setFiles(tracefixtures::twoRanks());
+        QCOMPARE(view.whatIfPanel()->note(), QStringLiteral("Not available: no replay prepared."));
+    }
+
+    void ctrlShiftHFocusesTheSlider()
+    {
+        MainWindow w(nullptr, false);
+        w.setQuiet(true);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QSignalSpy available(w.traceLoader(), &TraceLoader::traceAvailable);
+        w.openTraces({ h200 + QStringLiteral("tiny_mlp-item.pt.trace.json.gz") });
+        QVERIFY(available.wait(120000));
+        QSlider* slider = w.traceView()->whatIfPanel()->slider();
+        QVERIFY(!slider->hasFocus());
+        QTest::keySequence(&w, QKeySequence(QStringLiteral("Ctrl+Shift+H")));
+        QTRY_VERIFY(slider->hasFocus());
+        QVERIFY(w.tracePageShown());
+    }
+};
+
+QTEST_MAIN(TestTraceWhatIf)
+#include "tst_tracewhatif.moc"

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "core/queuemodel/tracewhatif.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QTableView;
+
+namespace synctax {
+
+class TraceWhatIfModel;
+
+// "What if I logged differently": each logging style's step time and tax replayed on one trace's
+// loop, and a host-work slider (0 to 50 ms in 0.5 ms steps) that replays them again as it moves,
+// on the window's thread (whatIf over every style takes a few ms; bench/whatif-speed). The loops
+// come ready from the load's worker; several files (ranks) are picked in a combo box.
+class TraceWhatIfPanel : public QWidget {
+    Q_OBJECT
+public:
+    struct Source {
+        QString label; // the file, as the combo box names it
+        std::shared_ptr<const ImportedLoop> loop; // null: not prepared (a file built by hand)
+    };
+
+    explicit TraceWhatIfPanel(QWidget* parent = nullptr);
+
+    // Replaces the files offered; the one picked stays picked while it is still there (a watched
+    // folder adds files), else the first.
+    void setSources(std::vector<Source> sources);
+    int sourceCount() const { return int(m_sources.size()); }
+    int currentSource() const { return m_current; }
+    void setCurrentSource(int index);
+    const ImportedLoop* currentLoop() const;
+
+    double hostWorkMs() const; // the slider's value
+    void setHostWorkMs(double ms); // to the nearest 0.5 ms step within 0 to 50 ms
+    const WhatIf& whatIf() const; // the rows shown
+    void focusHostWork(); // the slider, for the keyboard
+
+    TraceWhatIfModel* model() const { return m_model; }
+    QSlider* slider() const { return m_slider; }
+    QDoubleSpinBox* spinBox() const { return m_spin; }
+    QComboBox* fileBox() const { return m_fileBox; }
+    QString hostWorkLabel() const; // "if your data loading took 5.0 ms more per step"
+    QString note() const; // the model line and the uncertainty, or why there is no what-if
+
+Q_SIGNALS:
+    void whatIfChanged();
+
+private:
+    void recompute();
+
+    std::vector<Source> m_sources;
+    int m_current = -1;
+    TraceWhatIfModel* m_model = nullptr;
+    QComboBox* m_fileBox = nullptr;
+    QLabel* m_fileLabel = nullptr;
+    QSlider* m_slider = nullptr;
+    QDoubleSpinBox* m_spin = nullptr;
+    QLabel* m_hostLabel = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_note = nullptr;
+};
+
+} // namespace synctax
