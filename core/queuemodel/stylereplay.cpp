@@ -64,15 +64,27 @@ StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
     const ReplayOptions& options, const ReplayCosts& costs)
 {
+    return replayStyleBlock(seq, style, stepsPerBlock, options, costs, nullptr);
+}
+
+StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+    const ReplayOptions& options, const ReplayCosts& costs, std::vector<StepRecord>* records)
+{
     const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
     const std::int64_t steps = std::max<std::int64_t>(1, stepsPerBlock);
     const StyleInfo* info = findStyle(style.name);
     const StyleHostCost cost = styleHostCost(style, costs);
     const int extraLaunches = info ? info->cost.extraLaunches : 0;
     ReplayState s;
+    const auto ns = [](double us) { return std::int64_t(std::llround(us * 1e3)); };
     for (std::int64_t step = 0; step < steps; ++step) {
+        StepRecord record;
+        record.step = std::uint32_t(step);
+        record.startNs = ns(s.host);
         s.host += options.hostWorkUs;
         replayRecordedStep(s, seq, options.syncUs, capacity);
+        record.dispatchedNs = ns(s.host);
+        record.gpuDoneNs = ns(s.gpuFree);
         if (info && syncsAfterStep(*info, style.n, step, steps)) {
             // The style's launches queue behind the step's work; its read waits for all of it.
             for (int i = 0; i < extraLaunches; ++i)
@@ -82,6 +94,10 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
             s.host += cost.stepUs;
             for (int i = 0; i < extraLaunches; ++i)
                 replayLaunch(s, 0, costs.extraLaunchUs, capacity);
+        }
+        if (records) {
+            record.loggedNs = ns(s.host);
+            records->push_back(record);
         }
     }
     replaySync(s, costs.syncUs); // the closing synchronize every style pays, the baseline included

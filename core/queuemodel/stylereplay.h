@@ -3,6 +3,7 @@
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/launchsequence.h"
 #include "core/queuemodel/replaysimulator.h"
+#include "core/steps/steprecord.h"
 
 #include <cstdint>
 #include <map>
@@ -49,6 +50,12 @@ struct StyleBlockReplay {
 // prices the sequence's own recorded syncs.
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
     const ReplayOptions& options, const ReplayCosts& costs);
+
+// The same block with one record per step appended to `records`, in ns from the block's start, for
+// drawing it as the Simulator's records are drawn: the step's start (before H), its launches queued,
+// its GPU work done, the style's work done.
+StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+    const ReplayOptions& options, const ReplayCosts& costs, std::vector<StepRecord>* records);
 
 struct StyleReplayPrediction {
     StyleSpec style;
