@@ -305,13 +305,20 @@ void MainWindow::createActions()
         m_viewMenu->addAction(d->toggleViewAction());
 
     QMenu* teach = menuBar()->addMenu(tr("&Teach"));
-    auto* teachAction = teach->addAction(tr("&Queue Simulator…"), this, [this] {
+    const auto showTeach = [this] {
         teachView()->show();
         teachView()->raise();
         teachView()->activateWindow();
-    });
+    };
+    auto* teachAction = teach->addAction(tr("&Queue Simulator…"), this, showTeach);
     teachAction->setShortcut(QKeySequence(tr("Ctrl+T")));
     teachAction->setToolTip(tr("Why the tax is self-limiting, and where it is not: a simulated loop, no GPU needed"));
+    auto* sequenceAction = teach->addAction(tr("Load &Launch Sequence…"), this, [this, showTeach] {
+        showTeach();
+        teachView()->chooseLaunchSequence();
+    });
+    sequenceAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    sequenceAction->setToolTip(tr("The queue simulator replaying a real step of a PyTorch-profiler trace"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About SyncTax"), this, [this] {

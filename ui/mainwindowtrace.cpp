@@ -33,12 +33,9 @@ void MainWindow::createTraceViews()
     connect(m_traceLoader, &TraceLoader::progress, this,
         [this](int, quint64 read, quint64 bytes, const QString& eta, int permille, bool analysing) {
             m_traceProgress->setValue(permille);
-            const QLocale locale;
-            m_traceEta->setText(analysing
-                    ? tr("Analysing trace: steps, syncs and timeline lanes of %1…")
-                          .arg(locale.formattedDataSize(qint64(bytes)))
-                    : tr("Reading trace: %1 of %2, %3")
-                          .arg(locale.formattedDataSize(qint64(read)), locale.formattedDataSize(qint64(bytes)), eta));
+            m_traceEta->setText(analysing ? tr("Analysing trace: steps, syncs and timeline lanes of %1…")
+                                                .arg(QLocale().formattedDataSize(qint64(bytes)))
+                                          : traceReadingText(read, bytes, eta));
         });
     connect(m_traceLoader, &TraceLoader::traceAvailable, this, [this](int, const TraceFilesPtr& files) {
         setTraceLoading(false);

@@ -74,41 +74,56 @@ void TaxCurveChart::flush()
     }
 }
 
+std::vector<QPointF> TaxCurveChart::sweep(const std::function<double(double gMs)>& taxAt)
+{
+    std::vector<QPointF> curve;
+    for (int i = 0; i < pointCount; ++i) {
+        const double gMs = minGMs * std::pow(maxGMs / minGMs, double(i) / (pointCount - 1));
+        curve.emplace_back(gMs, taxAt(gMs));
+    }
+    return curve;
+}
+
 void TaxCurveChart::recompute()
 {
     QElapsedTimer clock;
     clock.start();
-    m_curve.clear();
-    QList<QPointF> points;
-    double highest = 0;
-    for (int i = 0; i < pointCount; ++i) {
+    const auto taxAt = [this](double gMs) {
         QueueModel model = m_model;
-        model.gMs = minGMs * std::pow(maxGMs / minGMs, double(i) / (pointCount - 1));
-        const double tax = estimateSyncTax(model, m_syncEveryN, curveBlockSteps).taxPct;
-        m_curve.emplace_back(model.gMs, tax);
-        points.append(m_curve.back());
-        highest = std::max(highest, tax);
-    }
+        model.gMs = gMs;
+        return estimateSyncTax(model, m_syncEveryN, curveBlockSteps).taxPct;
+    };
     const double currentG = std::clamp(m_model.gMs, minGMs, maxGMs);
-    QueueModel current = m_model;
-    current.gMs = currentG;
-    m_current = QPointF(currentG, estimateSyncTax(current, m_syncEveryN, curveBlockSteps).taxPct);
-    highest = std::max(highest, m_current.y());
+    showCurve(sweep(taxAt), QPointF(currentG, taxAt(currentG)),
+        tr("tax of %1 (D %2 ms, H %3 ms, L %4 µs, K %5)")
+            .arg(QString::fromStdString(syncEveryLabel(m_syncEveryN)))
+            .arg(m_model.dMs, 0, 'g', 3)
+            .arg(m_model.hUs * 1e-3, 0, 'g', 3)
+            .arg(m_model.lUs, 0, 'g', 3)
+            .arg(m_model.k),
+        tr("Tax vs GPU time per step"));
+    m_lastComputeMs = double(clock.nsecsElapsed()) * 1e-6;
+}
+
+void TaxCurveChart::showCurve(
+    const std::vector<QPointF>& curve, QPointF current, const QString& name, const QString& title)
+{
+    m_debounce.stop();
+    m_curve = curve;
+    m_current = current;
+    double highest = current.y();
+    for (const QPointF& p : curve)
+        highest = std::max(highest, p.y());
+    QList<QPointF> points(curve.begin(), curve.end());
     // The model's own point joins the line, so the marker sits on it even on a sharp peak.
     const auto at = std::lower_bound(
         points.begin(), points.end(), m_current, [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     points.insert(at, m_current);
     m_line->replace(points);
     m_point->replace(QList<QPointF> { m_current });
-    m_line->setName(tr("tax of %1 (D %2 ms, H %3 ms, L %4 µs, K %5)")
-                        .arg(QString::fromStdString(syncEveryLabel(m_syncEveryN)))
-                        .arg(m_model.dMs, 0, 'g', 3)
-                        .arg(m_model.hUs * 1e-3, 0, 'g', 3)
-                        .arg(m_model.lUs, 0, 'g', 3)
-                        .arg(m_model.k));
-    chart()->setTitle(tr("Tax vs GPU time per step"));
+    m_line->setName(name);
+    chart()->setTitle(title);
     setNiceRange(m_axisY, 0, std::max(5.0, highest * 1.08), true);
-    m_lastComputeMs = double(clock.nsecsElapsed()) * 1e-6;
 }
 
 } // namespace synctax

@@ -4,7 +4,9 @@
 #include "ui/charts/chartpanel.h"
 
 #include <QPointF>
+#include <QString>
 #include <QTimer>
+#include <functional>
 #include <vector>
 
 class QLineSeries;
@@ -30,6 +32,13 @@ public:
     static constexpr double minGMs = 0.05;
     static constexpr double maxGMs = 100;
     static constexpr int pointCount = 30;
+
+    // The curve's points, G log-spaced over [minGMs, maxGMs], y from `taxAt` (G in ms -> tax in %).
+    // Pure: a worker thread may call it.
+    static std::vector<QPointF> sweep(const std::function<double(double gMs)>& taxAt);
+    // Shows a curve computed elsewhere (the Teach window's replay of a recorded step, on its
+    // worker), with its own point, legend and title; a pending recomputation of the model is dropped.
+    void showCurve(const std::vector<QPointF>& curve, QPointF current, const QString& name, const QString& title);
 
     // x: G (ms), y: tax (%).
     const std::vector<QPointF>& curve() const { return m_curve; }

@@ -54,6 +54,15 @@ PipelineWidget::PipelineWidget(QWidget* parent)
 
 void PipelineWidget::setModel(const QueueModel& model, int64_t syncEveryN)
 {
+    setModel(model, syncEveryN, [&model](const StyleSpec& style, int64_t steps) {
+        std::vector<StepRecord> records;
+        Simulator(model).runBlock(style, steps, StepRecord {}, &records);
+        return records;
+    });
+}
+
+void PipelineWidget::setModel(const QueueModel& model, int64_t syncEveryN, const BlockRecords& blockRecords)
+{
     const double oldFraction = m_windowNs > 0 ? m_cursorNs / m_windowNs : 0;
     m_model = model;
     m_syncEveryN = syncEveryN;
@@ -71,9 +80,7 @@ void PipelineWidget::setModel(const QueueModel& model, int64_t syncEveryN)
     double windowEnd = 0;
     for (int t = 0; t < 2; ++t) {
         Trace& trace = m_traces[t];
-        trace.records.clear();
-        Simulator simulator(model);
-        simulator.runBlock(styles[t], total, StepRecord {}, &trace.records);
+        trace.records = blockRecords(styles[t], total);
         const StepRecord& firstShown = trace.records[first];
         const StepRecord& last = trace.records.back();
         trace.originNs = double(firstShown.startNs);

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace synctax {
@@ -23,6 +24,11 @@ public:
 
     // n <= 0: no sync; both pipelines are the baseline.
     void setModel(const QueueModel& model, int64_t syncEveryN);
+    // One block of `steps` steps of a style from an idle GPU: `steps` records, ns on the block's own clock.
+    using BlockRecords = std::function<std::vector<StepRecord>(const StyleSpec& style, int64_t steps)>;
+    // The same pipelines with their steps from `records` (a replayed launch sequence); `model` is
+    // the loop as drawn: its H, D, K and G place each step's host work, dispatch and GPU start.
+    void setModel(const QueueModel& model, int64_t syncEveryN, const BlockRecords& records);
 
     // 1 plays the window in baseSeconds() seconds; 0.1 ten times slower, 10 ten times faster.
     void setSpeed(double speed);

@@ -43,7 +43,7 @@ double RegimeHeatmap::taxAt(int column, int row) const
 {
     if (m_grid.empty() || column < 0 || column >= columns || row < 0 || row >= rows)
         return std::numeric_limits<double>::quiet_NaN();
-    return m_grid[size_t(row * columns + column)];
+    return m_grid[size_t(row) * columns + size_t(column)];
 }
 
 QString RegimeHeatmap::cacheKey() const
@@ -54,6 +54,7 @@ QString RegimeHeatmap::cacheKey() const
 void RegimeHeatmap::setModel(const QueueModel& model)
 {
     m_model = model;
+    m_subtitle.clear();
     const auto cached = m_cache.constFind(cacheKey());
     if (cached != m_cache.constEnd()) {
         m_debounce.stop();
@@ -72,24 +73,40 @@ void RegimeHeatmap::flush()
     }
 }
 
+std::vector<double> RegimeHeatmap::computeGrid(const std::function<double(double ratio, double hostWorkMs)>& taxAt)
+{
+    std::vector<double> grid(size_t(rows * columns));
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column)
+            grid[size_t(row) * columns + size_t(column)] = taxAt(ratioAt(column), hostWorkMsAt(row));
+    }
+    return grid;
+}
+
 void RegimeHeatmap::recompute()
 {
     QElapsedTimer clock;
     clock.start();
-    std::vector<double> grid(size_t(rows * columns));
-    for (int row = 0; row < rows; ++row) {
-        for (int column = 0; column < columns; ++column) {
-            QueueModel cell = m_model;
-            cell.hUs = hostWorkMsAt(row) * 1e3;
-            cell.gMs = ratioAt(column) * (cell.dMs + hostWorkMsAt(row));
-            grid[size_t(row * columns + column)] = estimateSyncTax(cell, 1, cellBlockSteps).taxPct;
-        }
-    }
+    std::vector<double> grid = computeGrid([this](double ratio, double hostWorkMs) {
+        QueueModel cell = m_model;
+        cell.hUs = hostWorkMs * 1e3;
+        cell.gMs = ratio * (cell.dMs + hostWorkMs);
+        return estimateSyncTax(cell, 1, cellBlockSteps).taxPct;
+    });
     if (m_cache.size() >= qsizetype(cacheLimit))
         m_cache.clear();
     m_cache.insert(cacheKey(), grid);
     m_grid = std::move(grid);
     m_lastComputeMs = double(clock.nsecsElapsed()) * 1e-6;
+    update();
+}
+
+void RegimeHeatmap::showGrid(const QueueModel& model, std::vector<double> grid, const QString& subtitle)
+{
+    m_debounce.stop();
+    m_model = model;
+    m_grid = std::move(grid);
+    m_subtitle = subtitle;
     update();
 }
 
@@ -110,12 +127,14 @@ void RegimeHeatmap::paintEvent(QPaintEvent*)
     p.drawText(QRectF(all.left(), all.top(), all.width(), line * 1.3), Qt::AlignHCenter | Qt::AlignTop,
         tr("Tax of item (sync every step): the middle regime"));
     p.setFont(font());
+    const QString subtitle = !m_subtitle.isEmpty() ? m_subtitle
+                                                   : tr("D = %1 ms, L = %2 µs, K = %3, Q = %4")
+                                                         .arg(m_model.dMs, 0, 'g', 3)
+                                                         .arg(m_model.lUs, 0, 'g', 3)
+                                                         .arg(m_model.k)
+                                                         .arg(m_model.queueCapacity);
     p.drawText(QRectF(all.left(), all.top() + line * 1.3, all.width(), line), Qt::AlignHCenter | Qt::AlignTop,
-        tr("D = %1 ms, L = %2 µs, K = %3, Q = %4")
-            .arg(m_model.dMs, 0, 'g', 3)
-            .arg(m_model.lUs, 0, 'g', 3)
-            .arg(m_model.k)
-            .arg(m_model.queueCapacity));
+        metrics.elidedText(subtitle, Qt::ElideRight, all.width()));
 
     const double legendWidth = 70;
     const QRectF grid(

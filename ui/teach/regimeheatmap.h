@@ -6,6 +6,7 @@
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace synctax {
@@ -28,6 +29,14 @@ public:
     static constexpr int rows = 11;
     static double ratioAt(int column); // G / (D + H)
     static double hostWorkMsAt(int row); // H
+    // A grid's cells, row-major from H = 0, from `taxAt` (G / (D + H), H in ms -> tax in %). Pure:
+    // a worker thread may call it.
+    static std::vector<double> computeGrid(const std::function<double(double ratio, double hostWorkMs)>& taxAt);
+    // Shows a grid computed elsewhere (the Teach window's replay of a recorded step, on its worker)
+    // under `subtitle`; an empty grid reads "computing…". The model places the cross. A pending
+    // recomputation of the uniform model is dropped; setModel() returns to it.
+    void showGrid(const QueueModel& model, std::vector<double> grid, const QString& subtitle);
+
     // The tax (%) in a cell; NaN until the grid is computed.
     double taxAt(int column, int row) const;
     bool isComputed() const { return !m_grid.empty(); }
@@ -48,6 +57,7 @@ private:
     std::vector<double> m_grid; // row-major, row 0 is H = 0
     QMap<QString, std::vector<double>> m_cache;
     double m_lastComputeMs = 0;
+    QString m_subtitle; // set by showGrid(); empty: the uniform model's D, L, K and Q
 };
 
 } // namespace synctax

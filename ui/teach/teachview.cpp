@@ -6,6 +6,7 @@
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"
+#include "ui/teach/replaysweeps.h"
 
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -45,7 +46,11 @@ TeachView::TeachView(QWidget* parent)
     , m_pipeline(new PipelineWidget(this))
     , m_taxCurve(new TaxCurveChart(this))
     , m_heatmap(new RegimeHeatmap(this))
+    , m_modelLabel(new QLabel(this))
+    , m_sweeps(new ReplaySweeps(this))
 {
+    m_modelLabel->setObjectName(QStringLiteral("teachModelLabel"));
+    m_modelLabel->setWordWrap(true);
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::RichText);
     m_headline->setObjectName(QStringLiteral("teachHeadline"));
@@ -58,6 +63,7 @@ TeachView::TeachView(QWidget* parent)
     charts->addWidget(m_taxCurve, 1);
     charts->addWidget(m_heatmap, 1);
     auto* right = new QVBoxLayout;
+    right->addWidget(m_modelLabel);
     right->addWidget(m_headline);
     // The pipeline's lanes have a natural height; the charts take what is left.
     m_pipeline->setMaximumHeight(410);
@@ -95,6 +101,7 @@ QWidget* TeachView::createControls()
         tr("A loss.item() every n steps; at the right end no sync at all (the baseline only)"), 1, 100, true, 0,
         tr(" steps"));
     layout->addWidget(modelBox);
+    layout->addWidget(createSequenceControls(column));
 
     auto* presets = new QGroupBox(tr("Presets (measured on an H200)"), column);
     auto* presetLayout = new QVBoxLayout(presets);
@@ -233,6 +240,7 @@ void TeachView::applyPreset(Preset preset)
 void TeachView::setModel(const QueueModel& model, int64_t syncEveryN)
 {
     m_applying = true;
+    dropSequence();
     setValue(D, model.dMs);
     setValue(G, model.gMs);
     setValue(H, model.hUs * 1e-3);
@@ -262,6 +270,11 @@ QString TeachView::headline() const { return m_headline->text(); }
 
 void TeachView::flush()
 {
+    if (m_sequence) {
+        m_sweeps->flush();
+        showReplayCharts();
+        return;
+    }
     m_taxCurve->flush();
     m_heatmap->flush();
 }
@@ -270,12 +283,29 @@ void TeachView::modelEdited()
 {
     if (m_applying)
         return;
-    const QueueModel m = model();
     const int64_t n = syncEveryN();
-    const SyncTaxEstimate estimate = estimateSyncTax(m, n);
-    m_taxPct = estimate.taxPct;
-    m_regime = QString::fromStdString(classifyRegime(m.dMs, m.gMs, m.hUs));
+    if (m_sequence)
+        showReplay(n);
+    else
+        showUniform(model(), n);
+    m_modelLabel->setText(tr("Model: %1").arg(modelLabel()));
+    updateSpeed();
+    Q_EMIT modelChanged();
+}
 
+void TeachView::showUniform(const QueueModel& m, int64_t n)
+{
+    const SyncTaxEstimate estimate = estimateSyncTax(m, n);
+    m_regime = QString::fromStdString(classifyRegime(m.dMs, m.gMs, m.hUs));
+    setHeadline(estimate, m.dMs, m.gMs, m.hUs, m.lUs, n);
+    m_pipeline->setModel(m, n);
+    m_taxCurve->setModel(m, n);
+    m_heatmap->setModel(m);
+}
+
+void TeachView::setHeadline(const SyncTaxEstimate& estimate, double dMs, double gMs, double hUs, double lUs, int64_t n)
+{
+    m_taxPct = estimate.taxPct;
     QString first;
     if (n <= 0) {
         first = tr("<b>No sync:</b> the loop runs at %1 ms per step, the host running ahead of the GPU as far as the "
@@ -290,20 +320,14 @@ void TeachView::modelEdited()
                     .arg(estimate.msPerStepWith, 0, 'f', 2)
                     .arg(estimate.msPerStepWithout, 0, 'f', 2)
                     .arg(estimate.waitMsPerSync, 0, 'f', 2)
-                    .arg(m.lUs, 0, 'g', 3);
+                    .arg(lUs, 0, 'g', 3);
     }
     const QString second = tr("Regime: <b>%1</b> (D + H = %2 ms, G = %3 ms): %4")
                                .arg(m_regime)
-                               .arg(m.dMs + m.hUs * 1e-3, 0, 'f', 2)
-                               .arg(m.gMs, 0, 'f', 2)
+                               .arg(dMs + hUs * 1e-3, 0, 'f', 2)
+                               .arg(gMs, 0, 'f', 2)
                                .arg(regimeExplanation(m_regime));
     m_headline->setText(first + QStringLiteral("<br>") + second);
-
-    m_pipeline->setModel(m, n);
-    m_taxCurve->setModel(m, n);
-    m_heatmap->setModel(m);
-    updateSpeed();
-    Q_EMIT modelChanged();
 }
 
 void TeachView::updateSpeed()

@@ -5,8 +5,10 @@
 
 namespace synctax {
 
-TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
-    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)
+namespace {
+
+TraceLoadOutcome readAndAnalyse(const std::string& path, const std::function<void(const TraceLoadProgress&)>& progress,
+    const std::atomic<bool>& cancel, bool lanes)
 {
     TraceReadOptions options;
     options.cancel = &cancel;
@@ -28,18 +30,34 @@ TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
         analysing(0);
         TraceFile file;
         file.path = path;
-        file.report = analyseTrace(*read.trace, [&](double done) { analysing(0.6 * done); });
+        const double analysisShare = lanes ? 0.6 : 1.0;
+        file.report = analyseTrace(*read.trace, [&](double done) { analysing(analysisShare * done); });
         if (cancel.load()) {
             outcome.cancelled = true;
             return outcome;
         }
         file.loop = std::make_shared<const ImportedLoop>(importedLoop(*read.trace, file.report, {}));
-        file.timeline = std::make_shared<const TimelineLanes>(
-            buildTimelineLanes(*read.trace, [&](double done) { analysing(0.6 + 0.4 * done); }));
+        file.timeline = lanes ? std::make_shared<const TimelineLanes>(
+                            buildTimelineLanes(*read.trace, [&](double done) { analysing(0.6 + 0.4 * done); }))
+                              : std::make_shared<const TimelineLanes>();
         file.trace = std::move(*read.trace);
         outcome.file = std::move(file);
     }
     return outcome;
+}
+
+} // namespace
+
+TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)
+{
+    return readAndAnalyse(path, progress, cancel, true);
+}
+
+TraceLoadOutcome readAndAnalyseTraceWithoutLanes(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel)
+{
+    return readAndAnalyse(path, progress, cancel, false);
 }
 
 } // namespace synctax

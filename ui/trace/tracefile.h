@@ -57,6 +57,11 @@ using TraceLoadFunction = std::function<TraceLoadOutcome(const std::string& path
 TraceLoadOutcome readAndAnalyseTrace(const std::string& path,
     const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel);
 
+// The same without the timeline's lanes, for a window that draws none (the Teach window, which
+// replays the trace's launch sequence): the file's timeline is empty, the analysis all of that phase.
+TraceLoadOutcome readAndAnalyseTraceWithoutLanes(const std::string& path,
+    const std::function<void(const TraceLoadProgress&)>& progress, const std::atomic<bool>& cancel);
+
 } // namespace synctax
 
 Q_DECLARE_METATYPE(synctax::TraceFilesPtr)

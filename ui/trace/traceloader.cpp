@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLocale>
 #include <QThread>
 
 namespace synctax {
@@ -28,6 +29,13 @@ QString etaText(qint64 elapsedMs, quint64 read, quint64 bytes)
 }
 
 } // namespace
+
+QString traceReadingText(quint64 bytesRead, quint64 bytes, const QString& eta)
+{
+    const QLocale locale;
+    return QObject::tr("Reading trace: %1 of %2, %3")
+        .arg(locale.formattedDataSize(qint64(bytesRead)), locale.formattedDataSize(qint64(bytes)), eta);
+}
 
 TraceLoader::TraceLoader(QObject* parent)
     : QObject(parent)

@@ -13,6 +13,9 @@ class QThread;
 
 namespace synctax {
 
+// The line beside a load's progress bar while it reads: "Reading trace: 12 MB of 80 MB, about 3 s left".
+QString traceReadingText(quint64 bytesRead, quint64 bytes, const QString& eta);
+
 // Loads trace files on a worker thread, one load at a time: a new load or a cancel supersedes the
 // one in progress, whose late result is dropped by its id (hotspot's jobtracker). The worker stops
 // at the reader's next poll of the cancel flag; the window never waits for it.
