@@ -1,5 +1,6 @@
 #include "simulatecommand.h"
 
+#include "core/analysis/statistics.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/files/resultsloader.h"
@@ -76,10 +77,31 @@ int compareWithMeasured(const std::string& path)
             if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle() && c.queue)
                 baselineLagMs = c.queue->medianLagMs;
         }
-        const auto predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
-        std::cout << "\n"
-                  << name << ": " << describe(queueModelFor(group.regime, baselineLagMs)) << " -> "
-                  << group.regime.label << (group.regime.queueLimited ? " (D queue-limited)" : "") << "\n";
+        std::vector<Prediction> predictions;
+        if (group.replay) {
+            // The run's own predictions again: the captured step, refitted to the measured baseline.
+            double baselineMs = 0;
+            for (const auto& c : run.cells) {
+                if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle())
+                    baselineMs = c.blockStepMs.empty() ? 0 : mean(c.blockStepMs);
+            }
+            double scale = 1;
+            const StepSequence fitted = fitHostToBaseline(
+                group.replay->step, group.replay->costs, steps, group.regime.hUs, baselineMs, &scale);
+            const ReplayRegime regime = replayRegime(fitted, group.regime.hUs);
+            predictions = replayPredictions(fitted, group.replay->costs, styles, steps, group.regime.hUs, regime.label);
+            std::cout << "\n"
+                      << name << ": replay of " << fitted.ops.size() << " launches, D " << format("%.3f", regime.dMs)
+                      << " ms, G " << format("%.3f", regime.gMs) << " ms, H " << format("%.0f", group.regime.hUs)
+                      << " us, L " << format("%.1f", group.replay->costs.syncUs) << " us; "
+                      << group.replay->calibration.how << "; host x " << format("%.2f", scale) << " to the baseline's "
+                      << format("%.3f", baselineMs) << " ms -> " << regime.label << "\n";
+        } else {
+            predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
+            std::cout << "\n"
+                      << name << ": " << describe(queueModelFor(group.regime, baselineLagMs)) << " -> "
+                      << group.regime.label << (group.regime.queueLimited ? " (D queue-limited)" : "") << "\n";
+        }
         std::cout << format("  %-30s %26s %10s %8s\n", "style", "measured [95% CI]", "predicted", "diff pp");
         for (size_t i = 0; i < cells.size(); ++i) {
             const double diff = predictions[i].overheadPct - cells[i]->overheadPct->estimate;

@@ -4,8 +4,8 @@
 #include "core/analysis/statistics.h"
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/prediction.h"
-#include "core/queuemodel/stylereplay.h"
 #include "core/queuemodel/regime.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include <cstdint>
 #include <optional>
@@ -93,7 +93,10 @@ struct CapturedReplay {
     double profiledHostMs = 0; // the same step's host time under the profiler
     ReplayCalibration calibration;
     ReplayCosts costs; // L and every style's cost, measured on an idle GPU
-    ReplayRegime regime; // from the calibrated step and the group's host work
+    // The host's factor fitted to the baseline's measured blocks (fitHostToBaseline), after the
+    // calibration; 1 where the replayed baseline was within 2% of it or did not follow the host.
+    double baselineHostScale = 1;
+    ReplayRegime regime; // from the step as predicted (both factors) and the group's host work
     StepSequence step; // the median captured step, calibrated
 };
 

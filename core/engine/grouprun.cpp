@@ -91,9 +91,22 @@ void GroupRun::analyse(uint64_t seed)
             if (cell.result->style == baselineStyle() && cell.result->queue)
                 baselineLagMs = cell.result->queue->medianLagMs;
         }
-        const std::vector<Prediction> predictions = group.replay
-            ? replayPredictions(group.replay->step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label)
-            : predictOverheads(group.regime, specs, steps, baselineLagMs);
+        std::vector<Prediction> predictions;
+        if (group.replay) {
+            double baselineMs = 0;
+            for (const auto& cell : cells) {
+                if (cell.result->style == baselineStyle() && !cell.result->blockStepMs.empty())
+                    baselineMs = mean(cell.result->blockStepMs);
+            }
+            const StepSequence fitted = fitHostToBaseline(group.replay->step, group.replay->costs, steps,
+                double(hostWorkUs), baselineMs, &group.replay->baselineHostScale);
+            group.replay->regime = replayRegime(fitted, double(hostWorkUs));
+            group.regime.label = group.replay->regime.label;
+            predictions
+                = replayPredictions(fitted, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
+        } else {
+            predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
+        }
         for (size_t i = 0; i < cells.size(); ++i) {
             if (cells[i].result->ok && cells[i].result->style != baselineStyle())
                 cells[i].result->prediction = predictions[i];

@@ -145,7 +145,8 @@ std::optional<CapturedReplay> captureLaunchSequence(
     const bool keep = !request.keepDir.empty();
     const fs::path dir = keep ? fs::path(request.keepDir) : fs::temp_directory_path();
     fs::create_directories(dir);
-    const fs::path path = dir / (keep ? traceName(request.label) : "synctax-capture-" + std::to_string(steadyNowNs()) + ".json");
+    const fs::path path
+        = dir / (keep ? traceName(request.label) : "synctax-capture-" + std::to_string(steadyNowNs()) + ".json");
     try {
         captureSteps(executor, path.string());
     } catch (const std::exception& e) {
@@ -159,7 +160,8 @@ std::optional<CapturedReplay> captureLaunchSequence(
         fs::remove(path, ignored);
     }
     if (!read.trace) {
-        reason = "the captured trace could not be read: " + (read.error ? read.error->message : std::string("cancelled"));
+        reason
+            = "the captured trace could not be read: " + (read.error ? read.error->message : std::string("cancelled"));
         return std::nullopt;
     }
     const TraceReport report = analyseTrace(*read.trace);

@@ -30,7 +30,7 @@ bool launchCaptureAvailable();
 // with core/files/kinetoreader.h, keeps the median step, and calibrates it to the unprofiled host
 // time of one step from an idle GPU and to G; measures every style's own cost on an idle GPU.
 // Returns nullopt with `reason` set where it cannot (no CUDA, no Kineto, a trace without launches).
-std::optional<CapturedReplay> captureLaunchSequence(StepExecutor& executor, const CaptureRequest& request,
-    std::string& reason);
+std::optional<CapturedReplay> captureLaunchSequence(
+    StepExecutor& executor, const CaptureRequest& request, std::string& reason);
 
 } // namespace synctax

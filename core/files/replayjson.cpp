@@ -67,10 +67,12 @@ json replayToJson(const CapturedReplay& r)
         { "calibration",
             { { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
                 { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
+        { "baseline_host_scale", number(r.baselineHostScale) },
         { "sync_us", number(r.costs.syncUs) },
         { "costs_source", r.costs.source },
         { "style_costs", costs },
-        { "regime", { { "d_ms", number(r.regime.dMs) }, { "g_ms", number(r.regime.gMs) }, { "label", r.regime.label } } },
+        { "regime",
+            { { "d_ms", number(r.regime.dMs) }, { "g_ms", number(r.regime.gMs) }, { "label", r.regime.label } } },
         { "step", { { "host_us", number(r.step.stepHostUs) }, { "ops", ops } } },
     };
 }
@@ -95,6 +97,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
         r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");
         r.calibration.how = in.text(*c, "/calibration", "how");
     }
+    if (const auto it = j.find("baseline_host_scale"); it != j.end() && it->is_number())
+        r.baselineHostScale = it->get<double>();
     r.costs.syncUs = in.num(j, "", "sync_us");
     r.costs.source = in.text(j, "", "costs_source");
     if (const json* costs = in.object(j, "", "style_costs")) {

@@ -173,10 +173,9 @@ json toJson(const ExperimentResult& result)
         }
         if (c.naiveBestOfPct)
             cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
-        cell["prediction"] = c.prediction
-            ? json { { "overhead_pct", number(c.prediction->overheadPct) }, { "regime", c.prediction->regime },
-                  { "model", c.prediction->model } }
-            : json(nullptr);
+        cell["prediction"] = c.prediction ? json { { "overhead_pct", number(c.prediction->overheadPct) },
+            { "regime", c.prediction->regime }, { "model", c.prediction->model } }
+                                          : json(nullptr);
         cells.push_back(cell);
     }
     json orders = json::array();

@@ -1,8 +1,10 @@
 #include "core/queuemodel/prediction.h"
 
+#include "core/config/stylecatalog.h"
 #include "core/queuemodel/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace synctax {
 
@@ -47,6 +49,35 @@ std::vector<Prediction> replayPredictions(const StepSequence& step, const Replay
     for (const StyleReplayPrediction& p : predictStyles(step, styles, stepsPerBlock, options, costs))
         predictions.push_back({ p.taxPct, regime, "replay" });
     return predictions;
+}
+
+StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock,
+    double hostWorkUs, double baselineMs, double* scale)
+{
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    const auto baselineAt = [&](double s) {
+        ReplayCalibration c;
+        c.hostScale = s;
+        return replayStyleBlock(calibrated(step, c), { baselineStyle(), 0 }, stepsPerBlock, options, costs).msPerStep;
+    };
+    double chosen = 1;
+    if (baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
+        double lo = 0.25, hi = 4;
+        if (baselineAt(lo) <= baselineMs && baselineAt(hi) >= baselineMs) {
+            for (int i = 0; i < 50; ++i) {
+                const double mid = std::sqrt(lo * hi);
+                (baselineAt(mid) < baselineMs ? lo : hi) = mid;
+            }
+            chosen = std::sqrt(lo * hi);
+        }
+    }
+    if (scale)
+        *scale = chosen;
+    ReplayCalibration c;
+    c.hostScale = chosen;
+    return calibrated(step, c);
 }
 
 } // namespace synctax

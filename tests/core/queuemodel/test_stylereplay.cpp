@@ -1,4 +1,5 @@
 #include "core/config/experimentconfig.h"
+#include "core/queuemodel/prediction.h"
 #include "core/queuemodel/simulator.h"
 #include "core/queuemodel/stylereplay.h"
 
@@ -167,4 +168,23 @@ TEST(StyleReplay, MeasuredCostsReplaceTheDefaults)
     costs.measured["item"] = { 42, 1 };
     EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).readUs, 42);
     EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).stepUs, 1);
+}
+
+TEST(StyleReplay, TheHostIsRefittedToTheMeasuredBaselineOnlyWhereItMatters)
+{
+    // Host-bound: 40 launches of 25 µs host (D = 1 ms), 2 µs GPU each. A baseline measured at
+    // 1.5 ms per step (blocks of 10) means the host ran 1.5x slower than captured.
+    const StepSequence hostBound = uniform(40, 1000, 80);
+    ReplayCosts costs;
+    double scale = 0;
+    const StepSequence fitted = fitHostToBaseline(hostBound, costs, 10, 0, 1.5, &scale);
+    ReplayOptions o;
+    o.syncUs = costs.syncUs;
+    EXPECT_NEAR(replayStyleBlock(fitted, { "none", 0 }, 10, o, costs).msPerStep, 1.5, 1e-6);
+    EXPECT_GT(scale, 1.4);
+    // GPU-bound (G = 4 ms against D = 1 ms): a baseline within 2% of the replay leaves the host as it is.
+    const StepSequence gpuBound = uniform(40, 1000, 4000);
+    const double replayed = replayStyleBlock(gpuBound, { "none", 0 }, 10, o, costs).msPerStep;
+    fitHostToBaseline(gpuBound, costs, 10, 0, replayed * 1.01, &scale);
+    EXPECT_DOUBLE_EQ(scale, 1.0);
 }

@@ -1,0 +1,49 @@
+#include "core/files/replayjson.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+TEST(ReplayJson, ACapturedReplayRoundTrips)
+{
+    CapturedReplay r;
+    r.traceFile = "/tmp/resnet50-eager.pt.trace.json";
+    r.capturedSteps = 6;
+    r.dispatchMs = 27.5;
+    r.profiledHostMs = 42.25;
+    r.calibration = { 0.66, 1.25, 1.0, 0, "host x 0.66" };
+    r.baselineHostScale = 1.17;
+    r.costs.syncUs = 9.5;
+    r.costs.source = "measured on cuda:0";
+    r.costs.measured["item"] = { 11.25, 0.0 };
+    r.costs.measured["progress_bar"] = { 0.0, 0.125 };
+    r.regime = { 27.5, 33.25, "balanced" };
+    r.step.stepHostUs = 27500;
+    r.step.ops = { { 0, 4.5, 2.5, 7 }, { 10.5, 4.25, 30000, 7 } };
+    std::string error;
+    const auto back = replayFromJson(replayToJson(r), error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(back->traceFile, r.traceFile);
+    EXPECT_EQ(back->capturedSteps, 6);
+    EXPECT_DOUBLE_EQ(back->calibration.gpuGapUs, 1.25);
+    EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
+    EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 11.25);
+    EXPECT_EQ(back->regime.label, "balanced");
+    ASSERT_EQ(back->step.ops.size(), 2u);
+    EXPECT_DOUBLE_EQ(back->step.ops[1].gpuUs, 30000);
+    EXPECT_EQ(back->step.ops[1].stream, 7);
+}
+
+TEST(ReplayJson, AMalformedOpSaysWhere)
+{
+    CapturedReplay r;
+    r.step.ops = { { 0, 1, 2, 7 } };
+    nlohmann::json j = replayToJson(r);
+    j["step"]["ops"][0] = { 1, 2 };
+    std::string error;
+    EXPECT_FALSE(replayFromJson(j, error));
+    EXPECT_EQ(error, "/step/ops/0: expected 4 numbers [issue_us, host_us, gpu_us, stream]");
+    j.erase("calibration");
+    EXPECT_FALSE(replayFromJson(j, error));
+    EXPECT_EQ(error, "/calibration: missing");
+}
