@@ -85,17 +85,18 @@ int compareWithMeasured(const std::string& path)
                 if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle())
                     baselineMs = c.blockStepMs.empty() ? 0 : mean(c.blockStepMs);
             }
-            double scale = 1;
-            const StepSequence fitted = fitHostToBaseline(
-                group.replay->step, group.replay->costs, steps, group.regime.hUs, baselineMs, &scale);
-            const ReplayRegime regime = replayRegime(fitted, group.regime.hUs);
-            predictions = replayPredictions(fitted, group.replay->costs, styles, steps, group.regime.hUs, regime.label);
+            const ReplayFit fit = fitReplayToBaseline(
+                group.replay->step, group.replay->costs, steps, group.regime.hUs, baselineMs, baselineLagMs);
+            predictions
+                = replayPredictions(fit.step, group.replay->costs, styles, steps, group.regime.hUs, fit.regime.label);
             std::cout << "\n"
-                      << name << ": replay of " << fitted.ops.size() << " launches, D " << format("%.3f", regime.dMs)
-                      << " ms, G " << format("%.3f", regime.gMs) << " ms, H " << format("%.0f", group.regime.hUs)
-                      << " us, L " << format("%.1f", group.replay->costs.syncUs) << " us; "
-                      << group.replay->calibration.how << "; host x " << format("%.2f", scale) << " to the baseline's "
-                      << format("%.3f", baselineMs) << " ms -> " << regime.label << "\n";
+                      << name << ": replay of " << fit.step.ops.size() << " launches, D "
+                      << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
+                      << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
+                      << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
+                      << " to the baseline's " << format("%.3f", baselineMs) << " ms, tail +"
+                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", baselineLagMs)
+                      << " ms -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

@@ -96,6 +96,7 @@ struct CapturedReplay {
     // The host's factor fitted to the baseline's measured blocks (fitHostToBaseline), after the
     // calibration; 1 where the replayed baseline was within 2% of it or did not follow the host.
     double baselineHostScale = 1;
+    double tailMs = 0; // GPU time moved to the step's last op to meet the baseline's lag (fitTailToLag)
     ReplayRegime regime; // from the step as predicted (both factors) and the group's host work
     StepSequence step; // the median captured step, calibrated
 };

@@ -98,12 +98,14 @@ void GroupRun::analyse(uint64_t seed)
                 if (cell.result->style == baselineStyle() && !cell.result->blockStepMs.empty())
                     baselineMs = mean(cell.result->blockStepMs);
             }
-            const StepSequence fitted = fitHostToBaseline(group.replay->step, group.replay->costs, steps,
-                double(hostWorkUs), baselineMs, &group.replay->baselineHostScale);
-            group.replay->regime = replayRegime(fitted, double(hostWorkUs));
-            group.regime.label = group.replay->regime.label;
-            predictions
-                = replayPredictions(fitted, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
+            const ReplayFit fit = fitReplayToBaseline(
+                group.replay->step, group.replay->costs, steps, double(hostWorkUs), baselineMs, baselineLagMs);
+            group.replay->baselineHostScale = fit.hostScale;
+            group.replay->tailMs = fit.tailMs;
+            group.replay->regime = fit.regime;
+            group.regime.label = fit.regime.label;
+            predictions = replayPredictions(
+                fit.step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
         } else {
             predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
         }

@@ -65,9 +65,11 @@ json replayToJson(const CapturedReplay& r)
         { "dispatch_ms", number(r.dispatchMs) },
         { "profiled_host_ms", number(r.profiledHostMs) },
         { "calibration",
-            { { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
-                { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
+            { { "per_event_us", number(r.calibration.perEventUs) }, { "host_scale", number(r.calibration.hostScale) },
+                { "gpu_gap_us", number(r.calibration.gpuGapUs) }, { "gpu_scale", number(r.calibration.gpuScale) },
+                { "how", r.calibration.how } } },
         { "baseline_host_scale", number(r.baselineHostScale) },
+        { "tail_ms", number(r.tailMs) },
         { "sync_us", number(r.costs.syncUs) },
         { "costs_source", r.costs.source },
         { "style_costs", costs },
@@ -92,6 +94,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
     r.dispatchMs = in.num(j, "", "dispatch_ms");
     r.profiledHostMs = in.num(j, "", "profiled_host_ms");
     if (const json* c = in.object(j, "", "calibration")) {
+        if (const auto it = c->find("per_event_us"); it != c->end() && it->is_number())
+            r.calibration.perEventUs = it->get<double>();
         r.calibration.hostScale = in.num(*c, "/calibration", "host_scale");
         r.calibration.gpuGapUs = in.num(*c, "/calibration", "gpu_gap_us");
         r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");
@@ -99,6 +103,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
     }
     if (const auto it = j.find("baseline_host_scale"); it != j.end() && it->is_number())
         r.baselineHostScale = it->get<double>();
+    if (const auto it = j.find("tail_ms"); it != j.end() && it->is_number())
+        r.tailMs = it->get<double>();
     r.costs.syncUs = in.num(j, "", "sync_us");
     r.costs.source = in.text(j, "", "costs_source");
     if (const json* costs = in.object(j, "", "style_costs")) {

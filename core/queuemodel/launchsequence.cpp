@@ -34,6 +34,15 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
                 double(gpu->durationNs) * 1e-3, trace.lanes[gpu->lane].tid });
         }
     }
+    for (size_t i = 0; i < report.steps.size(); ++i) {
+        const TraceStep& step = report.steps[i];
+        auto it = std::lower_bound(trace.events.begin(), trace.events.end(), step.startNs,
+            [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+        for (; it != trace.events.end() && it->startNs < step.endNs; ++it) {
+            if (!isGpuKind(it->kind) && it->kind != TraceEventKind::Step)
+                sequences[i].hostEventUs.push_back(usBetween(step.startNs, it->startNs));
+        }
+    }
     for (const TraceSync& sync : report.syncs) {
         if (sync.step < 0 || size_t(sync.step) >= sequences.size())
             continue;

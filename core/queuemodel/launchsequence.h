@@ -25,6 +25,10 @@ struct StepSequence {
     // Host offsets of the syncs' ends, one per syncAtUs: the host's own work resumes there, so the
     // recorded wait is replaced by the simulated one rather than counted as host work.
     std::vector<double> syncEndUs;
+    // Host offsets of the starts of every recorded host event in the step (ops, Python frames,
+    // runtime calls; any host thread), sorted: where a profiler's per-event cost lies, so a
+    // calibration can take it out where it was paid (ReplayCalibration::perEventUs).
+    std::vector<double> hostEventUs;
 };
 
 // One sequence per step of the report, ops in issue order; only launches joined to a GPU op (by

@@ -80,4 +80,55 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
     return calibrated(step, c);
 }
 
+namespace {
+
+double replayedMedianLagMs(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
+{
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    std::vector<StepRecord> records;
+    replayStyleBlock(step, { baselineStyle(), 0 }, std::max<int64_t>(2, stepsPerBlock), options, costs, &records);
+    std::vector<double> lags;
+    for (const StepRecord& r : records)
+        lags.push_back(std::max<double>(0, double(r.gpuDoneNs - r.dispatchedNs)) * 1e-6);
+    std::nth_element(lags.begin(), lags.begin() + long(lags.size() / 2), lags.end());
+    return lags[lags.size() / 2];
+}
+
+} // namespace
+
+StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs,
+    double measuredLagMs, double* tailMs)
+{
+    if (tailMs)
+        *tailMs = 0;
+    const ReplayRegime regime = replayRegime(step, hostWorkUs);
+    if (step.ops.size() < 2 || regime.label != "dispatch_bound" || measuredLagMs <= 0 || measuredLagMs >= regime.gMs)
+        return step;
+    const double missingMs = measuredLagMs - replayedMedianLagMs(step, costs, stepsPerBlock, hostWorkUs);
+    if (missingMs <= 0)
+        return step;
+    // Taken from the other ops in proportion to their time, so none goes below zero.
+    const double othersUs = gpuTimeUs(step) - step.ops.back().gpuUs;
+    const double movedUs = std::min(missingMs * 1e3, 0.9 * othersUs);
+    StepSequence out = step;
+    for (size_t i = 0; i + 1 < out.ops.size(); ++i)
+        out.ops[i].gpuUs *= 1.0 - movedUs / othersUs;
+    out.ops.back().gpuUs += movedUs;
+    if (tailMs)
+        *tailMs = movedUs * 1e-3;
+    return out;
+}
+
+ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
+    double hostWorkUs, double baselineMs, double baselineLagMs)
+{
+    ReplayFit fit;
+    const StepSequence host = fitHostToBaseline(captured, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
+    fit.step = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
+    fit.regime = replayRegime(fit.step, hostWorkUs);
+    return fit;
+}
+
 } // namespace synctax

@@ -49,4 +49,23 @@ std::vector<Prediction> replayPredictions(const StepSequence& step, const Replay
 StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double* scale = nullptr);
 
+// The GPU tail the baseline's measured lag shows. In a dispatch-bound loop (each step starts on an
+// idle GPU, so the lag at a step's end is its own tail, not a queue of steps) where the replayed
+// baseline's median lag falls short of the measured one, the difference moves to the step's last
+// GPU op, taken evenly from the others so G stays: what a sync waits for is then what was measured
+// to be still queued. `tailMs` receives what was moved (0 where nothing was).
+StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs,
+    double measuredLagMs, double* tailMs = nullptr);
+
+// A captured step brought to the run's timed blocks: the host refitted to the baseline's blocks,
+// then the tail to its lag (both from the baseline alone).
+struct ReplayFit {
+    StepSequence step;
+    double hostScale = 1;
+    double tailMs = 0;
+    ReplayRegime regime;
+};
+ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
+    double hostWorkUs, double baselineMs, double baselineLagMs);
+
 } // namespace synctax

@@ -135,19 +135,61 @@ std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const 
     return predictions;
 }
 
+namespace {
+
+// Host offsets with perEventUs taken out at every recorded host event before them, kept in order
+// (two events closer than the cost do not move time backwards), then scaled.
+class HostMap {
+public:
+    HostMap(const std::vector<double>& events, const ReplayCalibration& c)
+        : m_events(events)
+        , m_cost(std::max(0.0, c.perEventUs))
+        , m_scale(c.hostScale)
+    {
+        double previous = -1e300;
+        for (size_t j = 0; j < m_events.size(); ++j) {
+            previous = std::max(previous, m_events[j] - m_cost * double(j));
+            m_mapped.push_back(previous);
+        }
+    }
+    double operator()(double t) const
+    {
+        if (m_cost <= 0)
+            return t * m_scale;
+        const size_t before = size_t(std::lower_bound(m_events.begin(), m_events.end(), t) - m_events.begin());
+        double mapped = t - m_cost * double(before);
+        if (before > 0)
+            mapped = std::max(mapped, m_mapped[before - 1]);
+        return std::max(0.0, mapped) * m_scale;
+    }
+
+private:
+    const std::vector<double>& m_events;
+    double m_cost;
+    double m_scale;
+    std::vector<double> m_mapped; // each event's own mapped offset
+};
+
+} // namespace
+
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
 {
     StepSequence out = seq;
+    const HostMap map(seq.hostEventUs, c);
     for (LaunchOp& op : out.ops) {
-        op.issueUs *= c.hostScale;
-        op.hostUs *= c.hostScale;
+        const double start = map(op.issueUs);
+        // The launch call's own span keeps its events' share: its end maps like any offset.
+        op.hostUs = std::max(0.0, map(op.issueUs + op.hostUs) - start);
+        op.issueUs = start;
         op.gpuUs = op.gpuUs * c.gpuScale + c.gpuGapUs;
     }
-    out.stepHostUs *= c.hostScale;
+    out.stepHostUs = map(seq.stepHostUs);
     for (double& at : out.syncAtUs)
-        at *= c.hostScale;
+        at = map(at);
     for (double& end : out.syncEndUs)
-        end *= c.hostScale;
+        end = map(end);
+    for (double& e : out.hostEventUs)
+        e = map(e);
     return out;
 }
 
@@ -215,15 +257,35 @@ ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, dou
         trial.hostScale = scale;
         return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
     };
+    if (targetHost <= 0 || seq.stepHostUs <= 0)
+        return c;
+    // With the host events known, take a cost out of each: the replayed host time falls as the
+    // cost grows. Up to what leaves 5% of the recorded host time; beyond that, scale.
+    if (!seq.hostEventUs.empty()) {
+        const auto hostWithCost = [&](double cost) {
+            ReplayCalibration trial = c;
+            trial.perEventUs = cost;
+            return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
+        };
+        double lo = 0, hi = 0.95 * seq.stepHostUs / double(seq.hostEventUs.size());
+        if (hostWithCost(lo) >= targetHost && hostWithCost(hi) <= targetHost) {
+            for (int i = 0; i < 60; ++i) {
+                const double mid = 0.5 * (lo + hi);
+                (hostWithCost(mid) > targetHost ? lo : hi) = mid;
+            }
+            c.perEventUs = 0.5 * (lo + hi);
+            return c;
+        }
+        if (hostWithCost(hi) > targetHost)
+            c.perEventUs = hi;
+    }
     // The replayed host time grows with the scale (a full queue can only hold it back for longer).
     double lo = 1e-3, hi = 100;
-    if (targetHost > 0 && seq.stepHostUs > 0) {
-        for (int i = 0; i < 80; ++i) {
-            const double mid = std::sqrt(lo * hi);
-            (hostAt(mid) < targetHost ? lo : hi) = mid;
-        }
-        c.hostScale = std::sqrt(lo * hi);
+    for (int i = 0; i < 80; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        (hostAt(mid) < targetHost ? lo : hi) = mid;
     }
+    c.hostScale = std::sqrt(lo * hi);
     return c;
 }
 

@@ -72,6 +72,10 @@ std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const 
 
 // How a profiled sequence was brought to unprofiled timing.
 struct ReplayCalibration {
+    // The profiler's own host cost per recorded host event (StepSequence::hostEventUs), taken out
+    // where each event lies: its overhead falls where ops are dense (an optimizer's many small
+    // launches), not evenly over the step. Applied first, then hostScale.
+    double perEventUs = 0;
     double hostScale = 1; // recorded host offsets, launch costs and step host time x this
     double gpuGapUs = 0; // added to every GPU op: the GPU's own gap between dependent ops
     double gpuScale = 1; // GPU durations x this, when the recorded ops add up to more than the target
@@ -92,8 +96,9 @@ double gpuTimeUs(const StepSequence& seq);
 double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
 
 // The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle
-// GPU, dispatchMs of host time (the host scale by bisection; the queue's blocking is part of the
-// replay, so a step that fills the queue is fitted without counting its wait as dispatch).
+// GPU, dispatchMs of host time, by bisection: the cost per recorded host event where the sequence
+// has its host events, else the host scale. The queue's blocking is part of the replay, so a step
+// that fills the queue is fitted without counting its wait as dispatch.
 ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity);
 
 // D and G of the calibrated sequence, and the regime in classifyRegime's words: D is the host's own

@@ -11,7 +11,10 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.capturedSteps = 6;
     r.dispatchMs = 27.5;
     r.profiledHostMs = 42.25;
-    r.calibration = { 0.66, 1.25, 1.0, 0, "host x 0.66" };
+    r.calibration.perEventUs = 1.5;
+    r.calibration.hostScale = 0.66;
+    r.calibration.gpuGapUs = 1.25;
+    r.calibration.how = "host x 0.66";
     r.baselineHostScale = 1.17;
     r.costs.syncUs = 9.5;
     r.costs.source = "measured on cuda:0";
@@ -26,6 +29,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_EQ(back->traceFile, r.traceFile);
     EXPECT_EQ(back->capturedSteps, 6);
     EXPECT_DOUBLE_EQ(back->calibration.gpuGapUs, 1.25);
+    EXPECT_DOUBLE_EQ(back->calibration.perEventUs, 1.5);
     EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
     EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 11.25);
     EXPECT_EQ(back->regime.label, "balanced");

@@ -119,7 +119,7 @@ TEST(StyleReplay, CalibrationRecoversTheScalesItWasFittedTo)
     for (int j = 0; j < 100; ++j)
         heavy.ops.push_back({ j * 2.0, 2.0, 100.0, 7 });
     heavy.stepHostUs = 200;
-    const double measuredUs = replayedDispatchUs(calibrated(heavy, { 0.5, 0, 1, 0, "" }), 10);
+    const double measuredUs = replayedDispatchUs(calibrated(heavy, { 0, 0.5, 0, 1, 0, "" }), 10);
     EXPECT_GT(measuredUs, 5000); // mostly waiting for the GPU
     const ReplayCalibration heavyFit = fitCalibration(heavy, measuredUs * 1e-3, 10.0, 10);
     EXPECT_NEAR(replayedDispatchUs(calibrated(heavy, heavyFit), 10), measuredUs, 1e-3);
