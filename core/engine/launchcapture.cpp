@@ -78,11 +78,13 @@ double dispatchFromIdleMs(StepExecutor& executor, StepOutput& last)
     return median(ms);
 }
 
-// The median over a few calls of `call` on an idle GPU, in µs.
-template <typename F> double idleCostUs(StepExecutor& executor, F&& call)
+// The median over a few calls of `call`, each right after a step has run and the GPU gone idle (as
+// a loop's read follows its step, caches and all), in µs. `out` holds that step's output.
+template <typename F> double idleCostUs(StepExecutor& executor, StepOutput& out, F&& call)
 {
     std::vector<double> us;
-    for (int i = 0; i < 21; ++i) {
+    for (int i = 0; i < 11; ++i) {
+        out = executor.step();
         executor.synchronize();
         const int64_t t0 = steadyNowNs();
         call();
@@ -95,7 +97,7 @@ template <typename F> double idleCostUs(StepExecutor& executor, F&& call)
 // What each style's own work costs on an idle GPU: at a step where it reads (its endBlock for the
 // styles that read once per block) and at one where it does not.
 std::map<std::string, StyleHostCost> measureStyleCosts(
-    StepExecutor& executor, const CaptureRequest& request, const StepOutput& out)
+    StepExecutor& executor, const CaptureRequest& request, StepOutput& out)
 {
     std::map<std::string, StyleHostCost> costs;
     const StyleContext context { *request.sink, executor.state().device(), request.stepsPerBlock };
@@ -112,15 +114,15 @@ std::map<std::string, StyleHostCost> measureStyleCosts(
         switch (info->cadence) {
         case ReadCadence::EveryStep:
         case ReadCadence::EveryN:
-            cost.readUs = idleCostUs(executor, [&] { style->afterStep(out, readStep); });
-            cost.stepUs = otherStep >= 0 ? idleCostUs(executor, [&] { style->afterStep(out, otherStep); }) : 0;
+            cost.readUs = idleCostUs(executor, out, [&] { style->afterStep(out, readStep); });
+            cost.stepUs = otherStep >= 0 ? idleCostUs(executor, out, [&] { style->afterStep(out, otherStep); }) : 0;
             break;
         case ReadCadence::BlockEnd:
-            cost.stepUs = idleCostUs(executor, [&] { style->afterStep(out, 0); });
-            cost.readUs = idleCostUs(executor, [&] { style->endBlock(); });
+            cost.stepUs = idleCostUs(executor, out, [&] { style->afterStep(out, 0); });
+            cost.readUs = idleCostUs(executor, out, [&] { style->endBlock(); });
             break;
         case ReadCadence::Never:
-            cost.stepUs = idleCostUs(executor, [&] { style->afterStep(out, 0); });
+            cost.stepUs = idleCostUs(executor, out, [&] { style->afterStep(out, 0); });
             break;
         }
         style->endBlock();
@@ -181,9 +183,12 @@ std::optional<CapturedReplay> captureLaunchSequence(
     StepOutput out;
     r.dispatchMs = dispatchFromIdleMs(executor, out);
     r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity);
-    r.calibration.how = "host x " + formatNumber("%.2f", r.calibration.hostScale)
-        + " to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
-        + " ms); GPU ops and their gaps to G";
+    r.calibration.how = r.calibration.perEventUs > 0
+        ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event ("
+            + std::to_string(step.hostEventUs.size()) + " per step) taken out, to the unprofiled step from an idle GPU ("
+            + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G"
+        : "host x " + formatNumber("%.2f", r.calibration.hostScale) + " to the unprofiled step from an idle GPU ("
+            + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G";
     r.step = calibrated(step, r.calibration);
     r.regime = replayRegime(r.step, request.hostWorkUs);
     r.costs.syncUs = request.syncUs;
