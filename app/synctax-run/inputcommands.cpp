@@ -2,6 +2,7 @@
 
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
+#include "core/config/sweepgrid.h"
 #include "core/files/resultsdiff.h"
 #include "core/files/resultsloader.h"
 
@@ -25,7 +26,10 @@ int validateCommand(const std::string& config)
     if (!loaded)
         return 2;
     std::cout << config << ": ok (" << loaded->models.size() << " models x " << loaded->styles.size() << " styles x "
-              << loaded->modes.size() << " modes)\n";
+              << loaded->modes.size() << " modes";
+    if (sweptKeys(*loaded).any())
+        std::cout << "; swept: " << sweepGrid(*loaded).size() * loaded->modes.size() << " groups";
+    std::cout << ")\n";
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "core/files/resulttable.h"
 #include "core/files/runoutputs.h"
 #include "core/files/stepcsvwriter.h"
+#include "core/files/sweeptable.h"
 #include "core/steps/stepring.h"
 
 #include <nlohmann/json.hpp>
@@ -61,7 +62,7 @@ void printTable(const std::string& name, const ExperimentResult& result, const s
     std::cout << "\n"
               << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
               << result.environment.torchVersion << ", " << formatDuration(result.durationS) << more << "\n";
-    std::cout << formatTable(result, terminalColumns(stdout)) << std::flush;
+    std::cout << formatTable(result, terminalColumns(stdout)) << formatSweepTables(result) << std::flush;
     if (anyTooNoisy(result))
         std::cerr << "synctax-run: too noisy to tell styles apart; no overhead in the table is a finding (its last "
                      "lines say why)\n";

@@ -3,6 +3,7 @@
 #include "core/analysis/noiseverdict.h"
 #include "core/analysis/statistics.h"
 #include "core/config/experimentconfig.h"
+#include "core/config/sweepgrid.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/stylereplay.h"
@@ -40,11 +41,13 @@ struct QueueSummary {
     int maxQueueSteps = 0;
 };
 
-// One model x mode x style combination and what was measured for it.
+// One model x mode x style combination, at one host work and batch, and what was measured for it.
 struct CellResult {
     std::string model;
     std::string mode;
     std::string style;
+    int64_t hostWorkUs = 0; // per step, as run (a sweep's point or the config's)
+    int64_t batch = 0;
     bool ok = true;
     std::string error; // why the cell failed
     int64_t stepsPerBlock = 0;
@@ -101,10 +104,12 @@ struct CapturedReplay {
     StepSequence step; // the median captured step, calibrated
 };
 
-// What applies to all cells of one model and mode.
+// What applies to all cells of one model and mode at one host work and batch (sweepgrid.h: GroupKey).
 struct GroupResult {
     std::string model;
     std::string mode;
+    int64_t hostWorkUs = 0;
+    int64_t batch = 0;
     int64_t warmupSteps = 0;
     int rounds = 0;
     std::string stopReason; // ci_target, time_budget, max_blocks, stopped, failed
@@ -129,6 +134,8 @@ struct RoundOrder {
     std::string mode;
     int round = 0;
     std::vector<std::string> styles;
+    int64_t hostWorkUs = 0;
+    int64_t batch = 0;
 };
 
 struct ExperimentResult {

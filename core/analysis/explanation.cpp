@@ -14,7 +14,7 @@ std::string formatUs(double us) { return formatNumber(us >= 100 ? "%.0f" : "%.1f
 const CellResult* itemCell(const GroupResult& group, const std::vector<CellResult>& cells)
 {
     for (const auto& c : cells) {
-        if (c.model == group.model && c.mode == group.mode && c.style == "item" && c.ok && c.overheadPct)
+        if (sameGroup(c, group) && c.style == "item" && c.ok && c.overheadPct)
             return &c;
     }
     return nullptr;
@@ -24,7 +24,7 @@ const CellResult* itemCell(const GroupResult& group, const std::vector<CellResul
 std::optional<double> baselineQueueSteps(const GroupResult& group, const std::vector<CellResult>& cells)
 {
     for (const auto& c : cells) {
-        if (c.model == group.model && c.mode == group.mode && c.style == "none" && c.queue)
+        if (sameGroup(c, group) && c.style == "none" && c.queue)
             return c.queue->medianQueueSteps;
     }
     return std::nullopt;

@@ -74,4 +74,16 @@ std::string formatOverhead(const Interval& pct)
     return part(pct.estimate, "%+.1f%%") + " [" + part(pct.low, "%+.1f") + ", " + part(pct.high, "%+.1f") + "]";
 }
 
+std::string formatHostWork(int64_t us) { return formatNumber("%.10g", double(us) / 1000.0) + " ms"; }
+
+std::string sweepPointSuffix(const SweptKeys& swept, int64_t hostWorkUs, int64_t batch)
+{
+    std::string suffix;
+    if (swept.hostWork)
+        suffix += " h=" + formatHostWork(hostWorkUs);
+    if (swept.batch)
+        suffix += " b=" + std::to_string(batch);
+    return suffix;
+}
+
 } // namespace synctax

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/analysis/statistics.h"
+#include "core/config/sweepgrid.h"
 
 namespace synctax {
 
@@ -31,5 +32,16 @@ std::string formatNumber(const char* pattern, double v);
 
 // "+1.4% [+0.9, +1.9]": an overhead and its 95% interval; empty parts where a bound is not finite.
 std::string formatOverhead(const Interval& pct);
+
+// "15 ms", "2.5 ms", "0 ms": a host work per step, given in microseconds.
+std::string formatHostWork(int64_t us);
+
+// What tells a group of a swept run from the others of its model and mode, after a space: " h=15 ms",
+// " b=64", " h=15 ms b=64" for the keys the run swept; empty for a run without a sweep.
+std::string sweepPointSuffix(const SweptKeys& swept, int64_t hostWorkUs, int64_t batch);
+template <typename T> std::string sweepPointSuffix(const SweptKeys& swept, const T& record)
+{
+    return sweepPointSuffix(swept, record.hostWorkUs, record.batch);
+}
 
 } // namespace synctax

@@ -20,6 +20,8 @@ void LiveResults::reset(
         cell.model = plan.model;
         cell.mode = plan.mode;
         cell.style = plan.style;
+        cell.hostWorkUs = plan.hostWorkUs;
+        cell.batch = plan.batch;
         auto model = std::find_if(
             config.models.begin(), config.models.end(), [&](const ModelSpec& m) { return m.name == plan.model; });
         if (model != config.models.end())
@@ -45,14 +47,14 @@ void LiveResults::finishGroup(const GroupResult& group, const std::vector<CellRe
     for (const CellResult& done : cells) {
         for (size_t i = 0; i < m_result.cells.size(); ++i) {
             CellResult& cell = m_result.cells[i];
-            if (cell.model == done.model && cell.mode == done.mode && cell.style == done.style) {
+            if (sameGroup(cell, done) && cell.style == done.style) {
                 cell = done;
                 m_groupDone[i] = true;
             }
         }
     }
     m_result.groups.erase(std::remove_if(m_result.groups.begin(), m_result.groups.end(),
-                              [&](const GroupResult& g) { return g.model == group.model && g.mode == group.mode; }),
+                              [&](const GroupResult& g) { return sameGroup(g, group); }),
         m_result.groups.end());
     m_result.groups.push_back(group);
     m_dirty = true;
@@ -63,17 +65,17 @@ ExperimentResult LiveResults::snapshot()
     m_dirty = false;
     ExperimentResult snap = m_result;
     // Groups still running: analyse the blocks so far, as the runner will at the end of the group.
-    std::vector<std::pair<std::string, std::string>> running;
+    std::vector<GroupKey> running;
     for (size_t i = 0; i < snap.cells.size(); ++i) {
-        const auto key = std::make_pair(snap.cells[i].model, snap.cells[i].mode);
+        const GroupKey key = groupKeyOf(snap.cells[i]);
         if (!m_groupDone[i] && std::find(running.begin(), running.end(), key) == running.end())
             running.push_back(key);
     }
-    for (const auto& [model, mode] : running) {
+    for (const GroupKey& key : running) {
         std::vector<CellResult*> cells;
         for (size_t i = 0; i < snap.cells.size(); ++i) {
             CellResult& c = snap.cells[i];
-            if (c.model != model || c.mode != mode)
+            if (groupKeyOf(c) != key)
                 continue;
             if (!c.blockStepMs.empty()) {
                 c.stepMs.median = median(c.blockStepMs);
@@ -86,8 +88,10 @@ ExperimentResult LiveResults::snapshot()
         if (!anyBlocks)
             continue;
         GroupResult group;
-        group.model = model;
-        group.mode = mode;
+        group.model = key.model;
+        group.mode = key.mode;
+        group.hostWorkUs = key.hostWorkUs;
+        group.batch = key.batch;
         group.stopReason = "running";
         analyseGroup(cells, group, snap.config.seed);
         group.rounds = 0;

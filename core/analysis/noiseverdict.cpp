@@ -70,7 +70,7 @@ NoiseVerdict judgeNoise(const std::optional<Interval>& aaControl)
 NoiseVerdict judgeNoise(const GroupResult& group, const std::vector<CellResult>& cells)
 {
     for (const CellResult& c : cells) {
-        if (c.model == group.model && c.mode == group.mode && c.style == aaControlStyle() && c.ok)
+        if (sameGroup(c, group) && c.style == aaControlStyle() && c.ok)
             return judgeNoise(c.overheadPct);
     }
     return NoiseVerdict::NoControl;

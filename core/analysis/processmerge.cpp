@@ -14,10 +14,10 @@ namespace {
 
 int64_t share(int64_t total, int count) { return std::max<int64_t>(2, (total + count - 1) / count); }
 
-const GroupResult* findGroup(const ExperimentResult& r, const std::string& model, const std::string& mode)
+template <typename T> const GroupResult* findGroup(const ExperimentResult& r, const T& like)
 {
     for (const auto& g : r.groups) {
-        if (g.model == model && g.mode == mode)
+        if (sameGroup(g, like))
             return &g;
     }
     return nullptr;
@@ -26,7 +26,7 @@ const GroupResult* findGroup(const ExperimentResult& r, const std::string& model
 const CellResult* findCell(const ExperimentResult& r, const CellResult& like)
 {
     for (const auto& c : r.cells) {
-        if (c.model == like.model && c.mode == like.mode && c.style == like.style)
+        if (sameGroup(c, like) && c.style == like.style)
             return &c;
     }
     return nullptr;
@@ -37,6 +37,8 @@ GroupResult mergeGroup(const GroupResult& first, const std::vector<const GroupRe
     GroupResult g;
     g.model = first.model;
     g.mode = first.mode;
+    g.hostWorkUs = first.hostWorkUs;
+    g.batch = first.batch;
     std::map<std::string, int> reasons;
     std::vector<double> d, gpu, l;
     std::vector<double> clockMedians;
@@ -101,6 +103,8 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
     c.model = first.model;
     c.mode = first.mode;
     c.style = first.style;
+    c.hostWorkUs = first.hostWorkUs;
+    c.batch = first.batch;
     c.stepsPerBlock = first.stepsPerBlock;
     double weight = 0, lagSum = 0, queueSum = 0, lagWeight = 0, predictionSum = 0;
     int predictions = 0;
@@ -213,11 +217,11 @@ ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::
     for (const GroupResult& first : parts.front().groups) {
         std::vector<const GroupResult*> groups;
         for (const ExperimentResult& p : parts)
-            groups.push_back(findGroup(p, first.model, first.mode));
+            groups.push_back(findGroup(p, first));
         r.groups.push_back(mergeGroup(first, groups));
     }
     for (const CellResult& first : parts.front().cells) {
-        const GroupResult* group = findGroup(r, first.model, first.mode);
+        const GroupResult* group = findGroup(r, first);
         if (!group)
             continue;
         std::vector<const CellResult*> cells;
@@ -229,7 +233,7 @@ ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::
         int offset = 0;
         for (size_t p = 0; p < parts.size(); ++p) {
             for (const RoundOrder& o : parts[p].roundOrders) {
-                if (o.model == g.model && o.mode == g.mode) {
+                if (sameGroup(o, g)) {
                     RoundOrder shifted = o;
                     shifted.round += offset;
                     r.roundOrders.push_back(shifted);
@@ -239,7 +243,7 @@ ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::
         }
         std::vector<CellResult*> cells;
         for (CellResult& c : r.cells) {
-            if (c.model == g.model && c.mode == g.mode)
+            if (sameGroup(c, g))
                 cells.push_back(&c);
         }
         for (CellResult* c : cells)

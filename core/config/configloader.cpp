@@ -107,6 +107,8 @@ public:
                 readStyles(value, config.styles);
             } else if (k == modes.name) {
                 readModes(value, config);
+            } else if (k == sweep.name) {
+                readSweep(value, config.sweep);
             }
         }
         if (!sawVersion)
@@ -223,6 +225,8 @@ private:
                         spec.hostWorkUs = integer(v, configkeys::hostWorkUs).value_or(-1);
                     } else if (k == configkeys::timeBudgetS.name) {
                         spec.timeBudgetS = number(v, configkeys::timeBudgetS).value_or(0);
+                    } else if (k == configkeys::sweep.name) {
+                        readSweep(v, spec.sweep);
                     } else {
                         for (const auto& [sizeKey, field] : modelSizes) {
                             if (k == sizeKey->name)
@@ -259,6 +263,46 @@ private:
             if (spec.name != "tiny_mlp" && spec.inputSize < 32)
                 error(item, "input_size: " + spec.name + " needs images of at least 32x32");
             config.models.push_back(spec);
+        }
+    }
+
+    void readSweep(const YAML::Node& value, std::optional<SweepSpec>& sweep)
+    {
+        const std::string what = configkeys::sweep.name;
+        if (!value.IsMap() || value.size() == 0) {
+            error(value,
+                what + ": expected a mapping with " + sweepKeyNames()[0] + " and/or " + sweepKeyNames()[1] + ", found "
+                    + (value.IsMap() ? "an empty mapping" : kindOf(value)));
+            return;
+        }
+        SweepSpec spec;
+        for (const auto& [key, v] : entries(value, sweepKeyNames(), what)) {
+            const bool hostWork = key.Scalar() == sweepkeys::hostWorkUs.name;
+            readSweepValues(
+                v, hostWork ? sweepkeys::hostWorkUs : sweepkeys::batch, hostWork ? spec.hostWorkUs : spec.batch);
+        }
+        sweep = spec;
+    }
+
+    // One list of a sweep: distinct integers within the key's bounds, in the order to run them.
+    void readSweepValues(const YAML::Node& value, const IntegerKey& key, std::vector<int64_t>& values)
+    {
+        const std::string prefix = std::string(configkeys::sweep.name) + ".";
+        if (!value.IsSequence() || value.size() == 0) {
+            error(value,
+                prefix + key.name + ": expected a non-empty list of integers, found "
+                    + (value.IsSequence() ? "an empty list" : kindOf(value)));
+            return;
+        }
+        for (const auto& item : value) {
+            const auto v = integer(item, key, prefix);
+            if (!v)
+                continue;
+            if (std::find(values.begin(), values.end(), *v) != values.end()) {
+                error(item, prefix + key.name + ": " + std::to_string(*v) + " is listed twice");
+                continue;
+            }
+            values.push_back(*v);
         }
     }
 

@@ -40,7 +40,7 @@ const std::vector<std::string>& topLevelKeyNames()
     static const std::vector<std::string> names { version.name, name.name, description.name, device.name, seed.name,
         stepsPerBlock.name, blocks.name, minBlocks.name, targetCiPp.name, timeBudgetS.name, processes.name,
         gpuEvents.name, observerControl.name, warmup.name, hostWorkUs.name, optimizer.name, learningRate.name,
-        sink.name, models.name, styles.name, modes.name };
+        sink.name, models.name, styles.name, modes.name, sweep.name };
     return names;
 }
 
@@ -55,13 +55,19 @@ const std::vector<std::string>& modelKeyNames()
     using namespace modelkeys;
     static const std::vector<std::string> names { name.name, batch.name, width.name, inputSize.name, classes.name,
         configkeys::stepsPerBlock.name, configkeys::blocks.name, configkeys::hostWorkUs.name,
-        configkeys::timeBudgetS.name };
+        configkeys::timeBudgetS.name, configkeys::sweep.name };
     return names;
 }
 
 const std::vector<std::string>& styleKeyNames()
 {
     static const std::vector<std::string> names { stylekeys::name.name, stylekeys::n.name };
+    return names;
+}
+
+const std::vector<std::string>& sweepKeyNames()
+{
+    static const std::vector<std::string> names { sweepkeys::hostWorkUs.name, sweepkeys::batch.name };
     return names;
 }
 

@@ -85,6 +85,8 @@ inline const char* const sinkFilePrefix = "file:";
 inline const SectionKey models { "models" };
 inline const SectionKey styles { "styles" };
 inline const SectionKey modes { "modes" };
+// sweep: { host_work_us: [...], batch: [...] }, at the top level or in one model's mapping.
+inline const SectionKey sweep { "sweep" };
 } // namespace configkeys
 
 // What makes a YAML file a simulation (synctax-run simulate) rather than a config: its version key
@@ -106,6 +108,12 @@ inline const IntegerKey width { "width", 1, 8192 };
 inline const IntegerKey inputSize { "input_size", 1, 4096 };
 inline const IntegerKey classes { "classes", 2, 1'000'000 };
 } // namespace modelkeys
+
+// sweep: lists of the top-level host_work_us and the model's batch, each value within that key's bounds.
+namespace sweepkeys {
+inline const IntegerKey& hostWorkUs = configkeys::hostWorkUs;
+inline const IntegerKey& batch = modelkeys::batch;
+} // namespace sweepkeys
 
 // One entry of styles (configs and simulations): a name, or { name, n } for the *_every_n styles.
 namespace stylekeys {
@@ -129,6 +137,7 @@ const std::vector<std::string>& topLevelKeyNames();
 const std::vector<std::string>& warmupKeyNames();
 const std::vector<std::string>& modelKeyNames();
 const std::vector<std::string>& styleKeyNames();
+const std::vector<std::string>& sweepKeyNames();
 
 // "a or b", "a, b or c".
 std::string joinedOr(const std::vector<std::string>& names);

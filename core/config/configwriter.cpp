@@ -6,6 +6,22 @@
 
 namespace synctax {
 
+namespace {
+
+void writeSweep(YAML::Emitter& out, const std::optional<SweepSpec>& sweep)
+{
+    if (!sweep)
+        return;
+    out << YAML::Key << configkeys::sweep.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (!sweep->hostWorkUs.empty())
+        out << YAML::Key << sweepkeys::hostWorkUs.name << YAML::Value << YAML::Flow << sweep->hostWorkUs;
+    if (!sweep->batch.empty())
+        out << YAML::Key << sweepkeys::batch.name << YAML::Value << YAML::Flow << sweep->batch;
+    out << YAML::EndMap;
+}
+
+} // namespace
+
 std::string toYaml(const ExperimentConfig& c)
 {
     YAML::Emitter out;
@@ -32,6 +48,7 @@ std::string toYaml(const ExperimentConfig& c)
     out << YAML::Key << configkeys::gpuEvents.name << YAML::Value << c.gpuEvents;
     out << YAML::Key << configkeys::observerControl.name << YAML::Value << c.observerControl;
     out << YAML::Key << configkeys::sink.name << YAML::Value << toString(c.sink);
+    writeSweep(out, c.sweep);
 
     out << YAML::Key << configkeys::models.name << YAML::Value << YAML::BeginSeq;
     for (const ModelSpec& m : c.models) {
@@ -49,6 +66,7 @@ std::string toYaml(const ExperimentConfig& c)
             out << YAML::Key << configkeys::hostWorkUs.name << YAML::Value << m.hostWorkUs;
         if (m.timeBudgetS > 0)
             out << YAML::Key << configkeys::timeBudgetS.name << YAML::Value << m.timeBudgetS;
+        writeSweep(out, m.sweep);
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;

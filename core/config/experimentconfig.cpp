@@ -31,6 +31,29 @@ double ExperimentConfig::timeBudgetSFor(const ModelSpec& model) const
     return model.timeBudgetS > 0 ? model.timeBudgetS : timeBudgetS;
 }
 
+const std::optional<SweepSpec>& ExperimentConfig::sweepFor(const ModelSpec& model) const
+{
+    return model.sweep ? model.sweep : sweep;
+}
+
+namespace {
+
+// A quick run's batches are tiny: a batch sweep keeps its order, without the values that become equal.
+void shrinkBatches(std::optional<SweepSpec>& sweep)
+{
+    if (!sweep)
+        return;
+    std::vector<int64_t> shrunk;
+    for (const int64_t batch : sweep->batch) {
+        const int64_t small = std::min<int64_t>(batch, 4);
+        if (std::find(shrunk.begin(), shrunk.end(), small) == shrunk.end())
+            shrunk.push_back(small);
+    }
+    sweep->batch = shrunk;
+}
+
+} // namespace
+
 void applyQuick(ExperimentConfig& config)
 {
     config.stepsPerBlock = std::min<int64_t>(config.stepsPerBlock, 5);
@@ -44,7 +67,9 @@ void applyQuick(ExperimentConfig& config)
         m.batch = std::min<int64_t>(m.batch, 4);
         if (m.name != "tiny_mlp")
             m.inputSize = std::min<int64_t>(m.inputSize, 64);
+        shrinkBatches(m.sweep);
     }
+    shrinkBatches(config.sweep);
 }
 
 std::string toString(const SinkSpec& sink)

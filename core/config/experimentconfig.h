@@ -14,6 +14,15 @@ std::string toString(Mode mode);
 std::optional<Mode> modeFromString(const std::string& name);
 std::string toString(OptimizerKind kind);
 
+// sweep: the host works and batches a model is measured at, one group per combination. An empty
+// list is a key not swept.
+struct SweepSpec {
+    std::vector<int64_t> hostWorkUs;
+    std::vector<int64_t> batch;
+
+    bool operator==(const SweepSpec& other) const { return hostWorkUs == other.hostWorkUs && batch == other.batch; }
+};
+
 // One model as an experiment runs it. Sizes start from the catalog's defaults.
 struct ModelSpec {
     std::string name;
@@ -25,6 +34,7 @@ struct ModelSpec {
     int64_t blocks = 0; // per-model override of ExperimentConfig::blocks
     int64_t hostWorkUs = -1; // per-model override; -1 takes ExperimentConfig::hostWorkUs
     double timeBudgetS = 0; // per-model override of ExperimentConfig::timeBudgetS; 0 takes it
+    std::optional<SweepSpec> sweep; // replaces ExperimentConfig::sweep for this model
 };
 
 struct StyleSpec {
@@ -67,12 +77,14 @@ struct ExperimentConfig {
     std::vector<ModelSpec> models;
     std::vector<StyleSpec> styles;
     std::vector<Mode> modes { Mode::Eager };
+    std::optional<SweepSpec> sweep; // every model's, unless the model has its own
 
     int64_t stepsPerBlockFor(const ModelSpec& model) const;
     int64_t blocksFor(const ModelSpec& model) const;
     int64_t minBlocksFor(const ModelSpec& model) const;
     int64_t hostWorkUsFor(const ModelSpec& model) const;
     double timeBudgetSFor(const ModelSpec& model) const;
+    const std::optional<SweepSpec>& sweepFor(const ModelSpec& model) const;
 };
 
 // Shrinks every cell to a few steps of a tiny batch, for smoke tests.

@@ -34,6 +34,7 @@ std::optional<PresetSize> presetSizedFor(const std::string& name)
     static const std::map<std::string, PresetSize> sizes {
         { "cpu-quick", PresetSize::Cpu },
         { "cpu-seed", PresetSize::Cpu },
+        { "middle-regime", PresetSize::Gpu },
         { "observer", PresetSize::Gpu },
         { "regimes", PresetSize::Gpu },
         { "seed", PresetSize::Gpu },

@@ -44,15 +44,20 @@ ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint
     , m_device(resolveDevice(m_config.device))
     , m_sink(std::make_unique<Sink>(m_config.sink))
     , m_rng(m_config.seed)
+    , m_groupModels(sweepGrid(m_config))
 {
-    for (const auto& model : m_config.models) {
+    for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes) {
+            const auto add = [&](const std::string& style) {
+                m_cells.push_back(
+                    { uint32_t(m_cells.size()), model.name, toString(mode), style, model.hostWorkUs, model.batch });
+            };
             for (const auto& style : m_config.styles) {
-                m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), style.name });
+                add(style.name);
                 if (style.name == baselineStyle())
-                    m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), aaControlStyle() });
+                    add(aaControlStyle());
                 if (style.name == baselineStyle() && m_config.observerControl)
-                    m_cells.push_back({ uint32_t(m_cells.size()), model.name, toString(mode), observerControlStyle() });
+                    add(observerControlStyle());
             }
         }
     }
@@ -63,7 +68,7 @@ ExperimentRunner::~ExperimentRunner() = default;
 int64_t ExperimentRunner::plannedBlocks() const
 {
     int64_t total = 0;
-    for (const auto& model : m_config.models) {
+    for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes)
             total += plannedBlocks(model, mode);
     }
@@ -74,8 +79,9 @@ int64_t ExperimentRunner::plannedBlocks(const ModelSpec& model, Mode mode) const
 {
     // Every cell (styles, the A/A control, the observer control) runs one block a round, plus the
     // unrecorded first round.
-    const auto cells = std::count_if(m_cells.begin(), m_cells.end(),
-        [&](const CellPlan& c) { return c.model == model.name && c.mode == toString(mode); });
+    const GroupKey key { model.name, toString(mode), model.hostWorkUs, model.batch };
+    const auto cells
+        = std::count_if(m_cells.begin(), m_cells.end(), [&](const CellPlan& c) { return groupKeyOf(c) == key; });
     return int64_t(cells) * (m_config.blocksFor(model) + 1);
 }
 
@@ -109,7 +115,7 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     m_blocksDone = 0;
     m_blocksRun = 0;
     m_groupPlans.clear();
-    for (const auto& model : m_config.models) {
+    for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes)
             m_groupPlans.push_back({ plannedBlocks(model, mode), m_config.timeBudgetSFor(model) });
     }
@@ -136,7 +142,7 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
         if (onNote)
             onNote(note);
     }
-    for (const auto& model : m_config.models) {
+    for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes) {
             if (stop.load())
                 continue;
@@ -174,12 +180,14 @@ void ExperimentRunner::addCells(GroupRun& run, ExperimentResult& result)
     if (m_clocks)
         run.group.clocks.defaultMhz = m_clocks->defaultSmMhz();
     for (const auto& plan : m_cells) {
-        if (plan.model != run.model.name || plan.mode != run.modeName)
+        if (groupKeyOf(plan) != groupKeyOf(run.group))
             continue;
         CellResult r;
         r.model = run.model.name;
         r.mode = run.modeName;
         r.style = plan.style;
+        r.hostWorkUs = run.group.hostWorkUs;
+        r.batch = run.group.batch;
         r.stepsPerBlock = run.steps;
         // run() reserved room for every cell, so these pointers stay valid.
         result.cells.push_back(r);
@@ -285,7 +293,7 @@ void ExperimentRunner::runRound(
 {
     std::shuffle(order.begin(), order.end(), m_rng);
     if (round >= 0) {
-        RoundOrder ro { run.model.name, run.modeName, round, {} };
+        RoundOrder ro { run.model.name, run.modeName, round, {}, run.group.hostWorkUs, run.group.batch };
         for (size_t i : order)
             ro.styles.push_back(run.cells[i].result->style);
         result.roundOrders.push_back(std::move(ro));

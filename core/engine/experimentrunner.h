@@ -2,6 +2,7 @@
 
 #include "core/analysis/experimentresult.h"
 #include "core/config/experimentconfig.h"
+#include "core/config/sweepgrid.h"
 #include "core/steps/cellplan.h"
 #include "core/steps/runprogress.h"
 
@@ -24,11 +25,11 @@ class SyncCounter;
 class Sink;
 class StepRing;
 
-// Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
-// A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
-// interval is narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread;
-// pushes a record per step into the ring (if any) and stops within one step once `stop` is set or the
-// model's time budget is spent (a block cut short is not recorded).
+// Runs an experiment: for each model (once per point of its sweep) and mode, warm up, then rounds in which every style
+// (and an A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every interval is
+// narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread; pushes a record per step
+// into the ring (if any) and stops within one step once `stop` is set or the model's time budget is spent (a block cut
+// short is not recorded).
 class ExperimentRunner {
 public:
     // Throws DeviceError when the config's device cannot be had.
@@ -84,6 +85,8 @@ private:
     std::unique_ptr<SyncCounter> m_syncs;
     std::string m_clocksUnavailable;
     std::mt19937_64 m_rng;
+    // The config's models once per point of their sweeps (sweepGrid): each runs as a group per mode.
+    std::vector<ModelSpec> m_groupModels;
     int64_t m_blocksDone = 0;
     // Blocks that ran, for the pace: those an early end skipped count as done but took no time.
     int64_t m_blocksRun = 0;

@@ -1,5 +1,6 @@
 #include "core/engine/grouprun.h"
 
+#include "core/analysis/format.h"
 #include "core/analysis/groupanalysis.h"
 #include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
@@ -36,7 +37,7 @@ GroupRun::GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& co
     : model(model)
     , mode(mode)
     , modeName(toString(mode))
-    , label(model.name + "/" + modeName)
+    , label(model.name + "/" + modeName + sweepPointSuffix(sweptKeys(config), config.hostWorkUsFor(model), model.batch))
     , startNs(startNs)
     , deadlineNs(startNs + int64_t(config.timeBudgetSFor(model) * 1e9))
     , steps(config.stepsPerBlockFor(model))
@@ -45,6 +46,8 @@ GroupRun::GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& co
 {
     group.model = model.name;
     group.mode = modeName;
+    group.hostWorkUs = hostWorkUs;
+    group.batch = model.batch;
 }
 
 GroupRun::~GroupRun() = default;

@@ -23,8 +23,8 @@ struct CellRun {
     std::vector<double> queueSteps;
 };
 
-// One model and mode under way in ExperimentRunner: the group's result, its cells with the style
-// each runs, the step executor, and the GPU clock after every measured block.
+// One model (at one point of its sweep) and mode under way in ExperimentRunner: the group's result, its cells with the
+// style each runs, the step executor, and the GPU clock after every measured block.
 struct GroupRun {
     GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& config, int64_t startNs);
     ~GroupRun();
@@ -32,7 +32,7 @@ struct GroupRun {
     const ModelSpec& model;
     const Mode mode;
     const std::string modeName;
-    const std::string label; // "model/mode", for the progress
+    const std::string label; // "model/mode", with the sweep's point when swept, for the progress
     const int64_t startNs;
     const int64_t deadlineNs; // the model's time budget, warm-up included, on the steady clock
     const int64_t steps; // per block

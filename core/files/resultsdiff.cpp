@@ -15,19 +15,30 @@ namespace {
 const CellResult* find(const ExperimentResult& r, const CellResult& like)
 {
     for (const auto& c : r.cells) {
-        if (c.model == like.model && c.mode == like.mode && c.style == like.style)
+        if (sameGroup(c, like) && c.style == like.style)
             return &c;
     }
     return nullptr;
 }
 
-CellDiff cellDiff(const CellResult& c)
+CellDiff cellDiff(const CellResult& c, const SweptKeys& swept)
 {
     CellDiff d;
     d.model = c.model;
     d.mode = c.mode;
     d.style = c.style;
+    d.hostWorkUs = c.hostWorkUs;
+    d.batch = c.batch;
+    d.sweepPoint = sweepPointSuffix(swept, c);
     return d;
+}
+
+// The keys either run swept: a group's point is named when it tells groups apart in one of them.
+SweptKeys sweptInEither(const ExperimentResult& a, const ExperimentResult& b)
+{
+    const SweptKeys sa = sweptKeys(a.config);
+    const SweptKeys sb = sweptKeys(b.config);
+    return { sa.hostWork || sb.hostWork, sa.batch || sb.batch };
 }
 
 std::string pct(const std::optional<Interval>& i) { return i ? formatOverhead(*i) : std::string("-"); }
@@ -123,6 +134,8 @@ std::vector<ConfigDiff> diffConfigs(const ExperimentConfig& configA, const Exper
 
 } // namespace
 
+std::string CellDiff::name() const { return model + "/" + mode + "/" + style + sweepPoint; }
+
 bool CellDiff::intervalsOverlap() const
 {
     if (!a || !b)
@@ -157,8 +170,9 @@ bool ResultsDiff::identical() const
 ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
 {
     ResultsDiff diff;
+    const SweptKeys swept = sweptInEither(a, b);
     for (const auto& ca : a.cells) {
-        CellDiff d = cellDiff(ca);
+        CellDiff d = cellDiff(ca, swept);
         d.a = ca.overheadPct;
         d.msA = ca.stepMs.mean;
         if (const CellResult* cb = find(b, ca)) {
@@ -171,7 +185,7 @@ ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
     }
     for (const auto& cb : b.cells) {
         if (!find(a, cb)) {
-            CellDiff d = cellDiff(cb);
+            CellDiff d = cellDiff(cb, swept);
             d.b = cb.overheadPct;
             d.msB = cb.stepMs.mean;
             d.onlyInB = true;
@@ -180,18 +194,21 @@ ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
     }
     const auto baselineMs = [](const ExperimentResult& r, const GroupResult& g) {
         for (const auto& c : r.cells) {
-            if (c.model == g.model && c.mode == g.mode && c.style == baselineStyle() && c.ok)
+            if (sameGroup(c, g) && c.style == baselineStyle() && c.ok)
                 return c.stepMs.mean;
         }
         return 0.0;
     };
     for (const GroupResult& ga : a.groups) {
         for (const GroupResult& gb : b.groups) {
-            if (ga.model != gb.model || ga.mode != gb.mode)
+            if (!sameGroup(ga, gb))
                 continue;
             GroupDiff g;
             g.model = ga.model;
             g.mode = ga.mode;
+            g.hostWorkUs = ga.hostWorkUs;
+            g.batch = ga.batch;
+            g.sweepPoint = sweepPointSuffix(swept, ga);
             g.baselineMsA = baselineMs(a, ga);
             g.baselineMsB = baselineMs(b, gb);
             g.noiseFloorPct = std::max(ga.noiseFloorPct, gb.noiseFloorPct);
@@ -229,12 +246,12 @@ std::string formatDiff(const ResultsDiff& diff)
         out += "environment " + e.field + ": " + e.a + "  |  " + e.b + "\n";
     int nameWidth = 4;
     for (const auto& c : diff.cells)
-        nameWidth = std::max(nameWidth, int(c.model.size() + c.mode.size() + c.style.size() + 2));
+        nameWidth = std::max(nameWidth, int(c.name().size()));
     char line[512];
     std::snprintf(line, sizeof line, "%-*s %24s %24s %8s  %s\n", nameWidth, "cell", "A", "B", "B-A", "intervals");
     out += line;
     for (const auto& c : diff.cells) {
-        const std::string name = c.model + "/" + c.mode + "/" + c.style;
+        const std::string name = c.name();
         if (c.onlyInA || c.onlyInB) {
             out += name + ": only in " + (c.onlyInA ? "A" : "B") + "\n";
             continue;
@@ -257,8 +274,9 @@ std::string formatDiff(const ResultsDiff& diff)
 std::string describeSpeedChange(const GroupDiff& g)
 {
     char line[512];
-    std::snprintf(line, sizeof line, "%s/%s: baseline %.3f -> %.3f ms/step (%+.1f%%, noise floor %.1f%%)",
-        g.model.c_str(), g.mode.c_str(), g.baselineMsA, g.baselineMsB, g.baselineChangePct(), g.noiseFloorPct);
+    std::snprintf(line, sizeof line, "%s/%s%s: baseline %.3f -> %.3f ms/step (%+.1f%%, noise floor %.1f%%)",
+        g.model.c_str(), g.mode.c_str(), g.sweepPoint.c_str(), g.baselineMsA, g.baselineMsB, g.baselineChangePct(),
+        g.noiseFloorPct);
     std::string out = line;
     if (g.regimeA.available && g.regimeB.available) {
         std::snprintf(line, sizeof line, "; D %.2f -> %.2f ms, G %.2f -> %.2f ms, %s -> %s", g.regimeA.dMs,

@@ -8,11 +8,14 @@
 
 namespace synctax {
 
-// One cell (model, mode, style) in two runs.
+// One cell (model, mode, style, at one host work and batch) in two runs.
 struct CellDiff {
     std::string model;
     std::string mode;
     std::string style;
+    int64_t hostWorkUs = 0;
+    int64_t batch = 0;
+    std::string sweepPoint; // " h=15 ms" and the like where either run swept (sweepPointSuffix), else empty
     std::optional<Interval> a; // overhead in run A; empty for the baseline or when not measured
     std::optional<Interval> b;
     double msA = 0; // mean ms/step
@@ -20,6 +23,7 @@ struct CellDiff {
     bool onlyInA = false;
     bool onlyInB = false;
 
+    std::string name() const; // "model/mode/style", then the sweep's point
     bool intervalsOverlap() const;
     bool same() const; // present in both with identical numbers
 };
@@ -46,6 +50,9 @@ struct EnvironmentDiff {
 struct GroupDiff {
     std::string model;
     std::string mode;
+    int64_t hostWorkUs = 0;
+    int64_t batch = 0;
+    std::string sweepPoint; // as CellDiff's
     double baselineMsA = 0; // mean ms/step of the baseline
     double baselineMsB = 0;
     double noiseFloorPct = 0; // the larger of the two runs' A/A noise floors

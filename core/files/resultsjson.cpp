@@ -3,6 +3,7 @@
 #include "core/files/replayjson.h"
 
 #include "core/analysis/throttlereasons.h"
+#include "core/config/configschema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,17 @@ using nlohmann::json;
 // JSON has no NaN or infinity: an unknown number is null.
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+// The sweep as a config writes it, so that the config loader reads it back: only the lists swept.
+json sweepJson(const SweepSpec& sweep)
+{
+    json j = json::object();
+    if (!sweep.hostWorkUs.empty())
+        j[sweepkeys::hostWorkUs.name] = sweep.hostWorkUs;
+    if (!sweep.batch.empty())
+        j[sweepkeys::batch.name] = sweep.batch;
+    return j;
+}
+
 } // namespace
 
 json toJson(const ExperimentConfig& config)
@@ -32,6 +44,8 @@ json toJson(const ExperimentConfig& config)
             { "input_size", m.inputSize }, { "classes", m.classes }, { "steps_per_block", config.stepsPerBlockFor(m) },
             { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) },
             { "time_budget_s", config.timeBudgetSFor(m) } });
+        if (m.sweep)
+            models.back()[configkeys::sweep.name] = sweepJson(*m.sweep);
     }
     json styles = json::array();
     for (const auto& s : config.styles) {
@@ -43,7 +57,7 @@ json toJson(const ExperimentConfig& config)
     json modes = json::array();
     for (Mode m : config.modes)
         modes.push_back(toString(m));
-    return {
+    json written {
         { "synctax", config.version },
         { "name", config.name },
         { "description", config.description },
@@ -66,6 +80,9 @@ json toJson(const ExperimentConfig& config)
         { "styles", styles },
         { "modes", modes },
     };
+    if (config.sweep)
+        written[configkeys::sweep.name] = sweepJson(*config.sweep);
+    return written;
 }
 
 json toJson(const ExperimentResult& result)
@@ -86,7 +103,7 @@ json toJson(const ExperimentResult& result)
     json groups = json::array();
     const auto groupOf = [&](const CellResult& c) -> const GroupResult* {
         for (const auto& g : result.groups) {
-            if (g.model == c.model && g.mode == c.mode)
+            if (sameGroup(g, c))
                 return &g;
         }
         return nullptr;
@@ -122,9 +139,10 @@ json toJson(const ExperimentResult& result)
         } else {
             regime["reason"] = g.regime.reason;
         }
-        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "regime", regime },
-            { "warmup_steps", g.warmupSteps }, { "rounds", g.rounds }, { "stop_reason", g.stopReason },
-            { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift }, { "clocks", clocks } });
+        groups.push_back({ { "model", g.model }, { "mode", g.mode }, { "host_work_us", g.hostWorkUs },
+            { "batch", g.batch }, { "regime", regime }, { "warmup_steps", g.warmupSteps }, { "rounds", g.rounds },
+            { "stop_reason", g.stopReason }, { "noise_floor_pct", number(g.noiseFloorPct) }, { "drift", drift },
+            { "clocks", clocks } });
         if (!g.processRounds.empty())
             groups.back()["process_rounds"] = g.processRounds;
         groups.back()["noise_verdict"] = toString(g.noiseVerdict);
@@ -140,6 +158,8 @@ json toJson(const ExperimentResult& result)
             { "model", c.model },
             { "style", c.style },
             { "mode", c.mode },
+            { "host_work_us", c.hostWorkUs },
+            { "batch", c.batch },
             { "status", c.ok ? "ok" : "failed" },
             { "steps_per_block", c.stepsPerBlock },
             { "steps_measured", c.stepsMeasured },
@@ -180,7 +200,8 @@ json toJson(const ExperimentResult& result)
     }
     json orders = json::array();
     for (const auto& o : result.roundOrders)
-        orders.push_back({ { "model", o.model }, { "mode", o.mode }, { "round", o.round }, { "styles", o.styles } });
+        orders.push_back({ { "model", o.model }, { "mode", o.mode }, { "host_work_us", o.hostWorkUs },
+            { "batch", o.batch }, { "round", o.round }, { "styles", o.styles } });
     return {
         { "schema", resultsSchema },
         { "started_at", result.startedAt },

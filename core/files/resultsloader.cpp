@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -116,6 +117,21 @@ public:
         return CheckedReader::integer(at(pointer + "/" + key), value, "", min, max).value_or(0);
     }
 
+    // A record's host work and batch (cells, groups, round orders): files written before they were
+    // get the config's for the model, which is what every group of such a run ran at.
+    template <typename T>
+    void readSweepPoint(const json& object, const std::string& pointer, const ExperimentConfig& config, T& record)
+    {
+        const auto model = std::find_if(
+            config.models.begin(), config.models.end(), [&](const ModelSpec& m) { return m.name == record.model; });
+        const int64_t hostWorkUs = model != config.models.end() ? config.hostWorkUsFor(*model) : config.hostWorkUs;
+        const int64_t batch = model != config.models.end() ? model->batch : 0;
+        record.hostWorkUs = optionalInteger(
+            object, pointer, "host_work_us", configkeys::hostWorkUs.min, configkeys::hostWorkUs.max, hostWorkUs);
+        // 0: a batch nobody recorded (a result put together by hand).
+        record.batch = optionalInteger(object, pointer, "batch", 0, modelkeys::batch.max, batch);
+    }
+
     void read(const json& root, ExperimentResult& r)
     {
         if (!root.is_object()) {
@@ -195,6 +211,7 @@ private:
         cell.model = text(c, p, "model");
         cell.mode = text(c, p, "mode");
         cell.style = text(c, p, "style");
+        readSweepPoint(c, p, r.config, cell);
         const std::string status = text(c, p, "status");
         if (status != "ok" && status != "failed" && !status.empty())
             error(p + "/status", "expected \"ok\" or \"failed\", found \"" + status + "\"");
@@ -282,6 +299,7 @@ private:
         RoundOrder order;
         order.model = text(o, p, "model");
         order.mode = text(o, p, "mode");
+        readSweepPoint(o, p, r.config, order);
         order.round = int(integer(o, p, "round", 0, 100'000'000));
         if (const json* styles = member(o, p, "styles", json::value_t::array)) {
             for (size_t i = 0; i < styles->size(); ++i) {
@@ -304,6 +322,7 @@ private:
         GroupResult group;
         group.model = text(g, p, "model");
         group.mode = text(g, p, "mode");
+        readSweepPoint(g, p, r.config, group);
         group.stopReason = text(g, p, "stop_reason");
         group.rounds = int(integer(g, p, "rounds", 0, 100'000'000));
         group.noiseFloorPct = number(g, p, "noise_floor_pct", 0, largest, true, 0);

@@ -55,8 +55,7 @@ std::string cellText(const CellResult& c)
     return text;
 }
 
-// Each style's cell in each group ("model", or "model/mode" when the run has several modes), in run
-// order, with each group's column as wide as its widest cell.
+// Each style's cell in each group (groupLabel), in run order, with each group's column as wide as its widest cell.
 struct Grid {
     std::vector<std::string> groups;
     std::vector<std::string> styles;
@@ -82,9 +81,8 @@ struct Grid {
 Grid gridOf(const ExperimentResult& result)
 {
     Grid grid;
-    const bool manyModes = result.config.modes.size() > 1;
     for (const auto& c : result.cells) {
-        const std::string group = manyModes ? c.model + "/" + c.mode : c.model;
+        const std::string group = groupLabel(result, groupKeyOf(c));
         if (std::find(grid.groups.begin(), grid.groups.end(), group) == grid.groups.end())
             grid.groups.push_back(group);
         if (std::find(grid.styles.begin(), grid.styles.end(), c.style) == grid.styles.end())
@@ -167,10 +165,9 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
                         "unprofiled host time and G, with each style's cost measured on an idle GPU");
     else if (predicted)
         lines.push_back("pred = the queue model's overhead, simulated from the group's measured D, G, L, K and H");
-    const bool manyModes = result.config.modes.size() > 1;
     for (const auto& g : result.groups) {
-        std::string line = (manyModes ? g.model + "/" + g.mode : g.model) + ": " + std::to_string(g.rounds)
-            + " rounds (" + g.stopReason + ")";
+        std::string line
+            = groupLabel(result, groupKeyOf(g)) + ": " + std::to_string(g.rounds) + " rounds (" + g.stopReason + ")";
         if (g.processRounds.size() > 1) {
             std::string split;
             for (int r : g.processRounds)
@@ -201,7 +198,7 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
             lines.push_back("  uniform model (no replay: " + g.replayAbsent + ")");
         }
         for (const auto& c : result.cells) {
-            if (c.model == g.model && c.mode == g.mode && c.queue) {
+            if (sameGroup(c, g) && c.queue) {
                 lines.push_back("  " + pad(c.style, styleWidth) + " lag " + fixed(c.queue->medianLagMs, "%.3f")
                     + " ms, queue " + fixed(c.queue->medianQueueSteps, "%.1f") + " steps (max "
                     + std::to_string(c.queue->maxQueueSteps) + ")"
@@ -212,12 +209,20 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
     }
     for (const auto& c : result.cells) {
         if (!c.ok)
-            lines.push_back("failed: " + c.model + "/" + c.mode + "/" + c.style + ": " + c.error);
+            lines.push_back("failed: " + c.model + "/" + c.mode + "/" + c.style
+                + sweepPointSuffix(sweptKeys(result.config), c) + ": " + c.error);
     }
     return lines;
 }
 
 } // namespace
+
+std::string groupLabel(const ExperimentResult& result, const GroupKey& group)
+{
+    const bool manyModes = result.config.modes.size() > 1;
+    return (manyModes ? group.model + "/" + group.mode : group.model)
+        + sweepPointSuffix(sweptKeys(result.config), group);
+}
 
 std::string formatTable(const ExperimentResult& result, int columns)
 {
@@ -240,11 +245,10 @@ std::string formatTable(const ExperimentResult& result, int columns)
 
 std::string formatNoiseVerdicts(const ExperimentResult& result)
 {
-    const bool manyModes = result.config.modes.size() > 1;
     std::string reasons;
     for (const auto& g : result.groups) {
         for (const std::string& reason : noiseReasons(g))
-            reasons += "  " + (manyModes ? g.model + "/" + g.mode : g.model) + ": " + reason + "\n";
+            reasons += "  " + groupLabel(result, groupKeyOf(g)) + ": " + reason + "\n";
     }
     if (reasons.empty())
         return "";
@@ -254,15 +258,17 @@ std::string formatNoiseVerdicts(const ExperimentResult& result)
 
 std::string summaryCsv(const ExperimentResult& result)
 {
-    std::string out = "model,mode,style,status,steps_measured,warmup_steps,step_ms_median,step_ms_p10,step_ms_p90,"
+    std::string out = "model,mode,style,host_work_us,batch,status,steps_measured,warmup_steps,step_ms_median,step_ms_"
+                      "p10,step_ms_p90,"
                       "step_ms_mean,overhead_pct,overhead_ci_low_pct,overhead_ci_high_pct,naive_best_of_pct,verdict,"
                       "error\n";
     for (const auto& c : result.cells) {
         const bool measured = c.stepsMeasured > 0;
         const auto ms = [&](double v) { return measured ? fixed(v, "%.6f") : std::string(); };
-        out += c.model + "," + c.mode + "," + c.style + "," + (c.ok ? "ok" : "failed") + ","
-            + std::to_string(c.stepsMeasured) + "," + std::to_string(c.warmupSteps) + "," + ms(c.stepMs.median) + ","
-            + ms(c.stepMs.p10) + "," + ms(c.stepMs.p90) + "," + ms(c.stepMs.mean) + ",";
+        out += c.model + "," + c.mode + "," + c.style + "," + std::to_string(c.hostWorkUs) + ","
+            + std::to_string(c.batch) + "," + (c.ok ? "ok" : "failed") + "," + std::to_string(c.stepsMeasured) + ","
+            + std::to_string(c.warmupSteps) + "," + ms(c.stepMs.median) + "," + ms(c.stepMs.p10) + ","
+            + ms(c.stepMs.p90) + "," + ms(c.stepMs.mean) + ",";
         if (c.overheadPct) {
             out += fixed(c.overheadPct->estimate, "%.4f") + "," + fixed(c.overheadPct->low, "%.4f") + ","
                 + fixed(c.overheadPct->high, "%.4f");

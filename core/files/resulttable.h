@@ -7,6 +7,10 @@
 
 namespace synctax {
 
+// How the table names a group: "model", "model/mode" when the run has several modes, then the
+// sweep's point when the run swept ("resnet50 h=15 ms").
+std::string groupLabel(const ExperimentResult& result, const GroupKey& group);
+
 // The seed-style table: one row per style, per model (and mode) the step time and the overhead
 // against the baseline with its 95% interval; then what it means and how each model ran. Laid out
 // to fit `columns` (a narrow terminal): models in blocks one under the other, notes wrapped. 0 is

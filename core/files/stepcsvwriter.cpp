@@ -13,7 +13,8 @@ namespace synctax {
 
 const char* stepCsvHeader()
 {
-    return "model,mode,style,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_ms,queue_steps\n";
+    return "model,mode,style,host_work_us,batch,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_"
+           "ms,queue_steps\n";
 }
 
 namespace {
@@ -31,8 +32,8 @@ void appendFixed(std::string& out, double value, int precision)
 
 std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
 {
-    std::string row
-        = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(r.round) + ',' + std::to_string(r.step) + ',';
+    std::string row = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(c.hostWorkUs) + ','
+        + std::to_string(c.batch) + ',' + std::to_string(r.round) + ',' + std::to_string(r.step) + ',';
     appendFixed(row, double(r.startNs) * 1e-6, 6);
     row += ',';
     appendFixed(row, double(r.dispatchedNs - r.startNs) * 1e-3, 3);

@@ -1,5 +1,6 @@
 #include "core/files/traceexport.h"
 
+#include "core/analysis/format.h"
 #include "core/files/resultsjson.h"
 
 #include <algorithm>
@@ -16,10 +17,11 @@ double micros(int64_t ns) { return double(ns) / 1000.0; }
 // A float widened to double prints as 0.30000001192092896; a microsecond is finer than the lag is known.
 double lagMs(const StepRecord& r) { return std::round(double(r.lagMs) * 1000.0) / 1000.0; }
 
-std::string cellName(const std::vector<CellPlan>& cells, uint32_t cell)
+std::string cellName(const std::vector<CellPlan>& cells, uint32_t cell, const SweptKeys& swept)
 {
     if (cell < cells.size())
-        return cells[cell].model + "/" + cells[cell].mode + "/" + cells[cell].style;
+        return cells[cell].model + "/" + cells[cell].mode + "/" + cells[cell].style
+            + sweepPointSuffix(swept, cells[cell]);
     return "cell " + std::to_string(cell);
 }
 
@@ -100,6 +102,7 @@ void forEachTraceEvent(const std::vector<StepRecord>& records, const std::vector
     std::stable_sort(
         sorted.begin(), sorted.end(), [](const StepRecord& a, const StepRecord& b) { return a.startNs < b.startNs; });
     const bool anyGpu = std::any_of(sorted.begin(), sorted.end(), [](const StepRecord& r) { return r.gpuDoneNs >= 0; });
+    const SweptKeys swept = result ? sweptKeys(result->config) : SweptKeys {};
 
     std::string process = "synctax";
     if (result && !result->environment.device.empty())
@@ -119,12 +122,12 @@ void forEachTraceEvent(const std::vector<StepRecord>& records, const std::vector
             endNs = std::max({ endNs, sorted[i].loggedNs, sorted[i].gpuDoneNs });
         const int64_t steps = int64_t(block.last - block.first + 1);
         const double msPerStep = double(endNs - first.startNs) / 1e6 / double(steps);
-        emit(slice(cellName(cells, first.cell), category(first), traceBlocksTid, first.startNs, endNs,
+        emit(slice(cellName(cells, first.cell, swept), category(first), traceBlocksTid, first.startNs, endNs,
             { { "round", first.round }, { "steps", steps }, { "ms_per_step", msPerStep } }));
     }
 
     for (const StepRecord& r : sorted) {
-        emit(slice(cellName(cells, r.cell), category(r), traceHostTid, r.startNs, r.loggedNs,
+        emit(slice(cellName(cells, r.cell, swept), category(r), traceHostTid, r.startNs, r.loggedNs,
             { { "round", r.round }, { "step", r.step }, { "dispatch_us", micros(r.dispatchedNs - r.startNs) },
                 { "log_us", micros(r.loggedNs - r.dispatchedNs) } }));
     }
@@ -142,7 +145,7 @@ void forEachTraceEvent(const std::vector<StepRecord>& records, const std::vector
             args["lag_ms"] = lagMs(r);
         if (r.queueSteps >= 0)
             args["queue_steps"] = r.queueSteps;
-        emit(slice(cellName(cells, r.cell), category(r), traceGpuTid, beginNs, std::max(beginNs, r.gpuDoneNs),
+        emit(slice(cellName(cells, r.cell, swept), category(r), traceGpuTid, beginNs, std::max(beginNs, r.gpuDoneNs),
             std::move(args)));
         gpuFreeNs = std::max(gpuFreeNs, r.gpuDoneNs);
     }

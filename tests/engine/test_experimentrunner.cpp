@@ -80,6 +80,62 @@ TEST(ExperimentRunner, RunsEveryCellInInterleavedRoundsAndComparesWithTheBaselin
     }));
 }
 
+TEST(ExperimentRunner, ASweepRunsAGroupPerPointEachWithItsOwnCells)
+{
+    ExperimentConfig c = smallConfig();
+    c.styles = { { "none", 0 }, { "item", 0 } };
+    c.blocks = 2;
+    c.minBlocks = 2;
+    c.models[0].sweep = SweepSpec { { 0, 300 }, { 2, 4 } };
+    ExperimentRunner runner(c);
+    // Host work outer, batch inner, as listed; each point's baseline, A/A copy and item.
+    const std::vector<std::pair<int64_t, int64_t>> points { { 0, 2 }, { 0, 4 }, { 300, 2 }, { 300, 4 } };
+    ASSERT_EQ(runner.cells().size(), points.size() * 3);
+    for (size_t i = 0; i < runner.cells().size(); ++i) {
+        EXPECT_EQ(runner.cells()[i].hostWorkUs, points[i / 3].first) << i;
+        EXPECT_EQ(runner.cells()[i].batch, points[i / 3].second) << i;
+    }
+    EXPECT_EQ(runner.plannedBlocks(), int64_t(points.size()) * 3 * (2 + 1));
+    std::vector<std::pair<int64_t, int64_t>> finished;
+    runner.onGroupFinished = [&](const GroupResult& g, const std::vector<CellResult>& cells) {
+        finished.emplace_back(g.hostWorkUs, g.batch);
+        for (const CellResult& cell : cells) {
+            EXPECT_EQ(cell.hostWorkUs, g.hostWorkUs);
+            EXPECT_EQ(cell.batch, g.batch);
+        }
+    };
+    const std::atomic<bool> stop { false };
+    const ExperimentResult r = runner.run(stop);
+    EXPECT_EQ(finished, points);
+    ASSERT_EQ(r.groups.size(), points.size());
+    for (const CellResult& cell : r.cells) {
+        EXPECT_TRUE(cell.ok) << cell.error;
+        EXPECT_EQ(cell.blockRounds, (std::vector<int> { 0, 1 })) << cell.style << " at " << cell.hostWorkUs;
+        if (cell.style != "none")
+            EXPECT_TRUE(cell.overheadPct) << cell.style << " at " << cell.hostWorkUs << " us, batch " << cell.batch;
+    }
+    ASSERT_EQ(r.roundOrders.size(), points.size() * 2);
+    EXPECT_EQ(r.roundOrders[2].hostWorkUs, 0);
+    EXPECT_EQ(r.roundOrders[2].batch, 4);
+}
+
+TEST(ExperimentRunner, AGroupWithoutASweepCarriesItsHostWorkAndBatch)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 2;
+    c.minBlocks = 2;
+    c.hostWorkUs = 100;
+    const std::atomic<bool> stop { false };
+    const ExperimentResult r = ExperimentRunner(c).run(stop);
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].hostWorkUs, 100);
+    EXPECT_EQ(r.groups[0].batch, 4);
+    for (const CellResult& cell : r.cells) {
+        EXPECT_EQ(cell.hostWorkUs, 100);
+        EXPECT_EQ(cell.batch, 4);
+    }
+}
+
 TEST(ExperimentRunner, BlockOrderFollowsTheSeed)
 {
     auto orders = [](uint64_t seed) {

@@ -50,3 +50,20 @@ TEST(Format, SyncIntervalLabel)
     EXPECT_EQ(syncEveryLabel(1), "item every step");
     EXPECT_EQ(syncEveryLabel(10), "item every 10 steps");
 }
+
+TEST(Format, HostWorkInMillisecondsAsWritten)
+{
+    EXPECT_EQ(formatHostWork(0), "0 ms");
+    EXPECT_EQ(formatHostWork(15000), "15 ms");
+    EXPECT_EQ(formatHostWork(2500), "2.5 ms");
+    EXPECT_EQ(formatHostWork(250), "0.25 ms");
+    EXPECT_EQ(formatHostWork(1234567), "1234.567 ms");
+}
+
+TEST(Format, ASweepsPointNamesOnlyTheKeysSwept)
+{
+    EXPECT_EQ(sweepPointSuffix(SweptKeys {}, 15000, 64), "");
+    EXPECT_EQ(sweepPointSuffix(SweptKeys { true, false }, 15000, 64), " h=15 ms");
+    EXPECT_EQ(sweepPointSuffix(SweptKeys { false, true }, 15000, 64), " b=64");
+    EXPECT_EQ(sweepPointSuffix(SweptKeys { true, true }, 0, 32), " h=0 ms b=32");
+}

@@ -33,6 +33,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
     EXPECT_EQ(a.observerControl, b.observerControl);
     EXPECT_EQ(a.sink.kind, b.sink.kind);
     EXPECT_EQ(a.sink.path, b.sink.path);
+    EXPECT_EQ(a.sweep, b.sweep);
     ASSERT_EQ(a.models.size(), b.models.size());
     for (size_t i = 0; i < a.models.size(); ++i) {
         EXPECT_EQ(a.models[i].name, b.models[i].name);
@@ -43,6 +44,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
         EXPECT_EQ(a.models[i].stepsPerBlock, b.models[i].stepsPerBlock);
         EXPECT_EQ(a.models[i].blocks, b.models[i].blocks);
         EXPECT_EQ(a.models[i].hostWorkUs, b.models[i].hostWorkUs);
+        EXPECT_EQ(a.models[i].sweep, b.models[i].sweep);
         EXPECT_DOUBLE_EQ(a.models[i].timeBudgetS, b.models[i].timeBudgetS);
     }
     ASSERT_EQ(a.styles.size(), b.styles.size());
@@ -85,6 +87,8 @@ TEST(ConfigWriter, EditedFieldsAreWritten)
         if (s.name == "item_every_n")
             s.n = 7;
     c.modes = { Mode::Eager };
+    c.sweep = SweepSpec { { 0, 15000 }, { 8, 2 } };
+    c.models[1].sweep = SweepSpec { { 250 }, {} };
     const auto again = loadConfigText(toYaml(c), "written.yaml");
     ASSERT_TRUE(again.config);
     expectSameConfig(c, *again.config);
@@ -100,6 +104,8 @@ TEST(ConfigWriter, WritesEveryKeyOfTheSchema)
     c.models[0].blocks = 3;
     c.models[0].hostWorkUs = 0;
     c.models[0].timeBudgetS = 2;
+    c.sweep = SweepSpec { { 0, 5000 }, {} };
+    c.models[0].sweep = SweepSpec { {}, { 2, 4 } };
     const YAML::Node written = YAML::Load(toYaml(c));
     std::vector<std::string> top, model, warmup;
     for (const auto& entry : written)

@@ -1,6 +1,7 @@
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
+#include "core/config/sweepgrid.h"
 
 #include <gtest/gtest.h>
 
@@ -23,8 +24,8 @@ TEST(Presets, EveryPresetIsValid)
 {
     const auto names = presetNames();
     EXPECT_EQ(names,
-        (std::vector<std::string> {
-            "cpu-quick", "cpu-seed", "observer", "regimes", "seed", "seed-graphs", "seed-tiny", "sins" }));
+        (std::vector<std::string> { "cpu-quick", "cpu-seed", "middle-regime", "observer", "regimes", "seed",
+            "seed-graphs", "seed-tiny", "sins" }));
     for (const auto& name : names) {
         auto c = preset(name);
         EXPECT_EQ(c.name, name);
@@ -57,6 +58,29 @@ TEST(Presets, SeedGraphsComparesEagerWithGraphs)
     auto c = preset("seed-graphs");
     EXPECT_EQ(c.modes, (std::vector<Mode> { Mode::Eager, Mode::CudaGraph }));
     EXPECT_EQ(c.models.size(), 2u);
+}
+
+TEST(Presets, MiddleRegimeSweepsResNet50sHostWorkWithinSevenMinutes)
+{
+    const ExperimentConfig c = preset("middle-regime");
+    ASSERT_EQ(c.models.size(), 1u);
+    EXPECT_EQ(c.models[0].name, "resnet50");
+    EXPECT_EQ(c.modes, std::vector<Mode> { Mode::Eager });
+    ASSERT_EQ(c.styles.size(), 2u);
+    EXPECT_EQ(c.styles[0].name, "none");
+    EXPECT_EQ(c.styles[1].name, "item");
+    EXPECT_EQ(c.stepsPerBlockFor(c.models[0]), 5);
+    ASSERT_TRUE(c.sweep);
+    EXPECT_EQ(c.sweep->hostWorkUs, (std::vector<int64_t> { 0, 5000, 10000, 15000, 20000, 30000, 45000 }));
+    EXPECT_TRUE(c.sweep->batch.empty());
+    // Each group ends at its time budget at the latest, warm-up included: seven of them leave room
+    // within seven minutes for building the model and analysing each group.
+    const std::vector<ModelSpec> groups = sweepGrid(c);
+    ASSERT_EQ(groups.size(), 7u);
+    double budgetS = 0;
+    for (const ModelSpec& g : groups)
+        budgetS += c.timeBudgetSFor(g) * double(c.modes.size());
+    EXPECT_LE(budgetS, 6 * 60.0);
 }
 
 TEST(Presets, DefaultDependsOnCuda)

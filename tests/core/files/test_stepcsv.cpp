@@ -37,10 +37,12 @@ std::string readFile(const std::string& path)
 
 TEST(StepsCsv, RowsCarryHostTimesAndGpuColumnsWhenMeasured)
 {
-    const CellPlan cell { 0, "tiny_mlp", "eager", "item" };
+    // The group's host work and batch after the style: the cell of a sweep's point.
+    const CellPlan cell { 0, "tiny_mlp", "eager", "item", 15000, 64 };
     EXPECT_EQ(stepCsvRow(record(0, 5'000'000, 2), cell),
-        "tiny_mlp,eager,item,3,7,5.000000,1250.000,0.500,7.000000,0.7500,2\n");
-    EXPECT_EQ(stepCsvRow(record(0, 5'000'000, -1), cell), "tiny_mlp,eager,item,3,7,5.000000,1250.000,0.500,,,\n");
+        "tiny_mlp,eager,item,15000,64,3,7,5.000000,1250.000,0.500,7.000000,0.7500,2\n");
+    EXPECT_EQ(
+        stepCsvRow(record(0, 5'000'000, -1), cell), "tiny_mlp,eager,item,15000,64,3,7,5.000000,1250.000,0.500,,,\n");
 }
 
 TEST(StepsCsv, AWholeFileIsInStartOrderWithTheRunnersHeader)
@@ -61,7 +63,7 @@ TEST(StepsCsv, AWholeFileIsInStartOrderWithTheRunnersHeader)
     std::getline(lines, c);
     EXPECT_FALSE(std::getline(lines, extra));
     EXPECT_EQ(header + "\n", stepCsvHeader());
-    EXPECT_EQ(a.rfind("tiny_mlp,eager,none,3,7,1.000000,", 0), 0u) << a;
-    EXPECT_EQ(b.rfind("tiny_mlp,eager,item,3,7,2.000000,", 0), 0u) << b;
-    EXPECT_EQ(c.rfind("tiny_mlp,eager,none,3,7,3.000000,", 0), 0u) << c;
+    EXPECT_EQ(a.rfind("tiny_mlp,eager,none,0,0,3,7,1.000000,", 0), 0u) << a;
+    EXPECT_EQ(b.rfind("tiny_mlp,eager,item,0,0,3,7,2.000000,", 0), 0u) << b;
+    EXPECT_EQ(c.rfind("tiny_mlp,eager,none,0,0,3,7,3.000000,", 0), 0u) << c;
 }
