@@ -7,6 +7,8 @@
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/runoutputs.h"
+#include "core/files/sweeptable.h"
+#include "ui/charts/hostworktaxchart.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
@@ -43,10 +45,12 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
 #include <cmath>
+#include <optional>
 
 namespace synctax {
 
@@ -63,6 +67,21 @@ QString joinedErrors(const std::vector<ConfigError>& errors)
 }
 
 QString durationText(double seconds) { return QString::fromStdString(formatDuration(seconds)); }
+
+// A group as the Model box holds it: model, mode, host work (µs) and batch.
+QStringList groupData(const GroupKey& g)
+{
+    return { QString::fromStdString(g.model), QString::fromStdString(g.mode), QString::number(g.hostWorkUs),
+        QString::number(g.batch) };
+}
+
+std::optional<GroupKey> groupOfData(const QVariant& data)
+{
+    const QStringList g = data.toStringList();
+    if (g.size() != 4)
+        return std::nullopt;
+    return GroupKey { g[0].toStdString(), g[1].toStdString(), g[2].toLongLong(), g[3].toLongLong() };
+}
 
 } // namespace
 
@@ -126,7 +145,15 @@ void MainWindow::createViews()
     m_overheadChart = new OverheadChart(this);
     // The least room in which every style's label stays whole (tst_charts checks it).
     m_overheadChart->setMinimumSize(560, 340);
-    dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
+    auto* overheadDock = dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
+    // Beside the overhead chart, shown only for a run that swept host work (showResult).
+    m_hostWorkTaxChart = new HostWorkTaxChart(this);
+    m_hostWorkTaxChart->setMinimumSize(560, 340);
+    m_hostWorkTaxDock
+        = dock(m_hostWorkTaxChart, tr("Tax vs host work"), QStringLiteral("hostWorkTaxDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(overheadDock, m_hostWorkTaxDock);
+    overheadDock->raise();
+    m_hostWorkTaxDock->hide();
     m_explanation = new ExplanationPanel(this);
     dock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
 
@@ -150,9 +177,10 @@ void MainWindow::createViews()
     tabifyDockWidget(queueDock, logDock);
     queueDock->raise();
 
-    connect(m_table, &ComparisonView::cellSelected, this, &MainWindow::showCell);
-    connect(m_table, &ComparisonView::groupSelected, this, [this](const QString& model, const QString& mode) {
-        const int index = m_groupBox->findData(QStringList { model, mode });
+    connect(m_table, &ComparisonView::cellSelected, this,
+        [this](const GroupKey& group, const QString& style) { showCell(group, style); });
+    connect(m_table, &ComparisonView::groupSelected, this, [this](const GroupKey& group) {
+        const int index = m_groupBox->findData(groupData(group));
         if (index >= 0 && index != m_groupBox->currentIndex()) {
             m_followRun = false;
             m_groupBox->setCurrentIndex(index);
@@ -173,15 +201,24 @@ TeachView* MainWindow::teachView()
 
 bool MainWindow::showCell(const QString& model, const QString& mode, const QString& style)
 {
-    const int group = m_groupBox->findData(QStringList { model, mode });
-    if (group < 0)
+    for (int i = 0; i < m_groupBox->count(); ++i) {
+        const std::optional<GroupKey> group = groupOfData(m_groupBox->itemData(i));
+        if (group && QString::fromStdString(group->model) == model && QString::fromStdString(group->mode) == mode)
+            return showCell(*group, style);
+    }
+    return false;
+}
+
+bool MainWindow::showCell(const GroupKey& group, const QString& style)
+{
+    const int index = m_groupBox->findData(groupData(group));
+    if (index < 0)
         return false;
     m_followRun = false;
-    m_groupBox->setCurrentIndex(group);
+    m_groupBox->setCurrentIndex(index);
     const auto& cells = m_controller.history().cells();
     for (const CellPlan& c : cells) {
-        if (QString::fromStdString(c.model) == model && QString::fromStdString(c.mode) == mode
-            && QString::fromStdString(c.style) == style) {
+        if (groupKeyOf(c) == group && QString::fromStdString(c.style) == style) {
             m_queueChart->setCell(int(c.index));
             m_queueChart->refresh();
             return true;
@@ -386,8 +423,7 @@ void MainWindow::connectController()
         // Once per drain: each chart replaces its series at most once.
         if (m_followRun && m_controller.history().lastCell() >= 0) {
             const CellPlan& cell = m_controller.history().cells()[size_t(m_controller.history().lastCell())];
-            const int index = m_groupBox->findData(
-                QStringList { QString::fromStdString(cell.model), QString::fromStdString(cell.mode) });
+            const int index = m_groupBox->findData(groupData(groupKeyOf(cell)));
             if (index >= 0 && index != m_groupBox->currentIndex())
                 m_groupBox->setCurrentIndex(index);
         }
@@ -523,6 +559,7 @@ void MainWindow::showResult(const ExperimentResult& result)
 {
     m_comparison->setResult(result);
     m_overheadChart->setResult(result);
+    updateHostWorkTax(result);
     m_explanation->setResult(result);
     updateGroups();
     updateStartPage();
@@ -530,28 +567,34 @@ void MainWindow::showResult(const ExperimentResult& result)
 
 void MainWindow::updateGroups()
 {
-    QList<QStringList> groups;
-    auto add = [&](const std::string& model, const std::string& mode) {
-        const QStringList g { QString::fromStdString(model), QString::fromStdString(mode) };
-        if (!groups.contains(g))
-            groups << g;
+    std::vector<GroupKey> groups;
+    auto add = [&](const GroupKey& g) {
+        if (std::find(groups.begin(), groups.end(), g) == groups.end())
+            groups.push_back(g);
     };
     if (m_controller.isRunning()) {
         for (const CellPlan& c : m_controller.history().cells())
-            add(c.model, c.mode);
+            add(groupKeyOf(c));
     }
     for (const CellResult& c : m_shown.cells)
-        add(c.model, c.mode);
-    bool same = groups.size() == m_groupBox->count();
-    for (int i = 0; same && i < groups.size(); ++i)
-        same = m_groupBox->itemData(i).toStringList() == groups[i];
+        add(groupKeyOf(c));
+    const SweptKeys swept = sweptKeys(m_shown.config);
+    QList<std::pair<QString, QStringList>> items;
+    for (const GroupKey& g : groups) {
+        const QString model = QString::fromStdString(g.model + sweepPointSuffix(swept, g));
+        items.append({ g.mode == "eager" ? model : QStringLiteral("%1 (%2)").arg(model, QString::fromStdString(g.mode)),
+            groupData(g) });
+    }
+    bool same = items.size() == m_groupBox->count();
+    for (int i = 0; same && i < items.size(); ++i)
+        same = m_groupBox->itemText(i) == items[i].first && m_groupBox->itemData(i).toStringList() == items[i].second;
     if (same)
         return;
     const QVariant current = m_groupBox->currentData();
     QSignalBlocker block(m_groupBox);
     m_groupBox->clear();
-    for (const QStringList& g : groups)
-        m_groupBox->addItem(g[1] == QLatin1String("eager") ? g[0] : QStringLiteral("%1 (%2)").arg(g[0], g[1]), g);
+    for (const auto& [text, data] : items)
+        m_groupBox->addItem(text, data);
     const int index = std::max(0, m_groupBox->findData(current));
     m_groupBox->setCurrentIndex(index);
     m_groupBox->setEnabled(m_groupBox->count() > 0);
@@ -560,12 +603,26 @@ void MainWindow::updateGroups()
 
 void MainWindow::selectGroup(int index)
 {
-    const QStringList g = m_groupBox->itemData(index).toStringList();
-    if (g.size() != 2)
+    const std::optional<GroupKey> group = groupOfData(m_groupBox->itemData(index));
+    if (!group)
         return;
-    m_stepChart->setGroup(g[0], g[1]);
-    m_explanation->setGroup(g[0], g[1]);
+    m_stepChart->setGroup(*group, m_groupBox->itemText(index));
+    m_explanation->setGroup(*group);
     m_stepChart->refresh();
+}
+
+void MainWindow::updateHostWorkTax(const ExperimentResult& result)
+{
+    m_hostWorkTaxChart->setResult(result);
+    const bool swept = HostWorkTaxChart::hasCurves(result);
+    // Shown once when a result first has a sweep, so that it is seen; hidden again for one without.
+    if (swept && m_hostWorkTaxDock->isHidden()) {
+        m_hostWorkTaxDock->show();
+        // Raised once the dock's tab exists: a window not shown yet (a file opened at start) has none.
+        QTimer::singleShot(0, m_hostWorkTaxDock, [dock = m_hostWorkTaxDock] { dock->raise(); });
+    } else if (!swept) {
+        m_hostWorkTaxDock->hide();
+    }
 }
 
 bool MainWindow::openConfig(const QString& path, QString* error)
@@ -665,8 +722,11 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
     }
     QStringList files;
     const QDir out(dir);
-    const std::pair<const char*, ChartPanel*> charts[]
+    std::vector<std::pair<const char*, ChartPanel*>> charts
         = { { "overhead", m_overheadChart }, { "step-time", m_stepChart }, { "queue", m_queueChart } };
+    const std::string sweepTables = formatSweepTables(m_shown);
+    if (!sweepTables.empty())
+        charts.emplace_back("tax-vs-host-work", m_hostWorkTaxChart);
     for (const auto& [name, chart] : charts) {
         const QString base = out.filePath(QString::fromLatin1(name));
         if (!chart->exportPng(base + QStringLiteral(".png")) || !chart->exportSvg(base + QStringLiteral(".svg"))
@@ -684,6 +744,17 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
         return false;
     }
     files << report;
+    if (!sweepTables.empty()) {
+        // The runner's tables after its table: the curve's numbers, as text beside its chart.
+        const QString tables = out.filePath(QStringLiteral("tax-vs-host-work.txt"));
+        try {
+            writeFileAtomically(tables.toStdString(), [&](std::ostream& o) { o << sweepTables.substr(1); });
+        } catch (const std::exception& e) {
+            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
+            return false;
+        }
+        files << tables;
+    }
     // The same results.json, summary.csv, steps.csv and trace as synctax-run writes
     // (docs/results-schema.md); steps only for a run made here, a results file holds none.
     const bool hasSteps = m_controller.history().totalSteps() > 0;

@@ -27,6 +27,7 @@ class ComparisonView;
 class DiffDialog;
 class ConfigPanel;
 class ExplanationPanel;
+class HostWorkTaxChart;
 class OverheadChart;
 class QueueChart;
 class StartPage;
@@ -72,9 +73,12 @@ public:
     // What a drop does: traces (several: the ranks of one job), else a results file or an experiment.
     bool openDropped(const QList<QUrl>& urls);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
-    // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json.
+    // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json; for
+    // a run that swept host work also its chart and its tables (tax-vs-host-work.txt).
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // Shows this cell's queue and its group's step times and explanation; false when there is no such cell.
+    bool showCell(const GroupKey& group, const QString& style);
+    // The same for the first group of this model and mode (of a sweep, its first point): synctax --cell.
     bool showCell(const QString& model, const QString& mode, const QString& style);
     void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
 
@@ -85,6 +89,9 @@ public:
     StepChart* stepChart() const { return m_stepChart; }
     QueueChart* queueChart() const { return m_queueChart; }
     OverheadChart* overheadChart() const { return m_overheadChart; }
+    // Tax against host work, in a dock beside the overhead chart, shown for a run that swept host work.
+    HostWorkTaxChart* hostWorkTaxChart() const { return m_hostWorkTaxChart; }
+    QDockWidget* hostWorkTaxDock() const { return m_hostWorkTaxDock; }
     ExplanationPanel* explanationPanel() const { return m_explanation; }
     // Shown instead of the table until there is a run or a result: what to do first.
     StartPage* startPage() const { return m_startPage; }
@@ -127,6 +134,7 @@ private:
     void sizeToScreen();
     void updateGroups();
     void selectGroup(int index);
+    void updateHostWorkTax(const ExperimentResult& result);
     void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void onRunFinished(bool stopped);
     void setRunning(bool running);
@@ -160,6 +168,8 @@ private:
     StepChart* m_stepChart = nullptr;
     QueueChart* m_queueChart = nullptr;
     OverheadChart* m_overheadChart = nullptr;
+    HostWorkTaxChart* m_hostWorkTaxChart = nullptr;
+    QDockWidget* m_hostWorkTaxDock = nullptr;
     ExplanationPanel* m_explanation = nullptr;
     TeachView* m_teach = nullptr;
     QPlainTextEdit* m_log = nullptr;

@@ -243,7 +243,7 @@ private Q_SLOTS:
 
         StepChart chart;
         chart.setHistory(&history);
-        chart.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        chart.setGroup(GroupKey { "tiny_mlp", "eager" }, QStringLiteral("tiny_mlp (eager)"));
         showAt(chart, QSize(900, 500));
         chart.refresh();
 
@@ -288,7 +288,7 @@ private Q_SLOTS:
         QCOMPARE(lineNamed(chart, "none")->points().last().x(), 5000.0);
         screenshot(chart, "step");
 
-        chart.setGroup(QStringLiteral("small_resnet"), QStringLiteral("eager"));
+        chart.setGroup(GroupKey { "small_resnet", "eager" }, QStringLiteral("small_resnet (eager)"));
         chart.refresh();
         QCOMPARE(seriesOf<QLineSeries>(chart).size(), 1);
         QCOMPARE(seriesOf<QLineSeries>(chart).first()->name(), QStringLiteral("none"));
@@ -322,7 +322,7 @@ private Q_SLOTS:
         history.append(records);
         StepChart chart;
         chart.setHistory(&history);
-        chart.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        chart.setGroup(GroupKey { "tiny_mlp", "eager" }, QStringLiteral("tiny_mlp (eager)"));
         showAt(chart, QSize(900, 320));
         chart.refresh();
         const QList<QLineSeries*> lines = seriesOf<QLineSeries>(chart);
@@ -588,7 +588,7 @@ private Q_SLOTS:
         history.append(records);
         StepChart step;
         step.setHistory(&history);
-        step.setGroup(QStringLiteral("tiny_mlp"), QStringLiteral("eager"));
+        step.setGroup(GroupKey { "tiny_mlp", "eager" }, QStringLiteral("tiny_mlp"));
         QueueChart queue;
         queue.setHistory(&history, nullptr);
 

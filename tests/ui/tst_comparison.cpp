@@ -351,8 +351,9 @@ private Q_SLOTS:
         QSignalSpy spy(&view, &ComparisonView::groupSelected);
         view.setCurrentIndex(view.model()->index(1, 2));
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("tiny_mlp"));
-        QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("eager"));
+        const GroupKey selected = spy.at(0).at(0).value<GroupKey>();
+        QCOMPARE(QString::fromStdString(selected.model), QStringLiteral("tiny_mlp"));
+        QCOMPARE(QString::fromStdString(selected.mode), QStringLiteral("eager"));
     }
 
     void explanationShowsTheRegime()
@@ -367,7 +368,7 @@ private Q_SLOTS:
             panel.explanationText().startsWith("Host 8.70 ms and GPU 7.70 ms"), qPrintable(panel.explanationText()));
         QVERIFY(panel.explanationText().contains("+6.2% [+4.7, +7.4]"));
 
-        panel.setGroup("tiny_mlp", "eager");
+        panel.setGroup(GroupKey { "tiny_mlp", "eager" });
         QCOMPARE(panel.headingText(), QStringLiteral("Dispatch-bound"));
         QVERIFY(panel.explanationText().contains("1.01 ms"));
         QVERIFY(panel.explanationText().contains("+3.2% [+1.9, +4.4]"));

@@ -1,6 +1,7 @@
 #include "ui/charts/overheadchart.h"
 
 #include "core/analysis/experimentresult.h"
+#include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
 #include "ui/charts/categorylabels.h"
 #include "ui/charts/chartstyle.h"
@@ -88,26 +89,25 @@ void OverheadChart::setResult(const ExperimentResult& result)
     m_axisX->setLabelsFont(m_baseLabelFont);
     m_axisX->setLabelsAngle(0);
 
-    std::vector<std::pair<std::string, std::string>> groups;
+    std::vector<GroupKey> groups;
     std::vector<double> floors;
-    const auto addGroup = [&](const std::string& model, const std::string& mode, double floor) {
-        const auto key = std::make_pair(model, mode);
+    const auto addGroup = [&](const GroupKey& key, double floor) {
         if (std::find(groups.begin(), groups.end(), key) == groups.end()) {
             groups.push_back(key);
             floors.push_back(floor);
         }
     };
     for (const GroupResult& group : result.groups)
-        addGroup(group.model, group.mode, group.noiseFloorPct);
+        addGroup(groupKeyOf(group), group.noiseFloorPct);
     for (const CellResult& cell : result.cells)
-        addGroup(cell.model, cell.mode, 0);
+        addGroup(groupKeyOf(cell), 0);
     const bool severalModes
-        = std::any_of(groups.begin(), groups.end(), [&](const auto& g) { return g.second != groups.front().second; });
+        = std::any_of(groups.begin(), groups.end(), [&](const GroupKey& g) { return g.mode != groups.front().mode; });
+    const SweptKeys swept = sweptKeys(result.config);
     m_groups.clear();
-    for (const auto& [model, mode] : groups) {
-        m_groups.append(severalModes
-                ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(model), QString::fromStdString(mode))
-                : QString::fromStdString(model));
+    for (const GroupKey& g : groups) {
+        const QString model = QString::fromStdString(g.model + sweepPointSuffix(swept, g));
+        m_groups.append(severalModes ? QStringLiteral("%1 (%2)").arg(model, QString::fromStdString(g.mode)) : model);
     }
 
     const double left = -0.5;
@@ -159,7 +159,7 @@ void OverheadChart::setResult(const ExperimentResult& result)
             bar.x = double(s) - barWidth / 2 + (double(g) + 0.5) * slot;
             const std::string style = m_styles[s].toStdString();
             for (const CellResult& cell : result.cells) {
-                if (cell.model == groups[g].first && cell.mode == groups[g].second && cell.style == style && cell.ok)
+                if (groupKeyOf(cell) == groups[g] && cell.style == style && cell.ok)
                     bar.overheadPct = cell.overheadPct;
             }
             // A zero-height bar: the slot stays, so the other groups keep their places.

@@ -28,7 +28,9 @@ public:
 
     // One bar as drawn: x is its centre in category units (category i spans i - 0.5 .. i + 0.5).
     struct Bar {
-        QString group; // the bar set: model, or "model (mode)" when the result has several modes
+        // the bar set: model, or "model (mode)" when the result has several modes; a swept run's
+        // model with its point ("resnet50 h=15 ms")
+        QString group;
         QString style;
         double x = 0;
         std::optional<Interval> overheadPct; // none: the cell failed or has too few rounds; no bar

@@ -1,5 +1,6 @@
 #include "ui/charts/queuechart.h"
 
+#include "core/analysis/format.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
 #include "core/steps/runhistory.h"
@@ -166,9 +167,11 @@ void QueueChart::refresh()
         return;
     }
     const CellPlan& plan = m_history->cells().at(size_t(cell));
-    chart()->setTitle(tr("Queue — %1/%2/%3")
-                          .arg(QString::fromStdString(plan.model), QString::fromStdString(plan.mode),
-                              QString::fromStdString(plan.style)));
+    const SweptKeys swept = m_config ? sweptKeys(*m_config) : SweptKeys {};
+    chart()->setTitle(
+        tr("Queue — %1/%2/%3%4")
+            .arg(QString::fromStdString(plan.model), QString::fromStdString(plan.mode),
+                QString::fromStdString(plan.style), QString::fromStdString(sweepPointSuffix(swept, plan))));
     const CellHistory& history = m_history->cell(uint32_t(cell));
     const size_t end = history.size();
     const size_t begin = end > windowSteps ? end - windowSteps : 0;

@@ -42,14 +42,14 @@ void StepChart::setHistory(const RunHistory* history)
     m_dirty = true;
 }
 
-void StepChart::setGroup(const QString& model, const QString& mode)
+void StepChart::setGroup(const GroupKey& group, const QString& name)
 {
-    if (model == m_model && mode == m_mode)
+    chart()->setTitle(tr("Step time — %1").arg(name));
+    m_name = name;
+    if (group == m_group)
         return;
-    m_model = model;
-    m_mode = mode;
+    m_group = group;
     m_dirty = true;
-    chart()->setTitle(tr("Step time — %1 (%2)").arg(model, mode));
 }
 
 void StepChart::resizeEvent(QResizeEvent* event)
@@ -63,13 +63,11 @@ std::vector<uint32_t> StepChart::groupCells() const
     std::vector<uint32_t> cells;
     if (!m_history)
         return cells;
-    const std::string model = m_model.toStdString();
-    const std::string mode = m_mode.toStdString();
     // The baseline and its controls head the legend, which a short dock may cut at the bottom;
     // the thin translucent lines of the others do not hide the thick baseline they cross.
     std::vector<uint32_t> others;
     for (const CellPlan& plan : m_history->cells()) {
-        if (plan.model != model || plan.mode != mode)
+        if (groupKeyOf(plan) != m_group)
             continue;
         if (plan.style == baselineStyle())
             cells.insert(cells.begin(), plan.index);
@@ -147,9 +145,9 @@ void StepChart::refresh()
     if (!m_history)
         setPlaceholder(noHistoryText());
     else if (m_lines.empty())
-        setPlaceholder(tr("This run has no cells for %1 (%2).").arg(m_model, m_mode));
+        setPlaceholder(tr("This run has no cells for %1.").arg(m_name));
     else if (longest == 0)
-        setPlaceholder(tr("Waiting for the first measured block of %1 (%2)…").arg(m_model, m_mode));
+        setPlaceholder(tr("Waiting for the first measured block of %1…").arg(m_name));
     else
         setPlaceholder(QString());
 }

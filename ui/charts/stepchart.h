@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/config/sweepgrid.h"
 #include "ui/charts/chartpanel.h"
 
 #include <QString>
@@ -13,20 +14,20 @@ namespace synctax {
 
 class RunHistory;
 
-// Host step time of every style of one model and mode, step by step, as the run goes: one line
-// per style, the baseline ("none") thick and dark so the others read against it.
+// Host step time of every style of one model and mode (at one point of a sweep), step by step, as the run goes: one
+// line per style, the baseline ("none") thick and dark so the others read against it.
 class StepChart : public ChartPanel {
     Q_OBJECT
 public:
     explicit StepChart(QWidget* parent = nullptr);
 
     void setHistory(const RunHistory* history);
-    void setGroup(const QString& model, const QString& mode);
+    // The group's cells are drawn; `name` titles the chart (the app's name for the group).
+    void setGroup(const GroupKey& group, const QString& name);
     // Called by the drain timer: redraws only when the history, the group or the width changed.
     void refresh();
 
-    QString model() const { return m_model; }
-    QString mode() const { return m_mode; }
+    const GroupKey& group() const { return m_group; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -43,8 +44,8 @@ private:
     void rebuildSeries(const std::vector<uint32_t>& cells);
 
     const RunHistory* m_history = nullptr;
-    QString m_model;
-    QString m_mode;
+    GroupKey m_group;
+    QString m_name;
     std::vector<Line> m_lines;
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/results/comparisonmodel.h"
 
 #include "core/analysis/explanation.h"
+#include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/files/resulttable.h"
 
@@ -46,18 +47,17 @@ ComparisonModel::ComparisonModel(QObject* parent)
 void ComparisonModel::setResult(const ExperimentResult& result)
 {
     std::vector<std::string> styles;
-    std::vector<Group> groups;
+    std::vector<GroupKey> groups;
     std::set<std::string> modes;
-    const auto addGroup = [&](const std::string& model, const std::string& mode) {
-        const Group g { model, mode };
+    const auto addGroup = [&](const GroupKey& g) {
         if (std::find(groups.begin(), groups.end(), g) == groups.end())
             groups.push_back(g);
-        modes.insert(mode);
+        modes.insert(g.mode);
     };
     for (const auto& g : result.groups)
-        addGroup(g.model, g.mode);
+        addGroup(groupKeyOf(g));
     for (const auto& c : result.cells) {
-        addGroup(c.model, c.mode);
+        addGroup(groupKeyOf(c));
         if (std::find(styles.begin(), styles.end(), c.style) == styles.end())
             styles.push_back(c.style);
     }
@@ -69,16 +69,19 @@ void ComparisonModel::setResult(const ExperimentResult& result)
     for (size_t i = 0; i < result.cells.size(); ++i) {
         const CellResult& c = result.cells[i];
         const auto row = std::find(styles.begin(), styles.end(), c.style) - styles.begin();
-        const auto column = std::find(groups.begin(), groups.end(), Group { c.model, c.mode }) - groups.begin();
+        const auto column = std::find(groups.begin(), groups.end(), groupKeyOf(c)) - groups.begin();
         cellIndex[size_t(row)][size_t(column)] = int(i);
     }
 
-    const bool sameShape = styles == m_styles && groups == m_groups && manyModes == m_manyModes;
+    const SweptKeys swept = sweptKeys(result.config);
+    const bool sameShape = styles == m_styles && groups == m_groups && manyModes == m_manyModes
+        && swept.hostWork == m_swept.hostWork && swept.batch == m_swept.batch;
     if (!sameShape)
         beginResetModel();
     m_styles = std::move(styles);
     m_groups = std::move(groups);
     m_manyModes = manyModes;
+    m_swept = swept;
     m_cells = result.cells;
     m_groupResults = result.groups;
     m_cellIndex = std::move(cellIndex);
@@ -112,6 +115,16 @@ QString ComparisonModel::modeOfColumn(int column) const
     return column >= 1 && column <= int(m_groups.size()) ? qs(m_groups[size_t(column - 1)].mode) : QString();
 }
 
+GroupKey ComparisonModel::groupKeyOfColumn(int column) const
+{
+    return column >= 1 && column <= int(m_groups.size()) ? m_groups[size_t(column - 1)] : GroupKey {};
+}
+
+QString ComparisonModel::groupName(const GroupKey& g) const
+{
+    return qs((m_manyModes ? g.model + " (" + g.mode + ")" : g.model) + sweepPointSuffix(m_swept, g));
+}
+
 QString ComparisonModel::styleOfRow(int row) const
 {
     return row >= 0 && row < int(m_styles.size()) ? qs(m_styles[size_t(row)]) : QString();
@@ -129,14 +142,13 @@ const GroupResult* ComparisonModel::groupOfColumn(int column) const
 {
     if (column < 1 || column > int(m_groups.size()))
         return nullptr;
-    const Group& g = m_groups[size_t(column - 1)];
-    return findGroup(g.model, g.mode);
+    return findGroup(m_groups[size_t(column - 1)]);
 }
 
-const GroupResult* ComparisonModel::findGroup(const std::string& model, const std::string& mode) const
+const GroupResult* ComparisonModel::findGroup(const GroupKey& key) const
 {
     for (const auto& r : m_groupResults) {
-        if (r.model == model && r.mode == mode)
+        if (groupKeyOf(r) == key)
             return &r;
     }
     return nullptr;
@@ -171,7 +183,7 @@ void ComparisonModel::setShowPredictions(bool show)
 QString ComparisonModel::cellToolTip(const CellResult& c) const
 {
     QStringList lines;
-    lines << qs(c.model + " · " + c.mode + " · " + c.style);
+    lines << qs(c.model + " · " + c.mode + " · " + c.style + sweepPointSuffix(m_swept, c));
     if (!c.ok) {
         lines << QStringLiteral("failed: ") + qs(c.error);
         return lines.join(QLatin1Char('\n'));
@@ -187,7 +199,7 @@ QString ComparisonModel::cellToolTip(const CellResult& c) const
         lines << QStringLiteral("overhead: ") + qs(formatOverhead(*c.overheadPct)) + QStringLiteral(" (95% CI)");
     if (c.verdict)
         lines << QStringLiteral("verdict: ") + QString::fromLatin1(toString(*c.verdict));
-    if (const GroupResult* group = findGroup(c.model, c.mode);
+    if (const GroupResult* group = findGroup(groupKeyOf(c));
         group && tooNoisy(group->noiseVerdict) && c.style != baselineStyle())
         lines << QStringLiteral("not a finding: the model is too noisy to tell styles apart");
     if (c.naiveBestOfPct)
@@ -266,7 +278,7 @@ std::optional<ComparisonModel::Shade> ComparisonModel::cellShade(const CellResul
     if (!c.verdict || *c.verdict == Verdict::Baseline || !c.overheadPct)
         return std::nullopt;
     // A too noisy model has no findings, whatever each interval says on its own.
-    const GroupResult* group = findGroup(c.model, c.mode);
+    const GroupResult* group = findGroup(groupKeyOf(c));
     if (*c.verdict == Verdict::WithinNoise || (group && tooNoisy(group->noiseVerdict)))
         return Shade::WithinNoise;
     const double pct = c.overheadPct->estimate;
@@ -282,15 +294,14 @@ std::optional<ComparisonModel::Shade> ComparisonModel::cellShade(const CellResul
 QString ComparisonModel::noiseWarning() const
 {
     QStringList groups;
-    for (const Group& g : m_groups) {
-        const GroupResult* r = findGroup(g.model, g.mode);
+    for (const GroupKey& g : m_groups) {
+        const GroupResult* r = findGroup(g);
         if (!r || !tooNoisy(r->noiseVerdict))
             continue;
         QStringList reasons;
         for (const auto& reason : noiseReasons(*r))
             reasons << qs(reason);
-        groups << qs(m_manyModes ? g.model + " (" + g.mode + ")" : g.model) + QStringLiteral(": ")
-                + reasons.join(QStringLiteral("; "));
+        groups << groupName(g) + QStringLiteral(": ") + reasons.join(QStringLiteral("; "));
     }
     if (groups.isEmpty())
         return {};
@@ -356,14 +367,14 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section == 0)
         return role == Qt::DisplayRole ? QVariant(QStringLiteral("style")) : QVariant();
-    const Group& g = m_groups[size_t(section - 1)];
+    const GroupKey& g = m_groups[size_t(section - 1)];
     if (role == Qt::DisplayRole)
-        return qs(m_manyModes ? g.model + " (" + g.mode + ")" : g.model);
+        return groupName(g);
     if (role == Qt::ToolTipRole) {
         const GroupResult* r = groupOfColumn(section);
         if (!r)
             return {};
-        QString tip = qs(g.model + " · " + g.mode + ": " + regimeTitle(r->regime));
+        QString tip = qs(g.model + " · " + g.mode + sweepPointSuffix(m_swept, g) + ": " + regimeTitle(r->regime));
         if (r->regime.available)
             tip += QLatin1Char('\n') + qs(regimeNumbers(r->regime));
         tip += QStringLiteral("\n%1 rounds, noise floor %2%").arg(r->rounds).arg(r->noiseFloorPct, 0, 'f', 1);

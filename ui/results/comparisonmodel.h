@@ -14,8 +14,9 @@
 namespace synctax {
 
 // The result as torch.utils.benchmark's Compare shows it: one row per style (the baseline first,
-// then the A/A control, then the catalog's order), one column per model and mode, each cell the
-// step time and the overhead against the baseline, coloured by verdict and size (shade()). A model
+// then the A/A control, then the catalog's order), one column per model and mode (and point of a
+// sweep: "resnet50 h=15 ms"), each cell the step time and the overhead against the baseline,
+// coloured by verdict and size (shade()). A model
 // and mode too noisy to tell styles apart (noiseverdict.h) colours no cell as a finding.
 // Column 0 holds the style name, so that a sort or a copy keeps it with its row.
 class ComparisonModel : public QAbstractTableModel {
@@ -49,6 +50,8 @@ public:
     // The model and mode of a column; empty strings for the style column or out of range.
     QString modelOfColumn(int column) const;
     QString modeOfColumn(int column) const;
+    // The whole group of a column (its model and mode at one host work and batch); empty out of range.
+    GroupKey groupKeyOfColumn(int column) const;
     QString styleOfRow(int row) const;
 
     // Which models and modes are too noisy to tell styles apart and why, in a sentence for a banner;
@@ -62,22 +65,19 @@ public:
     QString toTsv(const QModelIndexList& selection) const;
 
 private:
-    struct Group {
-        std::string model;
-        std::string mode;
-        bool operator==(const Group& other) const { return model == other.model && mode == other.mode; }
-    };
-
     const CellResult* cellAt(int row, int column) const;
     const GroupResult* groupOfColumn(int column) const;
-    const GroupResult* findGroup(const std::string& model, const std::string& mode) const;
+    const GroupResult* findGroup(const GroupKey& key) const;
+    // A column's header: the model, "(mode)" when the result has several, then the sweep's point.
+    QString groupName(const GroupKey& g) const;
     QString cellText(const CellResult& cell) const;
     QString cellToolTip(const CellResult& cell) const;
     std::optional<Shade> cellShade(const CellResult& cell) const;
 
     std::vector<std::string> m_styles;
-    std::vector<Group> m_groups;
+    std::vector<GroupKey> m_groups;
     bool m_manyModes = false;
+    SweptKeys m_swept; // what tells a swept run's groups of one model and mode apart
     bool m_showPredictions = false;
     std::vector<CellResult> m_cells;
     std::vector<GroupResult> m_groupResults;

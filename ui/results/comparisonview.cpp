@@ -112,9 +112,8 @@ ComparisonView::ComparisonView(QWidget* parent)
         const int column = source.column();
         if (column < 1)
             return;
-        Q_EMIT groupSelected(m_model->modelOfColumn(column), m_model->modeOfColumn(column));
-        Q_EMIT cellSelected(
-            m_model->modelOfColumn(column), m_model->modeOfColumn(column), m_model->styleOfRow(source.row()));
+        Q_EMIT groupSelected(m_model->groupKeyOfColumn(column));
+        Q_EMIT cellSelected(m_model->groupKeyOfColumn(column), m_model->styleOfRow(source.row()));
     });
 }
 

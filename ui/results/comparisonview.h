@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/config/sweepgrid.h"
+
 #include <QTableView>
 
 class QAction;
@@ -36,10 +38,10 @@ public Q_SLOTS:
     void copySelection();
 
 Q_SIGNALS:
-    // The current cell moved to the column of this model and mode.
-    void groupSelected(const QString& model, const QString& mode);
-    // The current cell moved to this model, mode and style.
-    void cellSelected(const QString& model, const QString& mode, const QString& style);
+    // The current cell moved to the column of this group (a model and mode at one host work and batch).
+    void groupSelected(const synctax::GroupKey& group);
+    // The current cell moved to this group and style.
+    void cellSelected(const synctax::GroupKey& group, const QString& style);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

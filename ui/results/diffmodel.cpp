@@ -46,7 +46,7 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Model:
-            return QString::fromStdString(c.model);
+            return QString::fromStdString(c.model + c.sweepPoint);
         case Mode:
             return QString::fromStdString(c.mode);
         case Style:

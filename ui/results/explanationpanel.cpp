@@ -1,6 +1,7 @@
 #include "ui/results/explanationpanel.h"
 
 #include "core/analysis/explanation.h"
+#include "core/analysis/format.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -57,10 +58,9 @@ void ExplanationPanel::setResult(const ExperimentResult& result)
     refresh();
 }
 
-void ExplanationPanel::setGroup(const QString& model, const QString& mode)
+void ExplanationPanel::setGroup(const GroupKey& group)
 {
-    m_model = model;
-    m_mode = mode;
+    m_group = group;
     refresh();
 }
 
@@ -73,7 +73,7 @@ void ExplanationPanel::refresh()
 {
     const GroupResult* group = nullptr;
     for (const auto& g : m_result.groups) {
-        if (QString::fromStdString(g.model) == m_model && QString::fromStdString(g.mode) == m_mode) {
+        if (m_group && groupKeyOf(g) == *m_group) {
             group = &g;
             break;
         }
@@ -89,7 +89,8 @@ void ExplanationPanel::refresh()
         m_numbers->hide();
         return;
     }
-    m_title->setText(QString::fromStdString(group->model + " · " + group->mode));
+    m_title->setText(QString::fromStdString(
+        group->model + " · " + group->mode + sweepPointSuffix(sweptKeys(m_result.config), *group)));
     m_heading->setText(QString::fromStdString(regimeTitle(group->regime)));
     // The heading already names the regime; the sentences need not repeat it.
     QString text = QString::fromStdString(explainGroup(*group, m_result.cells));

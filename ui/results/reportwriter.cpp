@@ -1,6 +1,7 @@
 #include "ui/results/reportwriter.h"
 
 #include "core/analysis/explanation.h"
+#include "core/analysis/format.h"
 #include "core/analysis/processmerge.h"
 #include "ui/results/comparisonmodel.h"
 
@@ -88,11 +89,12 @@ QString reportHtml(const ExperimentResult& r)
     for (const GroupResult& g : r.groups) {
         std::vector<CellResult> cells;
         for (const CellResult& c : r.cells)
-            if (c.model == g.model && c.mode == g.mode)
+            if (sameGroup(c, g))
                 cells.push_back(c);
         // The explanation starts with the regime's name: the heading says the model instead.
         html += QStringLiteral("<p><b>%1 (%2).</b> %3 <br><small>%4</small></p>")
-                    .arg(q(g.model), q(g.mode), q(explainGroup(g, cells)), q(regimeNumbers(g.regime)));
+                    .arg(q(g.model + sweepPointSuffix(sweptKeys(r.config), g)), q(g.mode), q(explainGroup(g, cells)),
+                        q(regimeNumbers(g.regime)));
     }
     for (const std::string& note : r.notes)
         html += QStringLiteral("<p><small>Note: %1</small></p>").arg(q(note));
