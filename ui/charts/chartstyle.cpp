@@ -3,12 +3,38 @@
 #include "core/config/stylecatalog.h"
 #include "ui/charts/axisrange.h"
 
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QValueAxis>
 #include <cmath>
 
 #include <array>
 
 namespace synctax {
+
+QColor groupColor(int index)
+{
+    static const std::array<QColor, 6> palette { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1),
+        QColor(0x9c755f), QColor(0xe15759) };
+    return palette[size_t(index) % palette.size()];
+}
+
+void hideFromLegend(QChart* chart, QAbstractSeries* series)
+{
+    for (QLegendMarker* marker : chart->legend()->markers(series))
+        marker->setVisible(false);
+}
+
+QLineSeries* whiskerSeries(double x, double low, double high, double cap, const QColor& color)
+{
+    auto* whisker = new QLineSeries;
+    whisker->append({ QPointF(x - cap, low), QPointF(x + cap, low), QPointF(x, low), QPointF(x, high),
+        QPointF(x - cap, high), QPointF(x + cap, high) });
+    whisker->setPen(QPen(color, 1.5));
+    return whisker;
+}
 
 QColor styleColor(const QString& style)
 {

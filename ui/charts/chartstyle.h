@@ -4,6 +4,9 @@
 #include <QPen>
 #include <QString>
 
+class QAbstractSeries;
+class QChart;
+class QLineSeries;
 class QValueAxis;
 
 namespace synctax {
@@ -13,6 +16,17 @@ namespace synctax {
 // from chart to chart.
 QColor styleColor(const QString& style);
 QPen stylePen(const QString& style);
+
+// The colour of the index-th of several things drawn side by side that are not styles (the models
+// of the overhead chart, the curves of one style in the host-work chart): six, then again.
+QColor groupColor(int index);
+
+// Drawn without an entry in the legend: whiskers, bands and reference lines that a title explains.
+void hideFromLegend(QChart* chart, QAbstractSeries* series);
+
+// A 95% interval as drawn at x: one polyline, bottom cap, up the middle, top cap (caps `cap` wide
+// on each side), in `color`. The caller adds it to its chart.
+QLineSeries* whiskerSeries(double x, double low, double high, double cap, const QColor& color);
 
 // Shows [low, high] with ticks at round numbers anchored at zero (no 0.918, 1.84...). With
 // `roundOutward` the ends move out to the nearest ticks. `smallest` bounds the tick spacing from

@@ -4,33 +4,23 @@
 #include "ui/charts/chartstyle.h"
 
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
-#include <array>
 
 namespace synctax {
 
 namespace {
 
-void hideFromLegend(QChart* chart, QAbstractSeries* series)
-{
-    for (QLegendMarker* marker : chart->legend()->markers(series))
-        marker->setVisible(false);
-}
-
 // Several curves of one style (models, modes or batches): the style's colour no longer tells them
-// apart, so each takes one of a palette.
+// apart, so each takes a colour of its own.
 QColor curveColor(const std::vector<SweepCurve>& curves, size_t index)
 {
-    static const std::array<QColor, 6> palette { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1),
-        QColor(0x9c755f), QColor(0xe15759) };
     const bool shared = std::count_if(curves.begin(), curves.end(), [&](const SweepCurve& c) {
         return c.style == curves[index].style;
     }) > 1;
-    return shared ? palette[index % palette.size()] : styleColor(QString::fromStdString(curves[index].style));
+    return shared ? groupColor(int(index)) : styleColor(QString::fromStdString(curves[index].style));
 }
 
 QString curveName(const std::vector<SweepCurve>& curves, const SweepCurve& curve)
@@ -110,13 +100,10 @@ void HostWorkTaxChart::setResult(const ExperimentResult& result)
             }
         }
         for (size_t k = 0; k < drawn.measured.size(); ++k) {
-            auto* whisker = new QLineSeries;
-            whisker->setObjectName(QStringLiteral("ci:%1:%2").arg(drawn.name).arg(drawn.measured[k].x()));
             const double x = drawn.measured[k].x();
             const auto [lo, hi] = drawn.intervals[k];
-            whisker->append({ QPointF(x - cap, lo), QPointF(x + cap, lo), QPointF(x, lo), QPointF(x, hi),
-                QPointF(x - cap, hi), QPointF(x + cap, hi) });
-            whisker->setPen(QPen(color.darker(120), 1.5));
+            auto* whisker = whiskerSeries(x, lo, hi, cap, color.darker(120));
+            whisker->setObjectName(QStringLiteral("ci:%1:%2").arg(drawn.name).arg(x));
             attach(whisker);
             hideFromLegend(chart(), whisker);
         }

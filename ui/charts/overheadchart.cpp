@@ -13,23 +13,14 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
-#include <array>
 
 namespace synctax {
 
 namespace {
-
-QColor groupColor(int index)
-{
-    static const std::array<QColor, 6> palette { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1),
-        QColor(0x9c755f), QColor(0xe15759) };
-    return palette[size_t(index) % palette.size()];
-}
 
 // The controls first, where they read as the reference; then the catalog's order.
 QStringList orderedStyles(const ExperimentResult& result)
@@ -50,12 +41,6 @@ QStringList orderedStyles(const ExperimentResult& result)
     for (const std::string& style : present)
         styles.append(QString::fromStdString(style));
     return styles;
-}
-
-void hideFromLegend(QChart* chart, QAbstractSeries* series)
-{
-    for (QLegendMarker* marker : chart->legend()->markers(series))
-        marker->setVisible(false);
 }
 
 } // namespace
@@ -139,8 +124,7 @@ void OverheadChart::setResult(const ExperimentResult& result)
         band->attachAxis(m_axisX);
         band->attachAxis(m_axisY);
         // The subtitle explains the bands; one legend entry per model would crowd out the bars' names.
-        for (QLegendMarker* marker : chart()->legend()->markers(band))
-            marker->setVisible(false);
+        hideFromLegend(chart(), band);
         low = std::min(low, -floors[g]);
         high = std::max(high, floors[g]);
     }
@@ -192,14 +176,8 @@ void OverheadChart::setResult(const ExperimentResult& result)
         if (!bar.overheadPct)
             continue;
         ++intervals;
-        // One polyline per whisker: bottom cap, up the middle, top cap.
-        auto* whisker = new QLineSeries;
+        auto* whisker = whiskerSeries(bar.x, bar.overheadPct->low, bar.overheadPct->high, cap, QColor(30, 30, 30));
         whisker->setObjectName(QStringLiteral("ci:%1:%2").arg(bar.group, bar.style));
-        const double lo = bar.overheadPct->low;
-        const double hi = bar.overheadPct->high;
-        whisker->append({ QPointF(bar.x - cap, lo), QPointF(bar.x + cap, lo), QPointF(bar.x, lo), QPointF(bar.x, hi),
-            QPointF(bar.x - cap, hi), QPointF(bar.x + cap, hi) });
-        whisker->setPen(QPen(QColor(30, 30, 30), 1.5));
         chart()->addSeries(whisker);
         whisker->attachAxis(m_axisX);
         whisker->attachAxis(m_axisY);
