@@ -216,6 +216,7 @@ ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::
 
     for (const GroupResult& first : parts.front().groups) {
         std::vector<const GroupResult*> groups;
+        groups.reserve(parts.size());
         for (const ExperimentResult& p : parts)
             groups.push_back(findGroup(p, first));
         r.groups.push_back(mergeGroup(first, groups));
@@ -225,6 +226,7 @@ ExperimentResult mergeProcessResults(const ExperimentConfig& config, const std::
         if (!group)
             continue;
         std::vector<const CellResult*> cells;
+        cells.reserve(parts.size());
         for (const ExperimentResult& p : parts)
             cells.push_back(findCell(p, first));
         r.cells.push_back(mergeCell(first, cells, *group));

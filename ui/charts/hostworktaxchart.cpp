@@ -27,7 +27,7 @@ QString curveName(const std::vector<SweepCurve>& curves, const SweepCurve& curve
 {
     const bool oneGroup = std::all_of(curves.begin(), curves.end(),
         [&](const SweepCurve& c) { return c.model == curve.model && c.mode == curve.mode && c.batch == curve.batch; });
-    const QString style = QString::fromStdString(curve.style);
+    QString style = QString::fromStdString(curve.style);
     if (oneGroup)
         return style;
     return QStringLiteral("%1 (%2/%3, batch %4)")
