@@ -28,6 +28,18 @@ QString modesText(const std::vector<Mode>& modes)
 }
 
 // Every field that differs, as "field: actual != expected"; empty when the configs are equal.
+QString sweepText(const std::optional<SweepSpec>& sweep)
+{
+    if (!sweep)
+        return QStringLiteral("none");
+    QStringList parts;
+    for (const int64_t us : sweep->hostWorkUs)
+        parts << QStringLiteral("h%1").arg(us);
+    for (const int64_t batch : sweep->batch)
+        parts << QStringLiteral("b%1").arg(batch);
+    return parts.join(QLatin1Char(' '));
+}
+
 QStringList differences(const ExperimentConfig& a, const ExperimentConfig& e)
 {
     QStringList diffs;
@@ -56,6 +68,7 @@ QStringList differences(const ExperimentConfig& a, const ExperimentConfig& e)
     check("sink.kind", int(a.sink.kind), int(e.sink.kind));
     check("sink.path", str(a.sink.path), str(e.sink.path));
     check("modes", modesText(a.modes), modesText(e.modes));
+    check("sweep", sweepText(a.sweep), sweepText(e.sweep));
     check("models.size", int(a.models.size()), int(e.models.size()));
     for (size_t i = 0; i < std::min(a.models.size(), e.models.size()); ++i) {
         const ModelSpec& am = a.models[i];
@@ -69,6 +82,7 @@ QStringList differences(const ExperimentConfig& a, const ExperimentConfig& e)
         check("model.blocks", qlonglong(am.blocks), qlonglong(em.blocks));
         check("model.hostWorkUs", qlonglong(am.hostWorkUs), qlonglong(em.hostWorkUs));
         check("model.timeBudgetS", am.timeBudgetS, em.timeBudgetS);
+        check("model.sweep", sweepText(am.sweep), sweepText(em.sweep));
     }
     check("styles.size", int(a.styles.size()), int(e.styles.size()));
     for (size_t i = 0; i < std::min(a.styles.size(), e.styles.size()); ++i) {
@@ -159,6 +173,8 @@ private Q_SLOTS:
         original.models = { { "resnet50", 3, 16, 48, 7, 4, 5, 100 }, { "tiny_mlp", 0, 64, 32, 2, 0, 0, -1 } };
         original.styles = { { "item_every_n", 7 }, { "none", 0 }, { "item", 0 } };
         original.modes = { Mode::CudaGraph, Mode::Eager };
+        original.sweep = SweepSpec { { 0, 5000 }, {} };
+        original.models[0].sweep = SweepSpec { {}, { 8, 2 } };
 
         ConfigPanel panel;
         panel.setConfig(original);
