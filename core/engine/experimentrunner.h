@@ -25,11 +25,12 @@ class SyncCounter;
 class Sink;
 class StepRing;
 
-// Runs an experiment: for each model (once per point of its sweep) and mode, warm up, then rounds in which every style
-// (and an A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every interval is
-// narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread; pushes a record per step
-// into the ring (if any) and stops within one step once `stop` is set or the model's time budget is spent (a block cut
-// short is not recorded).
+// Runs an experiment: for each model and mode, warm up, then rounds in which every style (and an
+// A/A copy of the baseline) runs one block of steps, in a fresh seeded random order, until every
+// interval is narrow enough or the time budget is spent (see docs/method.md). Runs on the calling thread;
+// pushes a record per step into the ring (if any) and stops within one step once `stop` is set or the
+// model's time budget is spent (a block cut short is not recorded).
+// A model with a sweep runs once per point of it (sweepGrid), each point a group of its own.
 class ExperimentRunner {
 public:
     // Throws DeviceError when the config's device cannot be had.

@@ -23,8 +23,9 @@ struct CellRun {
     std::vector<double> queueSteps;
 };
 
-// One model (at one point of its sweep) and mode under way in ExperimentRunner: the group's result, its cells with the
-// style each runs, the step executor, and the GPU clock after every measured block.
+// One model (at one point of its sweep) and mode under way in ExperimentRunner: the group's
+// result, its cells with the style each runs, the step executor, and the GPU clock after every
+// measured block.
 struct GroupRun {
     GroupRun(const ModelSpec& model, Mode mode, const ExperimentConfig& config, int64_t startNs);
     ~GroupRun();

@@ -14,8 +14,9 @@ namespace synctax {
 
 class RunHistory;
 
-// Host step time of every style of one model and mode (at one point of a sweep), step by step, as the run goes: one
-// line per style, the baseline ("none") thick and dark so the others read against it.
+// Host step time of every style of one model and mode (at one point of a sweep), step by step,
+// as the run goes: one line per style, the baseline ("none") thick and dark so the others read
+// against it.
 class StepChart : public ChartPanel {
     Q_OBJECT
 public:

@@ -10,8 +10,9 @@ class QLabel;
 
 namespace synctax {
 
-// Why the syncs of one model and mode (at one point of a sweep) cost what they cost: its regime as a heading, the
-// sentences of explainGroup() and the measured D, G, L, K, H. Word-wrapped to fit a narrow dock.
+// Why the syncs of one model and mode (at one point of a sweep) cost what they cost: its regime
+// as a heading, the sentences of explainGroup() and the measured D, G, L, K, H. Word-wrapped to
+// fit a narrow dock.
 class ExplanationPanel : public QWidget {
     Q_OBJECT
 public:
