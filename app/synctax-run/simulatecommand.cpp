@@ -2,6 +2,7 @@
 
 #include "core/analysis/statistics.h"
 #include "core/config/presets.h"
+#include "core/config/sweepgrid.h"
 #include "core/config/stylecatalog.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
@@ -53,7 +54,7 @@ int compareWithMeasured(const std::string& path)
     double largest = -1;
     std::string largestCell;
     for (const auto& group : run.groups) {
-        const std::string name = group.model + "/" + group.mode;
+        const std::string name = group.model + "/" + group.mode + sweepPointSuffix(sweptKeys(run.config), group);
         if (!group.regime.available) {
             std::cout << "\n" << name << ": no regime measured (" << group.regime.reason << "); nothing to predict\n";
             continue;
@@ -61,7 +62,7 @@ int compareWithMeasured(const std::string& path)
         std::vector<const CellResult*> cells;
         std::vector<StyleSpec> styles;
         for (const auto& c : run.cells) {
-            if (c.model != group.model || c.mode != group.mode || !c.overheadPct)
+            if (!sameGroup(c, group) || !c.overheadPct)
                 continue;
             const auto spec = std::find_if(run.config.styles.begin(), run.config.styles.end(),
                 [&](const StyleSpec& s) { return s.name == c.style; });
@@ -74,7 +75,7 @@ int compareWithMeasured(const std::string& path)
             = model != run.config.models.end() ? run.config.stepsPerBlockFor(*model) : run.config.stepsPerBlock;
         double baselineLagMs = 0;
         for (const auto& c : run.cells) {
-            if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle() && c.queue)
+            if (sameGroup(c, group) && c.style == baselineStyle() && c.queue)
                 baselineLagMs = c.queue->medianLagMs;
         }
         std::vector<Prediction> predictions;
@@ -82,7 +83,7 @@ int compareWithMeasured(const std::string& path)
             // The run's own predictions again: the captured step, refitted to the measured baseline.
             double baselineMs = 0;
             for (const auto& c : run.cells) {
-                if (c.model == group.model && c.mode == group.mode && c.style == baselineStyle())
+                if (sameGroup(c, group) && c.style == baselineStyle())
                     baselineMs = c.blockStepMs.empty() ? 0 : mean(c.blockStepMs);
             }
             const ReplayFit fit = fitReplayToBaseline(

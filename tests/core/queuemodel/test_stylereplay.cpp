@@ -188,3 +188,28 @@ TEST(StyleReplay, TheHostIsRefittedToTheMeasuredBaselineOnlyWhereItMatters)
     fitHostToBaseline(gpuBound, costs, 10, 0, replayed * 1.01, &scale);
     EXPECT_DOUBLE_EQ(scale, 1.0);
 }
+
+TEST(StyleReplay, TheTailIsFittedToTheMeasuredLagOfADispatchBoundLoop)
+{
+    // Dispatch-bound (H = 2 ms, D = 1 ms, G = 0.8 ms): the replayed GPU keeps up, so the lag at a
+    // step's end is the last op's 20 µs, which starts as its launch ends there; a measured lag of
+    // 0.3 ms moves the missing 0.28 ms of GPU time to the last op, G unchanged, and item then
+    // waits the measured 0.3 ms.
+    const StepSequence seq = uniform(40, 1000, 800);
+    ReplayCosts costs;
+    double tail = -1;
+    const StepSequence fitted = fitTailToLag(seq, costs, 10, 2000, 0.3, &tail);
+    EXPECT_NEAR(tail, 0.28, 1e-9);
+    EXPECT_NEAR(gpuTimeUs(fitted), 800, 1e-9);
+    EXPECT_NEAR(fitted.ops.back().gpuUs, 20 + 280, 1e-9);
+    ReplayOptions o;
+    o.hostWorkUs = 2000;
+    o.syncUs = costs.syncUs;
+    const auto p = predictStyles(fitted, { { "none", 0 }, { "item", 0 } }, 0, o, costs);
+    EXPECT_NEAR(p[1].syncWaitMs, 0.3, 1e-9);
+    // GPU-bound, or a lag as long as a step's GPU time (a queue of steps): nothing moves.
+    fitTailToLag(uniform(40, 1000, 4000), costs, 10, 0, 0.3, &tail);
+    EXPECT_DOUBLE_EQ(tail, 0);
+    fitTailToLag(seq, costs, 10, 2000, 0.9, &tail);
+    EXPECT_DOUBLE_EQ(tail, 0);
+}
