@@ -63,7 +63,10 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
         return replayStyleBlock(calibrated(step, c), { baselineStyle(), 0 }, stepsPerBlock, options, costs).msPerStep;
     };
     double chosen = 1;
-    if (baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
+    // A GPU-bound step's baseline is its GPU time: a few percent over it is the GPU's noise, not the
+    // host's speed, and fitting the host to it would carry the host up to the GPU.
+    const bool gpuBound = replayRegime(step, hostWorkUs).label == "gpu_bound";
+    if (!gpuBound && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
         double lo = 0.25, hi = 4;
         if (baselineAt(lo) <= baselineMs && baselineAt(hi) >= baselineMs) {
             for (int i = 0; i < 50; ++i) {

@@ -44,8 +44,8 @@ std::vector<Prediction> replayPredictions(const StepSequence& step, const Replay
 // The captured step with its host refitted to the baseline the run measured (ms per step, over
 // blocks of stepsPerBlock): the host's speed moves by tens of percent between the capture and the
 // timed blocks, and only the blocks time the loop the overheads are measured on. Left as it is
-// (scale 1) where the replayed baseline is within 2% already or does not follow the host (a
-// GPU-bound loop). `scale` receives the factor applied.
+// (scale 1) where the replayed baseline is within 2% already or the step is GPU-bound (its baseline
+// is the GPU's time, whatever the host's speed). `scale` receives the factor applied.
 StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double* scale = nullptr);
 
