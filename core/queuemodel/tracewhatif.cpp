@@ -37,6 +37,7 @@ std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLo
 {
     const auto stepAt = [&](double scale) {
         ReplayCalibration c = loop.calibration;
+        c.perEventUs = 0;
         c.hostScale = scale;
         ReplayOptions o;
         o.syncUs = loop.costs.syncUs;
@@ -51,6 +52,29 @@ std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLo
         (stepAt(mid) < stepMs ? lo : hi) = mid;
     }
     return std::sqrt(lo * hi);
+}
+
+// The same with the profiler's cost per recorded host event as the unknown: the step time falls as
+// the cost grows. nullopt where stepMs is out of its reach.
+std::optional<double> perEventCostForStep(
+    const StepSequence& seq, const ImportedLoop& loop, double stepMs, double largestCost)
+{
+    const auto stepAt = [&](double cost) {
+        ReplayCalibration c = loop.calibration;
+        c.perEventUs = cost;
+        c.hostScale = 1;
+        ReplayOptions o;
+        o.syncUs = loop.costs.syncUs;
+        return predictStyles(calibrated(seq, c), { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs;
+    };
+    double lo = 0, hi = largestCost;
+    if (stepAt(lo) < stepMs || stepAt(hi) > stepMs)
+        return std::nullopt;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (stepAt(mid) > stepMs ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 } // namespace
@@ -86,17 +110,24 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     loop.costs.syncUs = options.syncUs;
     loop.costs.source = "defaults for a Python loop on the H200";
 
-    // The GPU ops as recorded (CUPTI times them without the host's inflation).
-    const double perEventUs = std::max(0.0, options.profilerUsPerEvent);
-    const double profilerUs = std::min(0.95 * profiledHostUs, perEventUs * loop.hostEventsPerStep);
-    loop.calibration.hostScale = (profiledHostUs - profilerUs) / profiledHostUs;
-    loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * loop.hostEventsPerStep
-        / std::max(1.0, profiledHostUs - profilerUs);
-    loop.calibration.how = "host x " + formatNumber("%.2f", loop.calibration.hostScale) + ": the profiler's "
-        + formatNumber("%.1f", perEventUs) + " us per recorded host event ("
-        + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
+    // The GPU ops as recorded (CUPTI times them without the host's inflation); the profiler's cost
+    // taken out at each recorded host event, where it was paid (up to 95% of the host's time).
+    const double events = std::max(1.0, loop.hostEventsPerStep);
+    const double largestCost = 0.95 * profiledHostUs / events;
+    loop.calibration.perEventUs = std::clamp(options.profilerUsPerEvent, 0.0, largestCost);
+    const double unprofiledUs = std::max(1.0, profiledHostUs - loop.calibration.perEventUs * events);
+    loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
+    loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
+        + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
     if (options.stepMs) {
-        if (const auto scale = hostScaleForStep(step, loop, *options.stepMs)) {
+        if (const auto cost = perEventCostForStep(step, loop, *options.stepMs, largestCost)) {
+            loop.calibration.perEventUs = *cost;
+            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.how = "the profiler's " + formatNumber("%.2f", *cost)
+                + " us per recorded host event taken out, fitted to the unprofiled step of "
+                + formatNumber("%.2f", *options.stepMs) + " ms";
+        } else if (const auto scale = hostScaleForStep(step, loop, *options.stepMs)) {
+            loop.calibration.perEventUs = 0;
             loop.calibration.hostScale = *scale;
             loop.calibration.hostUncertaintyPct = 0;
             loop.calibration.how = "host x " + formatNumber("%.2f", *scale) + ": fitted to the unprofiled step of "

@@ -16,12 +16,14 @@ struct ImportedLoopOptions {
     // The user's unprofiled step time (`--step-ms`): the host scale is fitted so that the loop as
     // recorded replays at it. Without it, the profiler's cost per recorded host event is taken out.
     std::optional<double> stepMs;
-    // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call),
-    // from Python loops recorded and measured unprofiled on the H200 (docs/results/).
-    double profilerUsPerEvent = 1.5;
-    double profilerUsPerEventUncertainty = 0.5; // how far that may be off for another machine
-    // A Python .item() on an idle GPU: the call, the copy and the stream synchronize (H200).
-    double syncUs = 30;
+    // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call):
+    // fitted per loop to the unprofiled step time of the Python loops recorded on the H200
+    // (tests/data/traces/torch-2.11-h200/measurements/whatif.json): 2.4 to 6.2 us, median 2.9.
+    double profilerUsPerEvent = 2.9;
+    double profilerUsPerEventUncertainty = 1.5; // how far that may be off for another loop or machine
+    // A Python .item() on an idle GPU: the call, the copy and the stream synchronize (the same
+    // file: 11 to 15 us on the H200).
+    double syncUs = 14;
     std::int64_t queueCapacity = 1021; // launches queued before a launch blocks (H200)
 };
 

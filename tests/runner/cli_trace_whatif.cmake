@@ -19,13 +19,18 @@ foreach(expected IN ITEMS
     "What if you logged differently (each style replayed on this loop, steady state,\n  +5.00 ms of host work per step):\n"
     "  style                          every   step ms  tax vs none\n"
     "-------------------------------------------------------------\n> as_recorded   "
-    "fitted to the\n  unprofiled step of 33.80 ms; sync 8 us\n"
     "\nuncertainty: ")
     string(FIND "${out}" "${expected}" at)
     if(at EQUAL -1)
         message(FATAL_ERROR "the output lacks '${expected}':\n${out}")
     endif()
 endforeach()
+# The model line, wherever the 80 columns break it.
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")
+string(FIND "${flat}" "fitted to the unprofiled step of 33.80 ms; sync 8 us" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "the model line lacks the fit to 33.80 ms and the sync of 8 us:\n${out}")
+endif()
 
 # The summary holds the same rows: the options' values, as_recorded first, then every catalog style
 # in the table's order, each once, `none` at no tax.

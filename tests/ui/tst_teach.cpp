@@ -1,5 +1,6 @@
 #include "core/analysis/traceanalysis.h"
 #include "core/files/kinetoreader.h"
+#include "core/files/resultsloader.h"
 #include "core/queuemodel/sequencetax.h"
 #include "core/queuemodel/taxestimate.h"
 #include "core/queuemodel/tracewhatif.h"
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void replaysALoadedLaunchSequence();
     void replayChartsArriveFromTheWorker();
     void aFileWithoutASequenceLeavesTheSliders();
+    void loadsTheCapturedStepOfARunsResults();
 };
 
 namespace {
@@ -447,7 +449,7 @@ void TestTeach::aFileWithoutASequenceLeavesTheSliders()
     QSignalSpy failed(&view, &TeachView::launchSequenceFailed);
     view.loadLaunchSequence(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json"));
     QCOMPARE(failed.count(), 1);
-    QVERIFY2(failed.front().front().toString().contains(QStringLiteral("results files carry no launch sequence")),
+    QVERIFY2(failed.front().front().toString().contains(QStringLiteral("no group of this run has a captured launch")),
         qPrintable(failed.front().front().toString()));
     view.loadLaunchSequence(QStringLiteral("/nonexistent/trace.json.gz"));
     QCOMPARE(failed.count(), 2);
@@ -464,6 +466,26 @@ void TestTeach::aFileWithoutASequenceLeavesTheSliders()
     QCOMPARE(view.modelLabel(), QStringLiteral("uniform model"));
     QCOMPARE(view.taxPct(), before);
     QVERIFY(view.findChild<QDoubleSpinBox*>(QStringLiteral("box_D"))->isEnabled());
+}
+
+void TestTeach::loadsTheCapturedStepOfARunsResults()
+{
+    // A run on the H200 whose results hold each group's captured, calibrated step: the Teach window
+    // replays the first group's (tiny_mlp/eager), with its measured L.
+    const QString path = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/replay-h200/seed-run2.json");
+    const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
+    QVERIFY(loaded.result && loaded.result->groups.front().replay);
+    const CapturedReplay& replay = *loaded.result->groups.front().replay;
+    TeachView view;
+    QSignalSpy failed(&view, &TeachView::launchSequenceFailed);
+    view.loadLaunchSequence(path);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(view.hasLaunchSequence());
+    QVERIFY2(view.modelLabel().contains(QStringLiteral("tiny_mlp/eager")), qPrintable(view.modelLabel()));
+    const auto* l = view.findChild<QDoubleSpinBox*>(QStringLiteral("box_L"));
+    QVERIFY(l);
+    QVERIFY2(std::abs(l->value() - replay.costs.syncUs) <= 0.51, qPrintable(QString::number(l->value())));
+    QVERIFY(!view.findChild<QDoubleSpinBox*>(QStringLiteral("box_D"))->isEnabled());
 }
 
 QTEST_MAIN(TestTeach)

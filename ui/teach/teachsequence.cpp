@@ -4,6 +4,7 @@
 #include "ui/teach/teachview.h"
 
 #include "core/analysis/format.h"
+#include "core/files/resultsloader.h"
 #include "core/queuemodel/tracewhatif.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
@@ -126,10 +127,25 @@ void TeachView::loadLaunchSequence(const QString& path)
 
 void TeachView::loadSequenceFromResults(const QString& path)
 {
-    // Where a run's results JSON will give its captured launch sequence: read it with the results
-    // reader (core/files) and pass it to setLaunchSequence(step, label). Results carry none yet.
-    sequenceFailed(tr("%1: not a PyTorch-profiler trace, and results files carry no launch sequence yet")
-                       .arg(QFileInfo(path).fileName()));
+    // A run's results JSON holds each model and mode's captured step (CUDA builds with Kineto),
+    // already calibrated to the run's unprofiled timing: the first group that has one.
+    const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
+    const QString name = QFileInfo(path).fileName();
+    if (!loaded.result) {
+        sequenceFailed(tr("%1: %2").arg(name, QString::fromStdString(formatErrors(loaded.errors)).trimmed()));
+        return;
+    }
+    for (const GroupResult& group : loaded.result->groups) {
+        if (group.replay) {
+            setLaunchSequence(group.replay->step,
+                tr("%1 (%2/%3)").arg(name, QString::fromStdString(group.model), QString::fromStdString(group.mode)),
+                group.replay->costs.syncUs);
+            return;
+        }
+    }
+    sequenceFailed(tr("%1: no group of this run has a captured launch sequence (they come from CUDA builds "
+                      "with the PyTorch profiler)")
+                       .arg(name));
 }
 
 void TeachView::setLaunchSequence(const StepSequence& step, const QString& label, std::optional<double> syncUs)
