@@ -2,8 +2,8 @@
 
 #include "core/analysis/statistics.h"
 #include "core/config/presets.h"
-#include "core/config/sweepgrid.h"
 #include "core/config/stylecatalog.h"
+#include "core/config/sweepgrid.h"
 #include "core/files/resultsloader.h"
 #include "core/files/resulttable.h"
 #include "core/files/stepcsvwriter.h"

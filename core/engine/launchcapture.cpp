@@ -185,8 +185,9 @@ std::optional<CapturedReplay> captureLaunchSequence(
     r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity);
     r.calibration.how = r.calibration.perEventUs > 0
         ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event ("
-            + std::to_string(step.hostEventUs.size()) + " per step) taken out, to the unprofiled step from an idle GPU ("
-            + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G"
+            + std::to_string(step.hostEventUs.size())
+            + " per step) taken out, to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
+            + " ms); GPU ops and their gaps to G"
         : "host x " + formatNumber("%.2f", r.calibration.hostScale) + " to the unprofiled step from an idle GPU ("
             + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G";
     r.step = calibrated(step, r.calibration);
