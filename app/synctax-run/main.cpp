@@ -128,6 +128,12 @@ static int runMain(int argc, char** argv)
             "What if: each style with this much more host work per step (us, an integer), e.g. slower data loading")
         ->capture_default_str()
         ->check(within(synctax::configkeys::hostWorkUs));
+    traceCmd
+        ->add_option("--host-work-at", trace.hostWorkAt,
+            "Where that host work goes: step-start (data loading) or before-sync (after the step's launches, "
+            "before its read: logging, a checkpoint)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({ "step-start", "before-sync" }));
     double traceStepMs = 0, traceSyncUs = 0;
     auto* stepMsOption = traceCmd
                              ->add_option("--step-ms", traceStepMs,

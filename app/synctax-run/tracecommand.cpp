@@ -128,7 +128,7 @@ bool traceOneFile(const std::string& path, const std::string& summaryPath, const
     }
     const TraceReport& report = analysed->report;
     const ImportedLoop loop = importedLoop(analysed->trace, report, loopOptions(options));
-    const WhatIf what = whatIf(loop, double(options.hostWorkUs));
+    const WhatIf what = whatIf(loop, double(options.hostWorkUs), options.hostWorkAt == "before-sync");
     std::cout << formatTraceReport(report) << "\n" << formatWhatIfTable(loop, what) << std::flush;
     if (reports)
         reports->push_back(report);

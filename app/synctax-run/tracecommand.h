@@ -15,6 +15,7 @@ struct TraceOptions {
     double timeoutS = 0; // with watchDir: stop after this long; 0: until Ctrl-C
     // The what-if printed after each file's tables (core/queuemodel/tracewhatif.h).
     std::int64_t hostWorkUs = 0; // host work added per step
+    std::string hostWorkAt = "step-start"; // or "before-sync": after the step's launches, before its read
     std::optional<double> stepMs; // the loop's unprofiled step time: the host is fitted to it
     std::optional<double> syncUs; // a sync's cost, in place of ImportedLoopOptions' default
 };

@@ -76,4 +76,17 @@ bool syncsAfterStep(const StyleInfo& style, int64_t n, int64_t step, int64_t ste
     return false;
 }
 
+double hostWorkCostUs(HostWork work, double formatUs, double redrawUs)
+{
+    switch (work) {
+    case HostWork::None:
+        break;
+    case HostWork::BarUpdate:
+        return formatUs;
+    case HostWork::Redraw:
+        return redrawUs;
+    }
+    return 0;
+}
+
 } // namespace synctax

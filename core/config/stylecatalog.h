@@ -35,6 +35,10 @@ enum class HostWork {
     Redraw, // QueueModel::redrawUs: a forced redraw or a printed line
 };
 
+// The host time of a style's per-step work in a queue model's units: formatUs for a bar update,
+// redrawUs for a forced redraw or a printed line, nothing otherwise.
+double hostWorkCostUs(HostWork work, double formatUs, double redrawUs);
+
 // What the queue simulator charges a style, beyond the syncs its cadence places.
 struct SimulatedCost {
     int roundTripsPerRead = 0; // metrics_item_each reads four scalars one after another

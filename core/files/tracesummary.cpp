@@ -102,6 +102,7 @@ nlohmann::json toJson(const ImportedLoop& loop, const WhatIf& w)
 {
     nlohmann::json j;
     j["host_work_us"] = w.hostWorkUs;
+    j["host_work_at"] = w.hostWorkBeforeSync ? "before_sync" : "step_start";
     const bool available = loop.available && !w.rows.empty();
     j["absent_reason"]
         = available ? nlohmann::json(nullptr) : nlohmann::json(loop.reason.empty() ? "no loop to replay" : loop.reason);

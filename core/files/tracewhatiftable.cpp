@@ -35,7 +35,10 @@ std::string formatWhatIfTable(const ImportedLoop& loop, const WhatIf& w)
                 + (loop.reason.empty() ? std::string("no loop to replay") : loop.reason) + ")",
             columns);
     std::string out = wrapped(std::string(title) + " (each style replayed on this loop, steady state"
-            + (w.hostWorkUs > 0 ? ", " + hostWorkText(w.hostWorkUs) + " of host work per step" : std::string()) + "):",
+            + (w.hostWorkUs > 0 ? ", " + hostWorkText(w.hostWorkUs) + " of host work per step"
+                        + (w.hostWorkBeforeSync ? " before its sync" : std::string())
+                                : std::string())
+            + "):",
         columns);
     const std::string header = row("", "style", "every", "step ms", "tax vs none");
     out += header + std::string(header.size() - 1, '-') + "\n";

@@ -31,7 +31,7 @@ void replaySync(ReplayState& s, double costUs)
     s.pending.clear();
 }
 
-void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, size_t capacity)
+void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, size_t capacity, double hostBeforeSyncUs)
 {
     double recorded = 0; // the recorded offset the host has reached: the end of the last call replayed
     const auto workUntil = [&](double offsetUs) {
@@ -49,11 +49,15 @@ void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, 
         for (; next < seq.ops.size() && seq.ops[next].issueUs <= seq.syncAtUs[i]; ++next)
             issue(seq.ops[next]);
         workUntil(seq.syncAtUs[i]);
+        if (i == 0)
+            s.host += hostBeforeSyncUs;
         replaySync(s, syncUs);
         recorded = std::max(recorded, i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]);
     }
     for (; next < seq.ops.size(); ++next)
         issue(seq.ops[next]);
+    if (seq.syncAtUs.empty())
+        s.host += hostBeforeSyncUs;
     workUntil(seq.stepHostUs);
 }
 
@@ -61,8 +65,9 @@ namespace {
 
 void replayStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
 {
-    s.host += options.hostWorkUs;
-    replayRecordedStep(s, seq, options.syncUs, capacity);
+    const double before = options.hostWorkBeforeSync ? options.hostWorkUs : 0;
+    s.host += options.hostWorkUs - before;
+    replayRecordedStep(s, seq, options.syncUs, capacity, before);
 }
 
 } // namespace

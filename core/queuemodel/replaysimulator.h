@@ -8,7 +8,10 @@ namespace synctax {
 
 struct ReplayOptions {
     std::int64_t steps = 50; // the sequence replayed this many times, back to back
-    double hostWorkUs = 0; // H: extra host work at each step's start
+    double hostWorkUs = 0; // H: extra host work per step
+    // Where H is done: at the step's start (data loading), or after its launches and before its
+    // first sync or the style's read (logging, a checkpoint), where the GPU drains under it.
+    bool hostWorkBeforeSync = false;
     double syncUs = 8; // L: the round trip of one sync once the GPU is idle
     std::int64_t queueCapacity = 1021; // Q: launches pending before a launch blocks the host (H200)
 };

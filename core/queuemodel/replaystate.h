@@ -29,7 +29,9 @@ void replaySync(ReplayState& s, double costUs);
 
 // One recorded step's host walk, after its host work H: the launches and syncs in offset order with
 // the recorded host work between them (the gaps, which move when the host is held up); each of the
-// step's own syncs costs syncUs once the GPU is idle.
-void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, std::size_t capacity);
+// step's own syncs costs syncUs once the GPU is idle. hostBeforeSyncUs of host work goes just before
+// the step's first sync, or after its last launch when it has none.
+void replayRecordedStep(
+    ReplayState& s, const StepSequence& seq, double syncUs, std::size_t capacity, double hostBeforeSyncUs = 0);
 
 } // namespace synctax

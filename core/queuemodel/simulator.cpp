@@ -20,25 +20,12 @@ struct StyleCost {
     double hostUs = 0; // formatting, drawing, printing, per step
 };
 
-double hostUsOf(HostWork work, const QueueModel& m)
-{
-    switch (work) {
-    case HostWork::None:
-        break;
-    case HostWork::BarUpdate:
-        return m.formatUs;
-    case HostWork::Redraw:
-        return m.redrawUs;
-    }
-    return 0;
-}
-
 StyleCost costOf(const StyleInfo* style, const QueueModel& m)
 {
     if (!style)
         return {}; // the baseline's copies, which the catalog does not list
     const SimulatedCost& cost = style->cost;
-    return { cost.roundTripsPerRead, cost.extraLaunches, hostUsOf(cost.hostWork, m) };
+    return { cost.roundTripsPerRead, cost.extraLaunches, hostWorkCostUs(cost.hostWork, m.formatUs, m.redrawUs) };
 }
 
 // The seed of one step's jitter: independent of the style, so paired blocks share GPU times.

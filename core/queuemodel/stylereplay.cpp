@@ -11,19 +11,6 @@ namespace synctax {
 
 namespace {
 
-double hostWorkUs(HostWork work, const ReplayCosts& costs)
-{
-    switch (work) {
-    case HostWork::None:
-        break;
-    case HostWork::BarUpdate:
-        return costs.formatUs;
-    case HostWork::Redraw:
-        return costs.redrawUs;
-    }
-    return 0;
-}
-
 // Steps of a steady-state block for the style: at least 20, whole periods of its cadence.
 std::int64_t steadySteps(const StyleSpec& style)
 {
@@ -55,7 +42,7 @@ StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
     if (!info)
         return {};
     const SimulatedCost& c = info->cost;
-    const double work = hostWorkUs(c.hostWork, costs);
+    const double work = hostWorkCostUs(c.hostWork, costs.formatUs, costs.redrawUs);
     // At a read the style's launches run on an idle GPU before its copies come back.
     const double launches = c.extraLaunches * (costs.extraLaunchHostUs + costs.extraLaunchUs);
     return { c.roundTripsPerRead * costs.syncUs + work + launches, work + c.extraLaunches * costs.extraLaunchHostUs };
@@ -81,8 +68,9 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
         StepRecord record;
         record.step = std::uint32_t(step);
         record.startNs = ns(s.host);
-        s.host += options.hostWorkUs;
-        replayRecordedStep(s, seq, options.syncUs, capacity);
+        const double before = options.hostWorkBeforeSync ? options.hostWorkUs : 0;
+        s.host += options.hostWorkUs - before;
+        replayRecordedStep(s, seq, options.syncUs, capacity, before);
         record.dispatchedNs = ns(s.host);
         record.gpuDoneNs = ns(s.gpuFree);
         if (info && syncsAfterStep(*info, style.n, step, steps)) {

@@ -150,14 +150,16 @@ std::vector<StyleSpec> whatIfStyles()
     return styles;
 }
 
-WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs)
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
 {
     WhatIf w;
     w.hostWorkUs = hostWorkUs;
+    w.hostWorkBeforeSync = hostWorkBeforeSync;
     if (!loop.available)
         return w;
     ReplayOptions o;
     o.hostWorkUs = hostWorkUs;
+    o.hostWorkBeforeSync = hostWorkBeforeSync;
     o.syncUs = loop.costs.syncUs;
     const std::vector<StyleSpec> styles = whatIfStyles();
     const std::vector<StyleReplayPrediction> predicted = predictStyles(loop.base, styles, 0, o, loop.costs);

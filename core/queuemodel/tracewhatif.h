@@ -51,6 +51,7 @@ struct WhatIfRow {
 
 struct WhatIf {
     double hostWorkUs = 0; // host work added per step ("if your data loading took 5 ms more")
+    bool hostWorkBeforeSync = false; // added after the step's launches, before its read
     std::vector<WhatIfRow> rows; // as_recorded first, then the styles in catalog order
     std::string model; // which model and calibration made the rows, in one line
     double uncertaintyPct = 0; // of the host time the rows assume
@@ -61,6 +62,8 @@ std::vector<StyleSpec> whatIfStyles();
 
 // A long loop's steady state (predictStyles with no blocks) for each style, with hostWorkUs more
 // host work per step. Empty rows when the loop is not available.
-WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs);
+// With hostWorkBeforeSync the host work goes after the step's launches, before the style's read (a
+// loop that logs or checkpoints there); else at the step's start (data loading).
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync = false);
 
 } // namespace synctax

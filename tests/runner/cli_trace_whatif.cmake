@@ -85,3 +85,18 @@ string(JSON nrows LENGTH "${json}" whatif rows)
 if(NOT reason STREQUAL "its steps launch no GPU work" OR NOT nrows EQUAL 0)
     message(FATAL_ERROR "whatif of a trace without launches: absent_reason '${reason}', ${nrows} rows")
 endif()
+
+# With the host work before the sync (a loop that logs between its step and its .item()), the
+# title says so and the summary names the place.
+execute_process(COMMAND ${RUNNER} trace ${DATA}/traces/torch-2.11-h200/whatif/resnet50-item.pt.trace.json.gz
+        --host-work-us 15000 --host-work-at before-sync --out ${WORK}/before-sync
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")
+if(NOT rc EQUAL 0 OR NOT flat MATCHES "\\+15.00 ms of host work per step before its sync")
+    message(FATAL_ERROR "trace --host-work-at before-sync: exit ${rc}\n${out}${err}")
+endif()
+file(READ ${WORK}/before-sync/trace-summary.json summary)
+string(JSON at GET "${summary}" whatif host_work_at)
+if(NOT at STREQUAL "before_sync")
+    message(FATAL_ERROR "trace-summary.json's whatif.host_work_at is '${at}', expected before_sync")
+endif()

@@ -1,6 +1,7 @@
 # synctax-run trace refuses a bad what-if option with exit 2, the option and what it expected, before
 # reading any trace (no summary is written): --host-work-us is a config's host_work_us (an integer,
-# 0 to 10 s), --step-ms a positive step time, --sync-us a cost of 0 to 1 s.
+# 0 to 10 s), --step-ms a positive step time, --sync-us a cost of 0 to 1 s, --host-work-at one of
+# its two places.
 file(REMOVE_RECURSE ${WORK})
 include(${CMAKE_CURRENT_LIST_DIR}/option_case.cmake)
 set(trace ${DATA}/traces/torch-2.11-h200/tiny_mlp-none.pt.trace.json.gz)
@@ -15,7 +16,8 @@ foreach(case IN ITEMS
     "--step-ms|nan|expected a number, found 'nan'"
     "--sync-us|-1|-1 is out of range; expected 0 to 1e+06"
     "--sync-us|inf|expected a number, found 'inf'"
-    "--sync-us|2e6|2e6 is out of range; expected 0 to 1e+06")
+    "--sync-us|2e6|2e6 is out of range; expected 0 to 1e+06"
+    "--host-work-at|middle|middle not in {step-start,before-sync}")
     split_option_case("${case}")
     execute_process(COMMAND ${RUNNER} trace ${trace} ${option} ${value} --out ${WORK}
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)

@@ -213,3 +213,22 @@ TEST(StyleReplay, TheTailIsFittedToTheMeasuredLagOfADispatchBoundLoop)
     fitTailToLag(seq, costs, 10, 2000, 0.9, &tail);
     EXPECT_DOUBLE_EQ(tail, 0);
 }
+
+TEST(StyleReplay, HostWorkBeforeTheSyncHidesTheTail)
+{
+    // The step of OneLongKernelAtTheStepsEnd...: a 500 µs kernel launched at the step's end. With
+    // H = 1000 µs at the step's start, item waits the whole 500 µs; with H between the launches and
+    // the read, the kernel runs under it and item waits nothing.
+    StepSequence seq;
+    for (int j = 0; j < 10; ++j)
+        seq.ops.push_back({ j * 10.0, 10.0, j == 9 ? 500.0 : 1.0, 7 });
+    seq.stepHostUs = 100;
+    ReplayCosts costs;
+    ReplayOptions o = hostWork(1000);
+    EXPECT_NEAR(predictStyles(seq, { { "item", 0 } }, 0, o, costs)[0].syncWaitMs, 0.500, kEps);
+    o.hostWorkBeforeSync = true;
+    const auto p = predictStyles(seq, { { "none", 0 }, { "item", 0 } }, 0, o, costs);
+    EXPECT_NEAR(p[1].syncWaitMs, 0, kEps);
+    EXPECT_NEAR(p[0].stepMs, 1.100, kEps); // the baseline does not care where H goes
+    EXPECT_NEAR(p[1].stepMs - p[0].stepMs, 0.008, kEps); // item pays only L
+}
