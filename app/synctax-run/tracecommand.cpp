@@ -55,7 +55,7 @@ std::optional<AnalysedTrace> analyseFile(const std::string& path, std::string* e
             printer.update(run);
         };
     }
-    const TraceReadResult read = readKinetoTrace(path, options);
+    TraceReadResult read = readKinetoTrace(path, options); // not const: its trace is moved out below
     if (options.progress)
         printer.finish();
     if (read.error) {

@@ -34,6 +34,7 @@ std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, cons
         = measured.label.empty() ? classifyRegime(measured.dMs, measured.gMs, measured.hUs) : measured.label;
     const auto simulated = simulateStyles(queueModelFor(measured, baselineLagMs), styles, stepsPerBlock, 1);
     std::vector<Prediction> predictions;
+    predictions.reserve(simulated.size());
     for (const auto& s : simulated)
         predictions.push_back({ s.overheadPct, regime });
     return predictions;
@@ -93,6 +94,7 @@ double replayedMedianLagMs(const StepSequence& step, const ReplayCosts& costs, i
     std::vector<StepRecord> records;
     replayStyleBlock(step, { baselineStyle(), 0 }, std::max<int64_t>(2, stepsPerBlock), options, costs, &records);
     std::vector<double> lags;
+    lags.reserve(records.size());
     for (const StepRecord& r : records)
         lags.push_back(std::max<double>(0, double(r.gpuDoneNs - r.dispatchedNs)) * 1e-6);
     std::nth_element(lags.begin(), lags.begin() + long(lags.size() / 2), lags.end());
