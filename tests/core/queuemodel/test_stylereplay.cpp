@@ -23,6 +23,17 @@ StepSequence uniform(int k, double dUs, double gUs)
     return seq;
 }
 
+// Ten launches of 10 µs, the first nine 1 µs on the GPU, the last 500 µs: a step whose GPU work
+// ends in one long kernel launched at its end.
+StepSequence longLastKernel()
+{
+    StepSequence seq;
+    for (int j = 0; j < 10; ++j)
+        seq.ops.push_back({ j * 10.0, 10.0, j == 9 ? 500.0 : 1.0, 7 });
+    seq.stepHostUs = 100;
+    return seq;
+}
+
 ReplayOptions hostWork(double hUs, std::int64_t queueCapacity = 1021)
 {
     ReplayOptions o;
@@ -68,10 +79,7 @@ TEST(StyleReplay, OneLongKernelAtTheStepsEndIsTheTailASyncWaitsFor)
     // Ten launches of 10 µs, the first nine 1 µs on the GPU, the last 500 µs; H = 1000 µs, so the
     // loop is dispatch-bound (1100 µs of host per step against 509 of GPU). Without a sync the long
     // kernel runs under the next step's host work; item waits for it: the tail is its 500 µs, plus L.
-    StepSequence seq;
-    for (int j = 0; j < 10; ++j)
-        seq.ops.push_back({ j * 10.0, 10.0, j == 9 ? 500.0 : 1.0, 7 });
-    seq.stepHostUs = 100;
+    const StepSequence seq = longLastKernel();
     ReplayCosts costs;
     costs.syncUs = 8;
     const auto p = predictStyles(seq, { { "none", 0 }, { "item", 0 } }, 0, hostWork(1000), costs);
@@ -216,13 +224,10 @@ TEST(StyleReplay, TheTailIsFittedToTheMeasuredLagOfADispatchBoundLoop)
 
 TEST(StyleReplay, HostWorkBeforeTheSyncHidesTheTail)
 {
-    // The step of OneLongKernelAtTheStepsEnd...: a 500 µs kernel launched at the step's end. With
+    // A 500 µs kernel launched at the step's end (longLastKernel). With
     // H = 1000 µs at the step's start, item waits the whole 500 µs; with H between the launches and
     // the read, the kernel runs under it and item waits nothing.
-    StepSequence seq;
-    for (int j = 0; j < 10; ++j)
-        seq.ops.push_back({ j * 10.0, 10.0, j == 9 ? 500.0 : 1.0, 7 });
-    seq.stepHostUs = 100;
+    const StepSequence seq = longLastKernel();
     ReplayCosts costs;
     ReplayOptions o = hostWork(1000);
     EXPECT_NEAR(predictStyles(seq, { { "item", 0 } }, 0, o, costs)[0].syncWaitMs, 0.500, kEps);
