@@ -130,9 +130,21 @@ std::string regimeNumbers(const RegimeMeasurement& regime)
         + (regime.k > 0 ? std::to_string(regime.k) : "?") + " · H " + formatNumber("%.0f", regime.hUs) + " µs";
 }
 
+RegimeMeasurement groupRegime(const GroupResult& group)
+{
+    RegimeMeasurement r = group.regime;
+    if (group.replay && r.available) {
+        // The replayed step's D (its host without waits) and G, from which its label comes.
+        r.dMs = group.replay->regime.dMs;
+        r.gMs = group.replay->regime.gMs;
+        r.queueLimited = false;
+    }
+    return r;
+}
+
 std::string explainGroup(const GroupResult& group, const std::vector<CellResult>& cells)
 {
-    const RegimeMeasurement& r = group.regime;
+    const RegimeMeasurement r = groupRegime(group);
     const CellResult* item = itemCell(group, cells);
     if (!r.available)
         return noQueue(r, item, noiseSentence(group));

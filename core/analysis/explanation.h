@@ -17,6 +17,10 @@ std::string regimeTitle(const RegimeMeasurement& regime);
 // Empty when the regime was not measured.
 std::string regimeNumbers(const RegimeMeasurement& regime);
 
+// The regime a group's explanation speaks of: the probe's, with D and G the replayed step's where
+// the group has one (the label is already the replay's), so a queue-limited D is not quoted.
+RegimeMeasurement groupRegime(const GroupResult& group);
+
 // One or two sentences on why per-step syncs cost what they cost in this model and mode, with the
 // measured numbers of its regime and, when `cells` hold it, the measured overhead of its `item` cell.
 // The overhead interval is written as formatOverhead() in core/analysis/format.h writes it. A

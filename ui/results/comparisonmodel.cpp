@@ -376,7 +376,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
             return {};
         QString tip = qs(g.model + " · " + g.mode + sweepPointSuffix(m_swept, g) + ": " + regimeTitle(r->regime));
         if (r->regime.available)
-            tip += QLatin1Char('\n') + qs(regimeNumbers(r->regime));
+            tip += QLatin1Char('\n') + qs(regimeNumbers(groupRegime(*r)));
         tip += QStringLiteral("\n%1 rounds, noise floor %2%").arg(r->rounds).arg(r->noiseFloorPct, 0, 'f', 1);
         if (!r->stopReason.empty())
             tip += QStringLiteral(" (stopped: ") + qs(r->stopReason) + QLatin1Char(')');

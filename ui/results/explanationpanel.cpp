@@ -100,7 +100,7 @@ void ExplanationPanel::refresh()
         text[0] = text[0].toUpper();
     }
     m_explanation->setText(text);
-    const QString numbers = QString::fromStdString(regimeNumbers(group->regime));
+    const QString numbers = QString::fromStdString(regimeNumbers(groupRegime(*group)));
     m_numbers->setText(numbers);
     m_numbers->setVisible(!numbers.isEmpty());
 }

@@ -94,7 +94,7 @@ QString reportHtml(const ExperimentResult& r)
         // The explanation starts with the regime's name: the heading says the model instead.
         html += QStringLiteral("<p><b>%1 (%2).</b> %3 <br><small>%4</small></p>")
                     .arg(q(g.model + sweepPointSuffix(sweptKeys(r.config), g)), q(g.mode), q(explainGroup(g, cells)),
-                        q(regimeNumbers(g.regime)));
+                        q(regimeNumbers(groupRegime(g))));
     }
     for (const std::string& note : r.notes)
         html += QStringLiteral("<p><small>Note: %1</small></p>").arg(q(note));

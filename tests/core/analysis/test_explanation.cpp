@@ -93,6 +93,22 @@ TEST(Explanation, QueueLimitedMarksDispatchTimeAsAnUpperBound)
     EXPECT_TRUE(contains(regimeNumbers(g.regime), "D 4.50 ms (upper bound)"));
 }
 
+TEST(Explanation, AReplayedStepsDAndGAreQuotedNotTheProbesUpperBound)
+{
+    // The probe's D is queue-limited (an upper bound); the group's replayed step has D 21 ms and
+    // G 33 ms, whose label (gpu_bound) the run already took: those are the numbers quoted.
+    GroupResult g = group("gpu_bound", 29.2, 33.2, 10, 1265);
+    g.regime.queueLimited = true;
+    CapturedReplay replay;
+    replay.regime = { 21.0, 33.0, "gpu_bound" };
+    g.replay = replay;
+    const std::string text = explainGroup(g, {});
+    EXPECT_FALSE(contains(text, "upper bound")) << text;
+    EXPECT_TRUE(contains(text, "21.0")) << text;
+    EXPECT_FALSE(contains(text, "29.2")) << text;
+    EXPECT_TRUE(contains(regimeNumbers(groupRegime(g)), "D 21.0 ms · G 33.0 ms")) << regimeNumbers(groupRegime(g));
+}
+
 TEST(Explanation, CpuRunSaysLastThatThereIsNoGpuQueueToExplain)
 {
     GroupResult g;
