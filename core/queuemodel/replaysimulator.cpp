@@ -31,7 +31,8 @@ void replaySync(ReplayState& s, double costUs)
     s.pending.clear();
 }
 
-void replayRecordedStep(ReplayState& s, const StepSequence& seq, double syncUs, size_t capacity, double hostBeforeSyncUs)
+void replayRecordedStep(
+    ReplayState& s, const StepSequence& seq, double syncUs, size_t capacity, double hostBeforeSyncUs)
 {
     double recorded = 0; // the recorded offset the host has reached: the end of the last call replayed
     const auto workUntil = [&](double offsetUs) {
