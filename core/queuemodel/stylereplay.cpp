@@ -277,29 +277,39 @@ ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, dou
     return c;
 }
 
+double syncWaitsUs(const StepSequence& seq)
+{
+    double us = 0;
+    for (size_t i = 0; i < seq.syncAtUs.size() && i < seq.syncEndUs.size(); ++i)
+        us += seq.syncEndUs[i] - seq.syncAtUs[i];
+    return us;
+}
+
 ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs)
 {
-    double waitsUs = 0;
-    for (size_t i = 0; i < seq.syncAtUs.size() && i < seq.syncEndUs.size(); ++i)
-        waitsUs += seq.syncEndUs[i] - seq.syncAtUs[i];
     ReplayRegime r;
-    r.dMs = std::max(0.0, seq.stepHostUs - waitsUs) * 1e-3;
+    r.dMs = std::max(0.0, seq.stepHostUs - syncWaitsUs(seq)) * 1e-3;
     r.gMs = gpuTimeUs(seq) * 1e-3;
     r.label = classifyRegime(r.dMs, r.gMs, hostWorkUs);
     return r;
 }
 
-StepSequence medianStep(const std::vector<StepSequence>& steps)
+std::size_t medianStepIndex(const std::vector<StepSequence>& steps)
 {
     if (steps.empty())
-        return {};
+        return 0;
     std::vector<size_t> order(steps.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
     const auto mid = order.begin() + long(order.size() / 2);
     std::nth_element(
         order.begin(), mid, order.end(), [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
-    return steps[*mid];
+    return *mid;
+}
+
+StepSequence medianStep(const std::vector<StepSequence>& steps)
+{
+    return steps.empty() ? StepSequence {} : steps[medianStepIndex(steps)];
 }
 
 } // namespace synctax

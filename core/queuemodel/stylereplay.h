@@ -113,5 +113,9 @@ ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs);
 // The step whose host time is the median of the steps', as the one a replay stands for (the
 // first steps after a profiler starts are often slower). Empty when there are no steps.
 StepSequence medianStep(const std::vector<StepSequence>& steps);
+std::size_t medianStepIndex(const std::vector<StepSequence>& steps); // 0 when there are none
+
+// The host's time inside the step's recorded syncs (their waits and calls), µs.
+double syncWaitsUs(const StepSequence& seq);
 
 } // namespace synctax

@@ -10,27 +10,6 @@ namespace synctax {
 
 namespace {
 
-bool isHostEvent(TraceEventKind kind) { return !isGpuKind(kind) && kind != TraceEventKind::Step; }
-
-// Recorded host events that start inside [startNs, endNs), on every host thread.
-double hostEventsIn(const KinetoTrace& trace, std::int64_t startNs, std::int64_t endNs)
-{
-    auto it = std::lower_bound(trace.events.begin(), trace.events.end(), startNs,
-        [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
-    double n = 0;
-    for (; it != trace.events.end() && it->startNs < endNs; ++it)
-        n += isHostEvent(it->kind) ? 1 : 0;
-    return n;
-}
-
-double syncWaitsUs(const StepSequence& seq)
-{
-    double us = 0;
-    for (size_t i = 0; i < seq.syncAtUs.size() && i < seq.syncEndUs.size(); ++i)
-        us += seq.syncEndUs[i] - seq.syncAtUs[i];
-    return us;
-}
-
 // The host scale at which the loop as recorded runs at stepMs in steady state, where it moves the
 // step time at all; nullopt where the step time does not follow the host (a GPU-bound loop).
 std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLoop& loop, double stepMs)
@@ -87,24 +66,14 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
         loop.reason = "the trace has no steps";
         return loop;
     }
-    // The median step by host time, and its report entry for the event count.
-    size_t median = 0;
-    {
-        std::vector<size_t> order(steps.size());
-        for (size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::nth_element(order.begin(), order.begin() + long(order.size() / 2), order.end(),
-            [&](size_t a, size_t b) { return steps[a].stepHostUs < steps[b].stepHostUs; });
-        median = order[order.size() / 2];
-    }
-    const StepSequence& step = steps[median];
+    const StepSequence& step = steps[medianStepIndex(steps)];
     if (step.ops.empty()) {
         loop.reason = "its steps launch no GPU work";
         return loop;
     }
     loop.available = true;
     loop.recordedSyncsPerStep = double(step.syncAtUs.size());
-    loop.hostEventsPerStep = hostEventsIn(trace, report.steps[median].startNs, report.steps[median].endNs);
+    loop.hostEventsPerStep = double(step.hostEventUs.size());
     const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
     loop.profiledHostMs = profiledHostUs * 1e-3;
     loop.costs.syncUs = options.syncUs;
