@@ -1,6 +1,6 @@
 #include "simulatecommand.h"
 
-#include "core/analysis/statistics.h"
+#include "core/analysis/replayfit.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
@@ -73,21 +73,17 @@ int compareWithMeasured(const std::string& path)
             [&](const ModelSpec& m) { return m.name == group.model; });
         const int64_t steps
             = model != run.config.models.end() ? run.config.stepsPerBlockFor(*model) : run.config.stepsPerBlock;
-        double baselineLagMs = 0;
+        const CellResult* baseline = nullptr;
         for (const auto& c : run.cells) {
-            if (sameGroup(c, group) && c.style == baselineStyle() && c.queue)
-                baselineLagMs = c.queue->medianLagMs;
+            if (sameGroup(c, group) && c.style == baselineStyle() && !baseline)
+                baseline = &c;
         }
+        const double baselineLagMs = baseline && baseline->queue ? baseline->queue->medianLagMs : 0;
         std::vector<Prediction> predictions;
         if (group.replay) {
             // The run's own predictions again: the captured step, refitted to the measured baseline.
-            double baselineMs = 0;
-            for (const auto& c : run.cells) {
-                if (sameGroup(c, group) && c.style == baselineStyle())
-                    baselineMs = c.blockStepMs.empty() ? 0 : mean(c.blockStepMs);
-            }
-            const ReplayFit fit = fitReplayToBaseline(
-                group.replay->step, group.replay->costs, steps, group.regime.hUs, baselineMs, baselineLagMs);
+            const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
+            const ReplayFit& fit = f.fit;
             predictions
                 = replayPredictions(fit.step, group.replay->costs, styles, steps, group.regime.hUs, fit.regime.label);
             std::cout << "\n"
@@ -95,8 +91,8 @@ int compareWithMeasured(const std::string& path)
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
                       << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
-                      << " to the baseline's " << format("%.3f", baselineMs) << " ms, tail +"
-                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", baselineLagMs)
+                      << " to the baseline's " << format("%.3f", f.baselineMs) << " ms, tail +"
+                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs)
                       << " ms -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);

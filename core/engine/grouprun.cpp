@@ -2,6 +2,7 @@
 
 #include "core/analysis/format.h"
 #include "core/analysis/groupanalysis.h"
+#include "core/analysis/replayfit.h"
 #include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/gpu/hostclock.h"
@@ -89,27 +90,22 @@ void GroupRun::analyse(uint64_t seed)
     // The queue model's expectation beside each measurement: one simulated block per style, cheap
     // (steps x launches of arithmetic), from this group's own D, G, L, K and H.
     if (group.regime.available) {
-        double baselineLagMs = 0;
+        const CellResult* baseline = nullptr;
         for (const auto& cell : cells) {
-            if (cell.result->style == baselineStyle() && cell.result->queue)
-                baselineLagMs = cell.result->queue->medianLagMs;
+            if (cell.result->style == baselineStyle() && !baseline)
+                baseline = cell.result;
         }
         std::vector<Prediction> predictions;
         if (group.replay) {
-            double baselineMs = 0;
-            for (const auto& cell : cells) {
-                if (cell.result->style == baselineStyle() && !cell.result->blockStepMs.empty())
-                    baselineMs = mean(cell.result->blockStepMs);
-            }
-            const ReplayFit fit = fitReplayToBaseline(
-                group.replay->step, group.replay->costs, steps, double(hostWorkUs), baselineMs, baselineLagMs);
-            group.replay->baselineHostScale = fit.hostScale;
-            group.replay->tailMs = fit.tailMs;
-            group.replay->regime = fit.regime;
-            group.regime.label = fit.regime.label;
+            const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, double(hostWorkUs));
+            group.replay->baselineHostScale = f.fit.hostScale;
+            group.replay->tailMs = f.fit.tailMs;
+            group.replay->regime = f.fit.regime;
+            group.regime.label = f.fit.regime.label;
             predictions = replayPredictions(
-                fit.step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
+                f.fit.step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
         } else {
+            const double baselineLagMs = baseline && baseline->queue ? baseline->queue->medianLagMs : 0;
             predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);
         }
         for (size_t i = 0; i < cells.size(); ++i) {

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/analysis/experimentresult.h"
+#include "core/queuemodel/prediction.h"
+
+#include <cstdint>
+
+namespace synctax {
+
+// A group's captured step brought to its run's timed blocks from its baseline cell alone: the
+// baseline's mean block ms/step and its median lag (0 where the cell has none), and the fit.
+struct BaselineFit {
+    ReplayFit fit;
+    double baselineMs = 0;
+    double baselineLagMs = 0;
+};
+
+// What the runner does after its rounds and `synctax-run simulate` again from a results file.
+BaselineFit fitCapturedReplay(
+    const CapturedReplay& replay, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs);
+
+} // namespace synctax
