@@ -1,6 +1,7 @@
 #include "core/queuemodel/prediction.h"
 
 #include "core/config/stylecatalog.h"
+#include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulator.h"
 
 #include <algorithm>
@@ -70,11 +71,7 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
     if (!gpuBound && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
         double lo = 0.25, hi = 4;
         if (baselineAt(lo) <= baselineMs && baselineAt(hi) >= baselineMs) {
-            for (int i = 0; i < 50; ++i) {
-                const double mid = std::sqrt(lo * hi);
-                (baselineAt(mid) < baselineMs ? lo : hi) = mid;
-            }
-            chosen = std::sqrt(lo * hi);
+            chosen = bisect(baselineAt, lo, hi, baselineMs, 50, Halving::Geometric);
         }
     }
     if (scale)

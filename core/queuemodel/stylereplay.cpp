@@ -1,6 +1,7 @@
 #include "core/queuemodel/stylereplay.h"
 
 #include "core/config/stylecatalog.h"
+#include "core/queuemodel/bisection.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/replaystate.h"
 
@@ -257,23 +258,15 @@ ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, dou
         };
         double lo = 0, hi = 0.95 * seq.stepHostUs / double(seq.hostEventUs.size());
         if (hostWithCost(lo) >= targetHost && hostWithCost(hi) <= targetHost) {
-            for (int i = 0; i < 60; ++i) {
-                const double mid = 0.5 * (lo + hi);
-                (hostWithCost(mid) > targetHost ? lo : hi) = mid;
-            }
-            c.perEventUs = 0.5 * (lo + hi);
+            c.perEventUs = bisect(
+                [&](double cost) { return -hostWithCost(cost); }, lo, hi, -targetHost, 60, Halving::Arithmetic);
             return c;
         }
         if (hostWithCost(hi) > targetHost)
             c.perEventUs = hi;
     }
     // The replayed host time grows with the scale (a full queue can only hold it back for longer).
-    double lo = 1e-3, hi = 100;
-    for (int i = 0; i < 80; ++i) {
-        const double mid = std::sqrt(lo * hi);
-        (hostAt(mid) < targetHost ? lo : hi) = mid;
-    }
-    c.hostScale = std::sqrt(lo * hi);
+    c.hostScale = bisect(hostAt, 1e-3, 100, targetHost, 80, Halving::Geometric);
     return c;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
+#include "core/queuemodel/bisection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,11 +27,7 @@ std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLo
     double lo = 0.02, hi = 4;
     if (stepAt(lo) > stepMs || stepAt(hi) < stepMs)
         return std::nullopt;
-    for (int i = 0; i < 60; ++i) {
-        const double mid = std::sqrt(lo * hi);
-        (stepAt(mid) < stepMs ? lo : hi) = mid;
-    }
-    return std::sqrt(lo * hi);
+    return bisect(stepAt, lo, hi, stepMs, 60, Halving::Geometric);
 }
 
 // The same with the profiler's cost per recorded host event as the unknown: the step time falls as
@@ -49,11 +46,7 @@ std::optional<double> perEventCostForStep(
     double lo = 0, hi = largestCost;
     if (stepAt(lo) < stepMs || stepAt(hi) > stepMs)
         return std::nullopt;
-    for (int i = 0; i < 60; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (stepAt(mid) > stepMs ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
+    return bisect([&](double cost) { return -stepAt(cost); }, lo, hi, -stepMs, 60, Halving::Arithmetic);
 }
 
 } // namespace
