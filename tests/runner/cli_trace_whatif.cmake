@@ -6,11 +6,12 @@ set(h200 ${DATA}/traces/torch-2.11-h200)
 include(${CMAKE_CURRENT_LIST_DIR}/trace_run.cmake)
 run_trace(${h200}/resnet50-none.pt.trace.json.gz --host-work-us 5000 --step-ms 33.8 --sync-us 8 --out ${WORK})
 
-# Every line of the output fits 80 columns.
+# Every line of the output fits 80 columns, except the file's path, printed as given (its length is
+# the checkout's).
 string(REPLACE "\n" ";" lines "${out}")
 foreach(line IN LISTS lines)
     string(LENGTH "${line}" width)
-    if(width GREATER 80)
+    if(width GREATER 80 AND NOT line STREQUAL "${h200}/resnet50-none.pt.trace.json.gz")
         message(FATAL_ERROR "a line of ${width} columns:\n${line}")
     endif()
 endforeach()
