@@ -831,7 +831,7 @@ void MainWindow::readSettings()
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QString yaml = settings.value(QStringLiteral("lastConfig")).toString();
     if (!yaml.isEmpty()) {
-        const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment");
+        const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment", ModelFiles::NotChecked);
         if (loaded.config) {
             m_configPanel->setConfig(*loaded.config);
             m_startPage->setCurrentPreset(QString::fromStdString(loaded.config->name));

@@ -6,6 +6,7 @@
 #include "core/files/resultsdiff.h"
 #include "core/files/resultsloader.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace synctax {
@@ -20,11 +21,25 @@ std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
     return loaded.config;
 }
 
-int validateCommand(const std::string& config)
+int validateCommand(const std::string& config,
+    const std::function<std::vector<ConfigError>(const ExperimentConfig&)>& checkModels, bool* needsEngine)
 {
     auto loaded = loadOrReport(config);
     if (!loaded)
         return 2;
+    const bool ownModels = std::any_of(
+        loaded->models.begin(), loaded->models.end(), [](const ModelSpec& m) { return m.torchscript.has_value(); });
+    if (ownModels && !checkModels && needsEngine) {
+        *needsEngine = true;
+        return 0;
+    }
+    if (ownModels && checkModels) {
+        if (const auto errors = checkModels(*loaded); !errors.empty()) {
+            std::cerr << formatErrors(errors);
+            std::cerr << errors.size() << " error(s) in its torchscript models\n";
+            return 2;
+        }
+    }
     std::cout << config << ": ok (" << loaded->models.size() << " models x " << loaded->styles.size() << " styles x "
               << loaded->modes.size() << " modes";
     if (sweptKeys(*loaded).any())

@@ -1,5 +1,11 @@
 #pragma once
 
+#include "core/config/configerror.h"
+#include "core/config/experimentconfig.h"
+
+#include <functional>
+#include <vector>
+
 #include "core/config/experimentconfig.h"
 
 #include <optional>
@@ -11,7 +17,10 @@ namespace synctax {
 std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath);
 
 // The commands that read inputs and need no LibTorch: they run in synctax-run itself.
-int validateCommand(const std::string& config);
+// Checks a config; `checkModels`, where given (the engine's), also loads and tries its torchscript
+// models. Without it a config that has one needs the engine: `needsEngine` is then set.
+int validateCommand(const std::string& config,
+    const std::function<std::vector<ConfigError>(const ExperimentConfig&)>& checkModels, bool* needsEngine = nullptr);
 int presetsCommand();
 int printConfigCommand(const std::string& preset);
 int diffCommand(const std::string& a, const std::string& b);

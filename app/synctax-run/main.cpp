@@ -6,6 +6,9 @@
 #include "core/config/configschema.h"
 #include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
+#ifdef SYNCTAX_RUN_ENGINE
+#include "core/engine/modelcheck.h"
+#endif
 
 #include "synctax_version.h"
 
@@ -160,8 +163,15 @@ static int runMain(int argc, char** argv)
         return synctax::execEngine(argv); // the arguments were checked here; the engine reads them again
 #endif
     }
-    if (*validateCmd)
-        return synctax::validateCommand(config);
+    if (*validateCmd) {
+#ifdef SYNCTAX_RUN_ENGINE
+        return synctax::validateCommand(config, synctax::checkModelFiles);
+#else
+        bool needsEngine = false;
+        const int code = synctax::validateCommand(config, nullptr, &needsEngine);
+        return needsEngine ? synctax::execEngine(argv) : code; // a torchscript model is loaded by LibTorch
+#endif
+    }
     if (*presetsCmd)
         return synctax::presetsCommand();
     if (*printCmd) {

@@ -12,6 +12,7 @@
 #include "core/config/presets.h"
 #include "core/engine/devices.h"
 #include "core/engine/experimentrunner.h"
+#include "core/engine/modelcheck.h"
 #include "core/files/folderclaim.h"
 #include "core/files/journal.h"
 #include "core/files/resultsjson.h"
@@ -233,6 +234,10 @@ int runCommand(const RunOptions& options)
         for (const auto& e : checked.errors)
             std::cerr << source << " with the command-line options: " << e.message << "\n";
         std::cerr << "nothing was run\n";
+        return 2;
+    }
+    if (const auto errors = checkModelFiles(*config); !errors.empty()) {
+        std::cerr << formatErrors(errors) << errors.size() << " error(s) in the torchscript models; nothing was run\n";
         return 2;
     }
     if (gpuPresetOnCpu(source, config->device))

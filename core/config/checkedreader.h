@@ -59,6 +59,7 @@ public:
     }
 
     const std::string& source() const { return m_source; }
+    size_t errorCount() const { return m_errors.size(); } // so far, in the shared list
 
 private:
     std::string m_source;

@@ -5,6 +5,7 @@
 #include "core/config/modelcatalog.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
+#include "core/config/torchscriptentry.h"
 #include "core/config/yamlchecker.h"
 
 #include <yaml-cpp/yaml.h>
@@ -18,7 +19,11 @@ namespace {
 // Walks one YAML document and fills an ExperimentConfig, collecting every error on the way.
 class ConfigReader : private YamlChecker {
 public:
-    using YamlChecker::YamlChecker;
+    ConfigReader(std::string source, std::vector<ConfigError>& errors, ModelFiles files)
+        : YamlChecker(std::move(source), errors)
+        , m_files(files)
+    {
+    }
 
     void read(const YAML::Node& root, ExperimentConfig& config)
     {
@@ -212,14 +217,13 @@ private:
             ModelSpec spec;
             // YAML::Node's operator= writes through to the node it refers to: rebind with emplace.
             std::optional<YAML::Node> nameNode;
+            TorchScriptNodes script;
             if (!item.IsMap()) {
                 nameNode.emplace(item);
             } else {
-                bool hasName = false;
                 for (const auto& [key, v] : entries(item, modelKeyNames(), "a model")) {
                     const std::string k = key.Scalar();
                     if (k == modelkeys::name.name) {
-                        hasName = true;
                         nameNode.emplace(v);
                     } else if (k == configkeys::hostWorkUs.name) {
                         spec.hostWorkUs = integer(v, configkeys::hostWorkUs).value_or(-1);
@@ -227,24 +231,54 @@ private:
                         spec.timeBudgetS = number(v, configkeys::timeBudgetS).value_or(0);
                     } else if (k == configkeys::sweep.name) {
                         readSweep(v, spec.sweep);
+                    } else if (k == torchscriptkeys::path.name) {
+                        script.path.emplace(v);
+                    } else if (k == torchscriptkeys::input.name) {
+                        script.input.emplace(v);
+                    } else if (k == torchscriptkeys::inputs.name) {
+                        script.inputs.emplace(v);
+                    } else if (k == torchscriptkeys::target.name) {
+                        script.target.emplace(v);
                     } else {
                         for (const auto& [sizeKey, field] : modelSizes) {
                             if (k == sizeKey->name)
                                 spec.*field = integer(v, *sizeKey).value_or(0);
                         }
+                        if (k == modelkeys::width.name || k == modelkeys::inputSize.name
+                            || k == modelkeys::classes.name)
+                            script.builtInSize.emplace(key);
                     }
                 }
-                if (!hasName) {
-                    error(item, "a model mapping needs 'name' (one of: " + joined(modelNames()) + ")");
+            }
+            if (script.path) {
+                if (!readTorchScriptModel(item, nameNode, script, spec))
+                    continue;
+                if (!seen.insert(spec.name).second) {
+                    error(nameNode ? *nameNode : *script.path,
+                        "model '" + spec.name + "' is listed twice (give each torchscript model a name of its own)");
                     continue;
                 }
+                config.models.push_back(spec);
+                continue;
+            }
+            for (const auto& node : { script.input, script.inputs, script.target }) {
+                if (node)
+                    error(*node, "input, inputs and target are for a model given as torchscript: PATH");
+            }
+            if (!nameNode) {
+                error(item,
+                    "a model mapping needs 'name' (one of: " + joined(modelNames())
+                        + ") or 'torchscript' (a module saved by torch.jit.save)");
+                continue;
             }
             auto name = string(*nameNode, "model");
             if (!name)
                 continue;
             auto defaults = findModel(*name);
             if (!defaults) {
-                error(*nameNode, "unknown model '" + *name + "'; expected one of: " + joined(modelNames()));
+                error(*nameNode,
+                    "unknown model '" + *name + "'; expected one of: " + joined(modelNames())
+                        + " (or your own: torchscript: PATH)");
                 continue;
             }
             if (!seen.insert(*name).second) {
@@ -264,6 +298,38 @@ private:
                 error(item, "input_size: " + spec.name + " needs images of at least 32x32");
             config.models.push_back(spec);
         }
+    }
+
+    // A `torchscript: PATH` entry: its name (given, else the file's), the file found and its input
+    // and target read. The batch defaults to 32, the sizes are the module's own.
+    bool readTorchScriptModel(const YAML::Node& item, const std::optional<YAML::Node>& nameNode,
+        const TorchScriptNodes& script, ModelSpec& spec)
+    {
+        const size_t errorsBefore = errorCount();
+        auto read = readTorchScriptEntry(*this, item, script, configBaseDir(source()), m_files == ModelFiles::Checked);
+        std::optional<std::string> name;
+        if (nameNode) {
+            name = string(*nameNode, "model");
+            if (name && !isConfigName(*name))
+                error(*nameNode, "'" + printable(*name) + "': " + nameRule());
+            else if (name && findModel(*name))
+                error(*nameNode, "'" + *name + "' is a built-in model's name; give this torchscript model another");
+        } else if (read) {
+            name = torchScriptDisplayName(read->path);
+            if (findModel(*name) || !isConfigName(*name)) {
+                error(*script.path,
+                    "the file's name '" + printable(*name)
+                        + "' cannot name this model (a built-in's name, or not a name): give it name: ...");
+            }
+        }
+        if (!read || !name || errorCount() != errorsBefore)
+            return false;
+        spec.name = *name;
+        spec.torchscript = *read;
+        if (spec.batch <= 0)
+            spec.batch = torchscriptkeys::defaultBatch;
+        spec.classes = read->target.kind == TargetSpec::Kind::Classes ? read->target.classes : 0;
+        return true;
     }
 
     void readSweep(const YAML::Node& value, std::optional<SweepSpec>& sweep)
@@ -330,6 +396,7 @@ private:
         }
     }
 
+    ModelFiles m_files;
     // Where keys that may contradict others were written, to point at them.
     std::optional<YAML::Mark> m_graphMode; // cuda_graph in modes
     std::optional<YAML::Mark> m_optimizer;
@@ -339,16 +406,18 @@ private:
 
 const char* const configFile = "a config file (YAML)";
 
+ConfigLoadResult fromText(const std::string& text, const std::string& sourceName);
+
 } // namespace
 
-ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName)
+ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName, ModelFiles files)
 {
     ConfigLoadResult result;
     const std::optional<YAML::Node> root = parseYaml(text, sourceName, result.errors);
     if (!root)
         return result;
     ExperimentConfig config;
-    ConfigReader reader(sourceName, result.errors);
+    ConfigReader reader(sourceName, result.errors, files);
     reader.read(*root, config);
     if (result.errors.empty())
         reader.checkCombinations(config);
@@ -357,15 +426,24 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
     return result;
 }
 
+namespace {
+
+ConfigLoadResult fromText(const std::string& text, const std::string& sourceName)
+{
+    return loadConfigText(text, sourceName);
+}
+
+} // namespace
+
 ConfigLoadResult loadConfigFile(const std::string& path)
 {
-    return loadFromFile<ConfigLoadResult>(path, configFile, loadConfigText);
+    return loadFromFile<ConfigLoadResult>(path, configFile, fromText);
 }
 
 ConfigLoadResult loadConfigOrPreset(const std::string& nameOrPath)
 {
     static const BuiltinInputs presets { configFile, "preset", "preset:", presetNames, presetText };
-    return loadFromFileOrBuiltin<ConfigLoadResult>(nameOrPath, presets, loadConfigText);
+    return loadFromFileOrBuiltin<ConfigLoadResult>(nameOrPath, presets, fromText);
 }
 
 } // namespace synctax

@@ -16,7 +16,12 @@ struct ConfigLoadResult {
 
 // Strict YAML loading: unknown or duplicate keys, wrong types, out-of-range values and unknown
 // model, style or mode names are all reported at once, each with its line and column.
-ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName);
+// Whether a torchscript model's file must exist: not for a config read back from results, which may
+// be opened on a machine without the user's module.
+enum class ModelFiles { Checked, NotChecked };
+
+ConfigLoadResult loadConfigText(
+    const std::string& text, const std::string& sourceName, ModelFiles files = ModelFiles::Checked);
 ConfigLoadResult loadConfigFile(const std::string& path);
 
 // A preset name or a file path: presets win only when no such file exists.

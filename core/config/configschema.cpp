@@ -55,7 +55,22 @@ const std::vector<std::string>& modelKeyNames()
     using namespace modelkeys;
     static const std::vector<std::string> names { name.name, batch.name, width.name, inputSize.name, classes.name,
         configkeys::stepsPerBlock.name, configkeys::blocks.name, configkeys::hostWorkUs.name,
-        configkeys::timeBudgetS.name, configkeys::sweep.name };
+        configkeys::timeBudgetS.name, configkeys::sweep.name, torchscriptkeys::path.name, torchscriptkeys::input.name,
+        torchscriptkeys::inputs.name, torchscriptkeys::target.name };
+    return names;
+}
+
+const std::vector<std::string>& inputKeyNames()
+{
+    using namespace torchscriptkeys;
+    static const std::vector<std::string> names { dimension.name, dtype.name, high.name };
+    return names;
+}
+
+const std::vector<std::string>& targetKeyNames()
+{
+    using namespace torchscriptkeys;
+    static const std::vector<std::string> names { classes.name, mse.name };
     return names;
 }
 

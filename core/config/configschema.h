@@ -109,6 +109,26 @@ inline const IntegerKey inputSize { "input_size", 1, 4096 };
 inline const IntegerKey classes { "classes", 2, 1'000'000 };
 } // namespace modelkeys
 
+// A model saved by PyTorch with torch.jit.script or torch.jit.trace: `torchscript: PATH` (relative to
+// the config file) with `input` (one {shape, dtype, high}) or `inputs` (a list of them) and `target`
+// ({classes: N} or {mse: [shape]}) in place of width, input_size and classes.
+namespace torchscriptkeys {
+inline const TextKey path { "torchscript" };
+inline const SectionKey input { "input" };
+inline const SectionKey inputs { "inputs" };
+inline const SectionKey target { "target" };
+inline const IntegerKey dimension { "shape", 1, 1'000'000 }; // each dimension of one sample
+inline const ChoiceKey<std::string> dtype { "dtype",
+    { { "float32", "float32" }, { "float64", "float64" }, { "float16", "float16" }, { "bfloat16", "bfloat16" },
+        { "int64", "int64" }, { "int32", "int32" } } };
+inline const IntegerKey high { "high", 1, 2'147'483'647 }; // integer inputs are drawn from [0, high)
+inline const IntegerKey& classes = modelkeys::classes;
+inline const SectionKey mse { "mse" };
+inline const int maxInputs = 16;
+inline const int64_t defaultBatch = 32;
+inline const int maxDimensions = 8;
+} // namespace torchscriptkeys
+
 // sweep: lists of the top-level host_work_us and the model's batch, each value within that key's bounds.
 namespace sweepkeys {
 inline const IntegerKey& hostWorkUs = configkeys::hostWorkUs;
@@ -136,6 +156,8 @@ bool isConfigName(const std::string& text);
 const std::vector<std::string>& topLevelKeyNames();
 const std::vector<std::string>& warmupKeyNames();
 const std::vector<std::string>& modelKeyNames();
+const std::vector<std::string>& inputKeyNames(); // one input of a TorchScript model
+const std::vector<std::string>& targetKeyNames();
 const std::vector<std::string>& styleKeyNames();
 const std::vector<std::string>& sweepKeyNames();
 

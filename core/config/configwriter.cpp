@@ -20,6 +20,40 @@ void writeSweep(YAML::Emitter& out, const std::optional<SweepSpec>& sweep)
     out << YAML::EndMap;
 }
 
+void writeInput(YAML::Emitter& out, const InputSpec& input)
+{
+    using namespace torchscriptkeys;
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << dimension.name << YAML::Value << YAML::Flow << input.shape;
+    out << YAML::Key << dtype.name << YAML::Value << input.dtype;
+    if (input.high > 0)
+        out << YAML::Key << high.name << YAML::Value << input.high;
+    out << YAML::EndMap;
+}
+
+// A TorchScript entry's own keys: the file (absolute, so the written config runs from anywhere),
+// its input or inputs and its target.
+void writeTorchScript(YAML::Emitter& out, const TorchScriptSpec& script)
+{
+    using namespace torchscriptkeys;
+    out << YAML::Key << path.name << YAML::Value << script.path;
+    if (script.inputs.size() == 1) {
+        out << YAML::Key << input.name << YAML::Value;
+        writeInput(out, script.inputs.front());
+    } else {
+        out << YAML::Key << inputs.name << YAML::Value << YAML::BeginSeq;
+        for (const InputSpec& one : script.inputs)
+            writeInput(out, one);
+        out << YAML::EndSeq;
+    }
+    out << YAML::Key << target.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (script.target.kind == TargetSpec::Kind::Classes)
+        out << YAML::Key << classes.name << YAML::Value << script.target.classes;
+    else
+        out << YAML::Key << mse.name << YAML::Value << YAML::Flow << script.target.shape;
+    out << YAML::EndMap;
+}
+
 } // namespace
 
 std::string toYaml(const ExperimentConfig& c)
@@ -55,9 +89,13 @@ std::string toYaml(const ExperimentConfig& c)
         out << YAML::BeginMap;
         out << YAML::Key << modelkeys::name.name << YAML::Value << m.name;
         out << YAML::Key << modelkeys::batch.name << YAML::Value << m.batch;
-        out << YAML::Key << modelkeys::width.name << YAML::Value << m.width;
-        out << YAML::Key << modelkeys::inputSize.name << YAML::Value << m.inputSize;
-        out << YAML::Key << modelkeys::classes.name << YAML::Value << m.classes;
+        if (m.torchscript) {
+            writeTorchScript(out, *m.torchscript);
+        } else {
+            out << YAML::Key << modelkeys::width.name << YAML::Value << m.width;
+            out << YAML::Key << modelkeys::inputSize.name << YAML::Value << m.inputSize;
+            out << YAML::Key << modelkeys::classes.name << YAML::Value << m.classes;
+        }
         if (m.stepsPerBlock > 0)
             out << YAML::Key << configkeys::stepsPerBlock.name << YAML::Value << m.stepsPerBlock;
         if (m.blocks > 0)

@@ -65,12 +65,14 @@ void applyQuick(ExperimentConfig& config)
         m.stepsPerBlock = 0;
         m.blocks = 0;
         m.batch = std::min<int64_t>(m.batch, 4);
-        if (m.name != "tiny_mlp")
+        if (m.name != "tiny_mlp" && !m.torchscript)
             m.inputSize = std::min<int64_t>(m.inputSize, 64);
         shrinkBatches(m.sweep);
     }
     shrinkBatches(config.sweep);
 }
+
+std::string toString(TargetSpec::Kind kind) { return kind == TargetSpec::Kind::Classes ? "classes" : "mse"; }
 
 std::string toString(const SinkSpec& sink)
 {

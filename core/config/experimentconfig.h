@@ -23,6 +23,50 @@ struct SweepSpec {
     bool operator==(const SweepSpec& other) const { return hostWorkUs == other.hostWorkUs && batch == other.batch; }
 };
 
+// Where a key was written, for the checks that run after loading (a TorchScript file's).
+struct KeyPlace {
+    std::string file;
+    int line = 0; // 1-based; 0 when unknown
+    int column = 0;
+};
+
+// One input of a TorchScript model: the shape of one sample (the batch is put in front) and its
+// dtype; integer inputs (token ids) are drawn from [0, high).
+struct InputSpec {
+    std::vector<int64_t> shape;
+    std::string dtype = "float32";
+    int64_t high = 0; // integer dtypes only
+
+    bool operator==(const InputSpec& other) const
+    {
+        return shape == other.shape && dtype == other.dtype && high == other.high;
+    }
+};
+
+// What a TorchScript model's output is trained against: class indices (cross-entropy over an
+// output of [batch, classes]) or values of a shape (mean squared error over [batch, shape...]).
+struct TargetSpec {
+    enum class Kind { Classes, Mse };
+    Kind kind = Kind::Classes;
+    int64_t classes = 0;
+    std::vector<int64_t> shape; // Mse only
+
+    bool operator==(const TargetSpec& other) const
+    {
+        return kind == other.kind && classes == other.classes && shape == other.shape;
+    }
+};
+
+// A model the user saved with torch.jit.script or torch.jit.trace, run in place of a built-in one.
+struct TorchScriptSpec {
+    std::string path; // absolute: resolved against the config file's folder
+    std::vector<InputSpec> inputs; // forward's arguments, in order
+    TargetSpec target;
+    KeyPlace pathAt, inputsAt, targetAt; // where each key was written, for the checks before a run
+};
+
+std::string toString(TargetSpec::Kind kind); // "classes" or "mse"
+
 // One model as an experiment runs it. Sizes start from the catalog's defaults.
 struct ModelSpec {
     std::string name;
@@ -35,6 +79,7 @@ struct ModelSpec {
     int64_t hostWorkUs = -1; // per-model override; -1 takes ExperimentConfig::hostWorkUs
     double timeBudgetS = 0; // per-model override of ExperimentConfig::timeBudgetS; 0 takes it
     std::optional<SweepSpec> sweep; // replaces ExperimentConfig::sweep for this model
+    std::optional<TorchScriptSpec> torchscript; // a user's module; name is then its display name
 };
 
 struct StyleSpec {

@@ -34,16 +34,52 @@ json sweepJson(const SweepSpec& sweep)
     return j;
 }
 
+json inputJson(const InputSpec& input)
+{
+    using namespace torchscriptkeys;
+    json j { { dimension.name, input.shape }, { dtype.name, input.dtype } };
+    if (input.high > 0)
+        j[high.name] = input.high;
+    return j;
+}
+
+// A torchscript model's own keys as its config entry writes them (the file's path absolute).
+json torchScriptJson(const TorchScriptSpec& script)
+{
+    using namespace torchscriptkeys;
+    json j { { path.name, script.path } };
+    if (script.inputs.size() == 1) {
+        j[input.name] = inputJson(script.inputs.front());
+    } else {
+        j[inputs.name] = json::array();
+        for (const InputSpec& one : script.inputs)
+            j[inputs.name].push_back(inputJson(one));
+    }
+    if (script.target.kind == TargetSpec::Kind::Classes)
+        j[target.name] = { { classes.name, script.target.classes } };
+    else
+        j[target.name] = { { mse.name, script.target.shape } };
+    return j;
+}
+
 } // namespace
 
 json toJson(const ExperimentConfig& config)
 {
     json models = json::array();
     for (const auto& m : config.models) {
-        models.push_back({ { "name", m.name }, { "batch", m.batch }, { "width", m.width },
-            { "input_size", m.inputSize }, { "classes", m.classes }, { "steps_per_block", config.stepsPerBlockFor(m) },
+        models.push_back({ { "name", m.name }, { "batch", m.batch }, { "steps_per_block", config.stepsPerBlockFor(m) },
             { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) },
             { "time_budget_s", config.timeBudgetSFor(m) } });
+        if (m.torchscript) {
+            const json script = torchScriptJson(*m.torchscript);
+            for (const auto& [key, value] : script.items())
+                models.back()[key] = value;
+        } else {
+            models.back()["width"] = m.width;
+            models.back()["input_size"] = m.inputSize;
+            models.back()["classes"] = m.classes;
+        }
         if (m.sweep)
             models.back()[configkeys::sweep.name] = sweepJson(*m.sweep);
     }

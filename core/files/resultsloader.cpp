@@ -192,7 +192,7 @@ private:
     void readConfig(const json& c, ExperimentConfig& config)
     {
         // The config as run is valid config YAML (JSON is YAML): the config loader checks it.
-        const ConfigLoadResult loaded = loadConfigText(c.dump(1), source() + " /config");
+        const ConfigLoadResult loaded = loadConfigText(c.dump(1), source() + " /config", ModelFiles::NotChecked);
         if (!loaded.config) {
             for (const auto& e : loaded.errors)
                 error("/config", e.message);

@@ -48,10 +48,16 @@ private:
     torch::Tensor m_sum;
 };
 
-// Four metrics a training loop commonly logs, computed on the device from one step's output.
+// Four metrics a training loop commonly logs, computed on the device from one step's output: for a
+// regression (a floating-point target) the mean absolute error and the largest output in place of
+// accuracy and confidence.
 std::vector<torch::Tensor> stepMetrics(const StepOutput& out)
 {
     const auto logits = out.logits.detach();
+    if (out.target.is_floating_point()) {
+        return { out.loss.detach(), (logits.to(out.target.scalar_type()) - out.target).abs().mean(),
+            logits.abs().amax(), logits.norm() };
+    }
     return {
         out.loss.detach(),
         logits.argmax(1).eq(out.target).to(torch::kFloat).mean(),

@@ -41,7 +41,7 @@ int64_t countNodes([[maybe_unused]] at::cuda::CUDAGraph& graph)
 // Eager steps on a side stream first: they create the optimizer's state (momentum buffers)
 // outside the graph and warm up cuBLAS/cuDNN for that stream, which must not happen in capture.
 // Then one step is captured there (capture may not use the legacy default stream).
-StepOutput captureStep(TrainingState& state, const torch::Tensor& input, const torch::Tensor& target,
+StepOutput captureStep(TrainingState& state, const std::vector<torch::Tensor>& inputs, const torch::Tensor& target,
     at::cuda::CUDAGraph& graph, int warmups)
 {
     const auto index = state.device().index();
@@ -54,9 +54,9 @@ StepOutput captureStep(TrainingState& state, const torch::Tensor& input, const t
     {
         c10::cuda::CUDAStreamGuard guard(side);
         for (int i = 0; i < warmups; ++i)
-            state.runStep(input, target);
+            state.runStep(inputs, target);
         graph.capture_begin();
-        output = state.runStep(input, target);
+        output = state.runStep(inputs, target);
         graph.capture_end();
     }
     at::cuda::CUDAEvent captured;
@@ -73,11 +73,13 @@ public:
         , m_graph(/*keep_graph=*/true)
 #endif
     {
-        m_input = m_state->batch(0).input.clone();
+        for (const auto& input : m_state->batch(0).inputs)
+            m_inputs.push_back(input.clone());
         m_target = m_state->batch(0).target.clone();
-        m_output = captureStep(*m_state, m_input, m_target, m_graph, 3);
+        m_output = captureStep(*m_state, m_inputs, m_target, m_graph, 3);
         const int64_t nodes = countNodes(m_graph);
-        m_launches = nodes > 0 ? nodes + 2 : -1; // the graph plus the two input copies
+        // the graph plus the copies of the inputs and the target
+        m_launches = nodes > 0 ? nodes + int64_t(m_inputs.size()) + 1 : -1;
 #ifdef SYNCTAX_GRAPH_IS_KEPT
         m_graph.instantiate(); // a kept graph is instantiated on request
 #endif
@@ -86,7 +88,8 @@ public:
     StepOutput step() override
     {
         const Batch& b = m_state->batch(m_next++);
-        m_input.copy_(b.input, /*non_blocking=*/true);
+        for (size_t i = 0; i < m_inputs.size(); ++i)
+            m_inputs[i].copy_(b.inputs[i], /*non_blocking=*/true);
         m_target.copy_(b.target, /*non_blocking=*/true);
         m_graph.replay();
         ++m_replays;
@@ -94,12 +97,12 @@ public:
     }
 
     int64_t launchesPerStep() override { return m_launches; }
-    int64_t queueEntriesPerStep() override { return 3; }
+    int64_t queueEntriesPerStep() override { return int64_t(m_inputs.size()) + 2; } // copies and the graph
     int64_t replays() const override { return m_replays; }
 
 private:
     at::cuda::CUDAGraph m_graph;
-    torch::Tensor m_input;
+    std::vector<torch::Tensor> m_inputs;
     torch::Tensor m_target;
     StepOutput m_output;
     size_t m_next = 1;
@@ -123,9 +126,11 @@ int64_t countEagerLaunchesPerStep(TrainingState& state)
 #else
     at::cuda::CUDAGraph graph;
 #endif
-    const torch::Tensor input = state.batch(0).input.clone();
+    std::vector<torch::Tensor> inputs;
+    for (const auto& input : state.batch(0).inputs)
+        inputs.push_back(input.clone());
     const torch::Tensor target = state.batch(0).target.clone();
-    captureStep(state, input, target, graph, 1);
+    captureStep(state, inputs, target, graph, 1);
     state.synchronize();
     return countNodes(graph);
 }

@@ -20,7 +20,7 @@ public:
     StepOutput step() override
     {
         const Batch& b = m_state->batch(m_next++);
-        return m_state->runStep(b.input, b.target);
+        return m_state->runStep(b.inputs, b.target);
     }
 
     int64_t launchesPerStep() override

@@ -1,5 +1,7 @@
 #include "core/training/trainingstate.h"
 
+#include "models/torchscriptmodel.h"
+
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
@@ -10,30 +12,45 @@ TrainingState::TrainingState(const ModelSpec& spec, torch::Device device, Optimi
     : m_device(device)
 {
     torch::manual_seed(seed);
-    m_model = buildModel({ spec.name, spec.width, spec.inputSize, spec.classes });
-    m_model.module->to(device);
-    m_model.module->train();
+    m_model = spec.torchscript ? loadTorchScriptModel(torchScriptModelSpec(*spec.torchscript))
+                               : buildModel({ spec.name, spec.width, spec.inputSize, spec.classes });
+    m_model.to(device);
+    m_model.train();
     if (optimizer == OptimizerKind::Sgd) {
         m_optimizer = std::make_unique<torch::optim::SGD>(
-            m_model.module->parameters(), torch::optim::SGDOptions(learningRate).momentum(0.9));
+            m_model.parameters(), torch::optim::SGDOptions(learningRate).momentum(0.9));
     } else {
-        m_optimizer = std::make_unique<torch::optim::Adam>(
-            m_model.module->parameters(), torch::optim::AdamOptions(learningRate));
+        m_optimizer
+            = std::make_unique<torch::optim::Adam>(m_model.parameters(), torch::optim::AdamOptions(learningRate));
     }
-    std::vector<int64_t> shape { spec.batch };
-    shape.insert(shape.end(), m_model.sampleShape.begin(), m_model.sampleShape.end());
     const auto options = torch::TensorOptions().device(device);
     for (int i = 0; i < batches; ++i) {
-        m_batches.push_back({ torch::randn(shape, options.dtype(torch::kFloat)),
-            torch::randint(0, m_model.classes, { spec.batch }, options.dtype(torch::kLong)) });
+        Batch b;
+        for (const SampleInput& input : m_model.inputs)
+            b.inputs.push_back(sampleBatch(input, spec.batch, options));
+        b.target = targetBatch(m_model, spec.batch, options);
+        m_batches.push_back(std::move(b));
     }
 }
 
-StepOutput TrainingState::runStep(const torch::Tensor& input, const torch::Tensor& target)
+TorchScriptModelSpec torchScriptModelSpec(const TorchScriptSpec& spec)
+{
+    TorchScriptModelSpec result;
+    result.path = spec.path;
+    for (const InputSpec& input : spec.inputs)
+        result.inputs.push_back({ input.shape, input.dtype, input.high });
+    if (spec.target.kind == TargetSpec::Kind::Classes)
+        result.classes = spec.target.classes;
+    else
+        result.targetShape = spec.target.shape;
+    return result;
+}
+
+StepOutput TrainingState::runStep(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target)
 {
     m_optimizer->zero_grad();
-    auto logits = m_model.forward(input);
-    auto loss = torch::nn::functional::cross_entropy(logits, target);
+    auto logits = m_model.forward(inputs);
+    auto loss = modelLoss(m_model, logits, target);
     loss.backward();
     m_optimizer->step();
     return { loss, logits, target };

@@ -11,6 +11,10 @@
 
 namespace synctax {
 
+struct TorchScriptModelSpec;
+// The loader's spec of a config's torchscript entry.
+TorchScriptModelSpec torchScriptModelSpec(const TorchScriptSpec& spec);
+
 struct StepOutput {
     torch::Tensor loss;
     torch::Tensor logits;
@@ -18,19 +22,20 @@ struct StepOutput {
 };
 
 struct Batch {
-    torch::Tensor input;
+    std::vector<torch::Tensor> inputs; // the forward's arguments, in order
     torch::Tensor target;
 };
 
-// A model, its optimizer and a few synthetic batches, all resident on the device, so no input
-// pipeline hides anything. runStep() is one training step: zero_grad, forward, cross-entropy,
-// backward, optimizer step — nothing in it waits for the device.
+// A model (built in, or the user's TorchScript file), its optimizer and a few synthetic batches, all
+// resident on the device, so no input pipeline hides anything. runStep() is one training step:
+// zero_grad, forward, the loss (cross-entropy, or mean squared error), backward, optimizer step —
+// nothing in it waits for the device.
 class TrainingState {
 public:
     TrainingState(const ModelSpec& spec, torch::Device device, OptimizerKind optimizer, double learningRate,
         uint64_t seed, int batches = 4);
 
-    StepOutput runStep(const torch::Tensor& input, const torch::Tensor& target);
+    StepOutput runStep(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target);
     const Batch& batch(size_t i) const { return m_batches[i % m_batches.size()]; }
     size_t batchCount() const { return m_batches.size(); }
     torch::Device device() const { return m_device; }

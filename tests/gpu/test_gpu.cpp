@@ -53,9 +53,9 @@ TEST(Gpu, CudaGraphReplayMatchesEagerLosses)
         {
             TrainingState& s = *state;
             for (int i = 0; i < 3; ++i)
-                s.runStep(s.batch(0).input, s.batch(0).target);
+                s.runStep(s.batch(0).inputs, s.batch(0).target);
             for (int i = 1; i <= 20; ++i)
-                eager.push_back(s.runStep(s.batch(i).input, s.batch(i).target).loss.item<float>());
+                eager.push_back(s.runStep(s.batch(i).inputs, s.batch(i).target).loss.item<float>());
         }
         const auto graph = losses(Mode::CudaGraph, spec, 20);
         ASSERT_EQ(graph.size(), eager.size());

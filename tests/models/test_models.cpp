@@ -36,13 +36,13 @@ TEST(Models, ResNet50ThroughTheFactoryMatchesTheModule)
 {
     auto built = buildDefault("resnet50");
     EXPECT_EQ(parameterCount(*built.module), 25'557'032);
-    EXPECT_EQ(built.sampleShape, (std::vector<int64_t> { 3, 224, 224 }));
+    EXPECT_EQ(built.inputs.at(0).shape, (std::vector<int64_t> { 3, 224, 224 }));
 }
 
 TEST(Models, TinyMlpMapsFeaturesToClasses)
 {
     auto built = buildDefault("tiny_mlp");
-    auto out = built.forward(torch::randn({ 3, 256 }));
+    auto out = built.forward({ torch::randn({ 3, 256 }) });
     EXPECT_EQ(out.sizes(), (std::vector<int64_t> { 3, 10 }));
     // 256*512+512 + 2*(512*512+512) + 512*10+10
     EXPECT_EQ(parameterCount(*built.module), 131584 + 2 * 262656 + 5130);
@@ -51,14 +51,14 @@ TEST(Models, TinyMlpMapsFeaturesToClasses)
 TEST(Models, SmallResNetTakesCifarImages)
 {
     auto built = buildDefault("small_resnet");
-    auto out = built.forward(torch::randn({ 2, 3, 32, 32 }));
+    auto out = built.forward({ torch::randn({ 2, 3, 32, 32 }) });
     EXPECT_EQ(out.sizes(), (std::vector<int64_t> { 2, 10 }));
 }
 
 TEST(Models, ResNet50RunsOnSmallImagesWithFewerClasses)
 {
     auto built = buildModel({ "resnet50", 64, 64, 7 });
-    auto out = built.forward(torch::randn({ 1, 3, 64, 64 }));
+    auto out = built.forward({ torch::randn({ 1, 3, 64, 64 }) });
     EXPECT_EQ(out.sizes(), (std::vector<int64_t> { 1, 7 }));
 }
 

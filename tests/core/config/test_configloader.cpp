@@ -157,9 +157,10 @@ TEST(ConfigLoader, FileErrorsNameTheFile)
     auto r = loadConfigFile(SYNCTAX_TEST_DATA "/configs/unknown-key.yaml");
     ASSERT_FALSE(r.errors.empty());
     EXPECT_EQ(r.errors[0].format(),
-        std::string(SYNCTAX_TEST_DATA "/configs/unknown-key.yaml:6:5: unknown key 'batch_size' in a model; "
-                                      "expected one of: name, batch, width, input_size, classes, steps_per_block, "
-                                      "blocks, host_work_us, time_budget_s, sweep"));
+        std::string(
+            SYNCTAX_TEST_DATA "/configs/unknown-key.yaml:6:5: unknown key 'batch_size' in a model; "
+                              "expected one of: name, batch, width, input_size, classes, steps_per_block, "
+                              "blocks, host_work_us, time_budget_s, sweep, torchscript, input, inputs, target"));
     auto missing = loadConfigFile("/nonexistent/x.yaml");
     ASSERT_EQ(missing.errors.size(), 1u);
     EXPECT_NE(missing.errors[0].message.find("cannot open"), std::string::npos);

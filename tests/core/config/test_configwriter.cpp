@@ -46,6 +46,12 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
         EXPECT_EQ(a.models[i].hostWorkUs, b.models[i].hostWorkUs);
         EXPECT_EQ(a.models[i].sweep, b.models[i].sweep);
         EXPECT_DOUBLE_EQ(a.models[i].timeBudgetS, b.models[i].timeBudgetS);
+        ASSERT_EQ(a.models[i].torchscript.has_value(), b.models[i].torchscript.has_value());
+        if (a.models[i].torchscript) {
+            EXPECT_EQ(a.models[i].torchscript->path, b.models[i].torchscript->path);
+            EXPECT_EQ(a.models[i].torchscript->inputs, b.models[i].torchscript->inputs);
+            EXPECT_EQ(a.models[i].torchscript->target, b.models[i].torchscript->target);
+        }
     }
     ASSERT_EQ(a.styles.size(), b.styles.size());
     for (size_t i = 0; i < a.styles.size(); ++i) {
@@ -55,7 +61,33 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
     EXPECT_EQ(a.modes, b.modes);
 }
 
+// tests/data/configs/torchscript-models.yaml: three TorchScript models (one input, two inputs,
+// classes and mse targets) after a built-in one.
+ExperimentConfig withOwnModels()
+{
+    const auto own = loadConfigFile(SYNCTAX_TEST_DATA "/configs/torchscript-models.yaml");
+    EXPECT_TRUE(own.config);
+    auto loaded = loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml");
+    EXPECT_TRUE(loaded.config);
+    ExperimentConfig c = *loaded.config;
+    c.models.resize(1);
+    if (own.config)
+        c.models.insert(c.models.end(), own.config->models.begin(), own.config->models.end());
+    return c;
+}
+
 } // namespace
+
+TEST(ConfigWriter, TorchScriptModelsSurviveARoundTrip)
+{
+    const ExperimentConfig c = withOwnModels();
+    ASSERT_EQ(c.models.size(), 4u);
+    const auto again = loadConfigText(toYaml(c), "written.yaml");
+    ASSERT_TRUE(again.config) << formatErrors(again.errors);
+    expectSameConfig(c, *again.config);
+    // The paths are written absolute, so the config runs from any folder.
+    EXPECT_EQ(again.config->models[3].torchscript->path, SYNCTAX_TEST_DATA "/torchscript/tokens-and-features.pt");
+}
 
 TEST(ConfigWriter, EveryPresetSurvivesARoundTrip)
 {
@@ -112,6 +144,14 @@ TEST(ConfigWriter, WritesEveryKeyOfTheSchema)
         top.push_back(entry.first.Scalar());
     for (const auto& entry : written[configkeys::models.name][0])
         model.push_back(entry.first.Scalar());
+    // A TorchScript model's own keys, from one of one input and one of two (input, then inputs).
+    const YAML::Node own = YAML::Load(toYaml(withOwnModels()))[configkeys::models.name];
+    for (const auto& entry : own[1])
+        model.push_back(entry.first.Scalar());
+    for (const auto& entry : own[3])
+        model.push_back(entry.first.Scalar());
+    std::sort(model.begin(), model.end());
+    model.erase(std::unique(model.begin(), model.end()), model.end());
     for (const auto& entry : written[configkeys::warmup.name])
         warmup.push_back(entry.first.Scalar());
     const auto sorted = [](std::vector<std::string> v) {
