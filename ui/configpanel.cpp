@@ -3,6 +3,7 @@
 #include "core/config/configschema.h"
 #include "core/config/modelcatalog.h"
 #include "core/config/stylecatalog.h"
+#include "ui/torchscriptdialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,11 +12,13 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -92,24 +95,122 @@ ConfigPanel::ConfigPanel(QWidget* parent)
 QGroupBox* ConfigPanel::createModelsGroup()
 {
     auto* group = new QGroupBox(tr("Models"));
-    auto* grid = new QGridLayout(group);
+    auto* layout = new QVBoxLayout(group);
+    m_modelsGrid = new QGridLayout;
     for (const auto& model : modelCatalog()) {
-        ModelRow row { model.name, new QCheckBox(qs(model.name)), new QSpinBox };
+        ModelRow row { model.name, new QCheckBox(qs(model.name)), new QSpinBox, std::nullopt, nullptr };
         row.check->setObjectName(qs("model." + model.name));
         row.check->setToolTip(tr("%1\nDefault batch %2").arg(qs(model.description)).arg(model.batch));
         row.batch->setObjectName(qs("batch." + model.name));
         setRange(row.batch, modelkeys::batch);
         row.batch->setPrefix(tr("batch "));
         row.batch->setToolTip(tr("Samples per training step (default %1)").arg(model.batch));
-        const int r = grid->rowCount();
-        grid->addWidget(row.check, r, 0);
-        grid->addWidget(row.batch, r, 1);
+        const int r = m_modelsGrid->rowCount();
+        m_modelsGrid->addWidget(row.check, r, 0);
+        m_modelsGrid->addWidget(row.batch, r, 1);
         connect(row.check, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
         connect(row.batch, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
         m_models.push_back(row);
     }
-    grid->setColumnStretch(0, 1);
+    m_modelsGrid->setColumnStretch(0, 1);
+    layout->addLayout(m_modelsGrid);
+    // A flat button: the panel at a dock's height keeps every default row in view.
+    auto* add = new QToolButton;
+    add->setText(tr("Add your &own model…"));
+    add->setObjectName(QStringLiteral("model.addOwn"));
+    add->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    add->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
+    add->setAutoRaise(true);
+    add->setToolTip(tr("A TorchScript file of your network: torch.jit.script(model).save(\"model.pt\")"));
+    connect(add, &QToolButton::clicked, this, &ConfigPanel::chooseOwnModel);
+    layout->setSpacing(2);
+    layout->addWidget(add, 0, Qt::AlignLeft);
     return group;
+}
+
+void ConfigPanel::chooseOwnModel()
+{
+    TorchScriptDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    addOwnModel(dialog.model(), true);
+    onEdited();
+}
+
+void ConfigPanel::addOwnModel(const ModelSpec& model, bool checked)
+{
+    if (!model.torchscript)
+        return;
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    auto existing
+        = std::find_if(m_models.begin(), m_models.end(), [&](const ModelRow& r) { return r.name == model.name; });
+    if (existing != m_models.end() && !existing->own) {
+        m_loading = wasLoading;
+        return; // the loader refuses a built-in model's name for one's own
+    }
+    if (existing == m_models.end()) {
+        ModelRow row { model.name, new QCheckBox(qs(model.name)), new QSpinBox, model, new QToolButton };
+        row.check->setObjectName(qs("model." + model.name));
+        row.batch->setObjectName(qs("batch." + model.name));
+        setRange(row.batch, modelkeys::batch);
+        row.batch->setPrefix(tr("batch "));
+        auto* remove = static_cast<QToolButton*>(row.remove);
+        remove->setObjectName(qs("remove." + model.name));
+        remove->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton));
+        remove->setToolTip(tr("Remove %1 from the list").arg(qs(model.name)));
+        remove->setAutoRaise(true);
+        const int r = m_modelsGrid->rowCount();
+        m_modelsGrid->addWidget(row.check, r, 0);
+        m_modelsGrid->addWidget(row.batch, r, 1);
+        m_modelsGrid->addWidget(row.remove, r, 2);
+        connect(row.check, &QCheckBox::toggled, this, &ConfigPanel::onEdited);
+        connect(row.batch, &QSpinBox::valueChanged, this, &ConfigPanel::onEdited);
+        const std::string name = model.name;
+        connect(remove, &QToolButton::clicked, this, [this, name] {
+            auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelRow& r) { return r.name == name; });
+            if (it == m_models.end())
+                return;
+            delete it->check;
+            delete it->batch;
+            it->remove->deleteLater();
+            m_models.erase(it);
+            onEdited();
+        });
+        m_models.push_back(row);
+        existing = std::prev(m_models.end());
+    }
+    existing->own = model;
+    QString inputs;
+    for (const InputSpec& input : model.torchscript->inputs) {
+        QStringList dims;
+        for (int64_t d : input.shape)
+            dims << QString::number(d);
+        inputs += (inputs.isEmpty() ? QString() : QStringLiteral("; "))
+            + QStringLiteral("[%1] %2").arg(dims.join(QStringLiteral(", ")), qs(input.dtype));
+    }
+    const TargetSpec& target = model.torchscript->target;
+    existing->check->setToolTip(
+        tr("Your own model: %1\nInputs: %2\nTarget: %3")
+            .arg(qs(model.torchscript->path), inputs,
+                target.kind == TargetSpec::Kind::Classes ? tr("%1 classes (cross-entropy)").arg(target.classes)
+                                                         : tr("values (mean squared error)")));
+    existing->batch->setValue(int(model.batch));
+    existing->check->setChecked(checked);
+    updateEnabledRows();
+    m_loading = wasLoading;
+}
+
+std::vector<ModelSpec> ConfigPanel::ownModels() const
+{
+    std::vector<ModelSpec> models;
+    for (const ModelRow& row : m_models) {
+        if (!row.own)
+            continue;
+        models.push_back(*row.own);
+        models.back().batch = row.batch->value();
+    }
+    return models;
 }
 
 QGroupBox* ConfigPanel::createStylesGroup()
@@ -253,9 +354,17 @@ void ConfigPanel::setConfig(const ExperimentConfig& config)
     m_config = config;
     for (auto& row : m_models) {
         const ModelSpec* spec = findSpec(config.models, row.name);
-        const int64_t batch = spec && spec->batch > 0 ? spec->batch : findModel(row.name)->batch;
+        if (row.own && spec && !spec->torchscript)
+            continue; // a built-in's name: not this row
+        const int64_t batch = spec && spec->batch > 0 ? spec->batch
+            : row.own                                 ? row.own->batch
+                                                      : findModel(row.name)->batch;
         row.check->setChecked(spec != nullptr);
         row.batch->setValue(int(batch));
+    }
+    for (const ModelSpec& model : config.models) {
+        if (model.torchscript)
+            addOwnModel(model, true);
     }
     for (auto& row : m_styles) {
         const StyleSpec* spec = findSpec(config.styles, row.name);
@@ -313,6 +422,11 @@ ExperimentConfig ConfigPanel::config() const
 std::vector<ModelSpec> ConfigPanel::checkedModels() const
 {
     return inConfigOrder(m_config.models, m_models, [](const ModelRow& row, const ModelSpec* original) {
+        if (row.own) {
+            ModelSpec spec = *row.own;
+            spec.batch = row.batch->value();
+            return spec;
+        }
         const auto defaults = findModel(row.name);
         ModelSpec spec;
         if (original) {

@@ -6,12 +6,14 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QGroupBox;
 class QLineEdit;
 class QSpinBox;
@@ -40,6 +42,13 @@ public:
     // Locks every editor while a run uses the config.
     void setRunning(bool running);
 
+    // The user's own models (TorchScript files): each is a row beside the built-in ones, kept while
+    // presets and configs come and go, checked or not. One of the same name is replaced.
+    void addOwnModel(const ModelSpec& model, bool checked);
+    std::vector<ModelSpec> ownModels() const; // every own row, checked or not, with its batch
+    // Asks for a TorchScript file and its inputs (TorchScriptDialog), then adds it checked.
+    void chooseOwnModel();
+
 Q_SIGNALS:
     // Any edit by the user; never for setConfig().
     void configChanged();
@@ -49,6 +58,8 @@ private:
         std::string name;
         QCheckBox* check;
         QSpinBox* batch;
+        std::optional<ModelSpec> own; // a TorchScript model's entry; nothing for a built-in one
+        QWidget* remove = nullptr;
     };
     struct StyleRow {
         std::string name;
@@ -79,6 +90,7 @@ private:
     bool m_loading = false;
 
     std::vector<ModelRow> m_models;
+    QGridLayout* m_modelsGrid = nullptr;
     std::vector<StyleRow> m_styles;
     QCheckBox* m_eager = nullptr;
     QCheckBox* m_cudaGraph = nullptr;

@@ -245,6 +245,10 @@ void MainWindow::createActions()
             saveConfig(path);
     });
     saveConfigAction->setShortcut(QKeySequence::Save);
+    auto* ownModelAction
+        = file->addAction(tr("Add Your &Own Model…"), m_configPanel, [this] { m_configPanel->chooseOwnModel(); });
+    ownModelAction->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    ownModelAction->setToolTip(tr("Measure every logging style on your network, saved as a TorchScript file"));
     file->addSeparator();
     auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json)"));
@@ -829,6 +833,15 @@ void MainWindow::readSettings()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    // The user's own models first, unchecked: the last experiment then checks those it ran.
+    const QString own = settings.value(QStringLiteral("ownModels")).toString();
+    if (!own.isEmpty()) {
+        const ConfigLoadResult loaded = loadConfigText(own.toStdString(), "own models", ModelFiles::NotChecked);
+        if (loaded.config) {
+            for (const ModelSpec& model : loaded.config->models)
+                m_configPanel->addOwnModel(model, false);
+        }
+    }
     const QString yaml = settings.value(QStringLiteral("lastConfig")).toString();
     if (!yaml.isEmpty()) {
         const ConfigLoadResult loaded = loadConfigText(yaml.toStdString(), "last experiment", ModelFiles::NotChecked);
@@ -846,6 +859,11 @@ void MainWindow::writeSettings()
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("lastConfig"), QString::fromStdString(toYaml(m_configPanel->config())));
+    ExperimentConfig own;
+    own.models = m_configPanel->ownModels();
+    own.styles = { StyleSpec { "none", 0 } };
+    settings.setValue(
+        QStringLiteral("ownModels"), own.models.empty() ? QString() : QString::fromStdString(toYaml(own)));
 }
 
 void MainWindow::showEvent(QShowEvent* event)

@@ -1,6 +1,7 @@
 #include "ui/runcontroller.h"
 
 #include "core/engine/experimentrunner.h"
+#include "core/engine/modelcheck.h"
 #include "core/steps/stepring.h"
 
 #include <QCoreApplication>
@@ -60,6 +61,11 @@ bool RunController::start(const ExperimentConfig& config)
 
     m_worker = std::thread([this, config, id, ring] {
         try {
+            // A TorchScript model that would fail is refused before anything runs, with its key.
+            if (const auto errors = checkModelFiles(config); !errors.empty()) {
+                post(id, [this, message = formatErrors(errors)] { finishRun({}, message); });
+                return;
+            }
             ExperimentRunner runner(config, ring, id);
             Environment environment;
             environment.device = runner.device();
