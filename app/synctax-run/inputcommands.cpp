@@ -36,7 +36,7 @@ int validateCommand(const std::string& config,
     if (ownModels && checkModels) {
         if (const auto errors = checkModels(*loaded); !errors.empty()) {
             std::cerr << formatErrors(errors);
-            std::cerr << errors.size() << " error(s) in its torchscript models\n";
+            std::cerr << errors.size() << " error(s) in the torchscript models\n";
             return 2;
         }
     }

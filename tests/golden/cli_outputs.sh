@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prints everything deterministic that synctax-run says: print-config of every preset and of the
-# built-in simulation, the simulation, the sweep, and the message and exit code of every bad config,
+# built-in simulation, the simulation, the sweep, and the message and exit code of every bad config
+# and bad model entry,
 # bad results file and input of the wrong kind (a directory, a config given to simulate).
 # tests/golden/cli-outputs.txt holds what it printed; a change there is a change of behaviour.
 # Usage: cli_outputs.sh RUNNER DATA_DIR
@@ -32,6 +33,10 @@ for f in bad-configs/*.yaml; do
     show validate "$f"
 done
 show validate bad-configs
+# Configs that load but whose torchscript model fails its checks (the engine loads each file).
+for f in bad-models/*.yaml; do
+    show validate "$f"
+done
 show simulate bad-configs
 show simulate configs/long-cpu.yaml
 for f in bad-results/*; do
