@@ -21,7 +21,7 @@ using Part = TorchScriptError::Part;
 std::string torchMessage(const std::exception& e)
 {
     const auto* error = dynamic_cast<const c10::Error*>(&e);
-    const std::string text = error ? error->what_without_backtrace() : e.what();
+    std::string text = error ? error->what_without_backtrace() : e.what();
     const std::string runtime = "RuntimeError: ";
     if (const size_t at = text.rfind(runtime); at != std::string::npos)
         return text.substr(at + runtime.size(), text.find('\n', at) - at - runtime.size());
@@ -202,6 +202,7 @@ void checkTorchScriptModel(const TorchScriptModelSpec& spec)
     checkOutput(spec, result.toTensor(), batch);
     try {
         std::vector<torch::Tensor> inputs;
+        inputs.reserve(args.size());
         for (const auto& arg : args)
             inputs.push_back(arg.toTensor());
         modelLoss(built, built.forward(inputs), targetBatch(built, batch, options)).backward();
