@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -44,6 +45,22 @@ std::string shapeText(const std::vector<int64_t>& shape)
 
 std::string shapeText(torch::IntArrayRef shape) { return shapeText(shape.vec()); }
 
+// Group `group` of the first match of `pattern` in a LibTorch error's message.
+std::optional<std::string> firstMatch(const c10::Error& e, const std::regex& pattern, size_t group)
+{
+    const std::string message = e.what_without_backtrace();
+    std::smatch m;
+    if (!std::regex_search(message, m, pattern))
+        return std::nullopt;
+    return m[group].str();
+}
+
+TorchScriptError newerPyTorch(const std::string& why)
+{
+    return TorchScriptError(
+        Part::File, "saved by a newer PyTorch than this LibTorch " + libTorchVersion() + ": " + why);
+}
+
 // The archive's file format version, or a TorchScriptError for a file that is no TorchScript archive.
 uint64_t checkArchive(const std::string& path)
 {
@@ -59,14 +76,10 @@ uint64_t checkArchive(const std::string& path)
         }
         return reader.version();
     } catch (const c10::Error& e) {
-        const std::string message = e.what_without_backtrace();
         static const std::regex newer("read a PyTorch file with version ([0-9]+)");
-        std::smatch m;
-        if (std::regex_search(message, m, newer)) {
-            throw TorchScriptError(Part::File,
-                "saved by a newer PyTorch than this LibTorch " + libTorchVersion() + ": its file format version is "
-                    + m[1].str() + ", and LibTorch " + libTorchVersion() + " reads up to "
-                    + std::to_string(newestFileFormatRead()));
+        if (const auto version = firstMatch(e, newer, 1)) {
+            throw newerPyTorch("its file format version is " + *version + ", and LibTorch " + libTorchVersion()
+                + " reads up to " + std::to_string(newestFileFormatRead()));
         }
         throw TorchScriptError(Part::File,
             "not a TorchScript file: " + torchMessage(e)
@@ -80,14 +93,10 @@ torch::jit::Module loadModule(const std::string& path)
     try {
         return torch::jit::load(path, torch::kCPU);
     } catch (const c10::Error& e) {
-        const std::string message = e.what_without_backtrace();
         static const std::regex unknown("Unknown (builtin op|type name|type constructor): '?([A-Za-z0-9_:.]+)");
-        std::smatch m;
-        if (std::regex_search(message, m, unknown)) {
-            throw TorchScriptError(Part::File,
-                "saved by a newer PyTorch than this LibTorch " + libTorchVersion() + ": it uses " + m[2].str()
-                    + ", which LibTorch " + libTorchVersion() + " does not have (the file's format version is "
-                    + std::to_string(format) + ")");
+        if (const auto name = firstMatch(e, unknown, 2)) {
+            throw newerPyTorch("it uses " + *name + ", which LibTorch " + libTorchVersion()
+                + " does not have (the file's format version is " + std::to_string(format) + ")");
         }
         throw TorchScriptError(Part::File, "LibTorch " + libTorchVersion() + " cannot load it: " + torchMessage(e));
     }
