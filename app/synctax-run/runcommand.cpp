@@ -228,6 +228,11 @@ int runCommand(const RunOptions& options)
         config->device = options.device;
     if (options.processes)
         config->processes = *options.processes;
+    if (options.ranks) {
+        if (!config->distributed)
+            config->distributed = DistributedSpec {};
+        config->distributed->ranks = *options.ranks;
+    }
     // The options may contradict the config (--device cpu with cuda_graph): check the result as a whole.
     if (const ConfigLoadResult checked = loadConfigText(toJson(*config).dump(1), source); !checked.config) {
         for (const auto& e : checked.errors)

@@ -16,6 +16,7 @@ struct RunOptions {
     std::string kinetoDir; // where each group's profiled capture is kept (CUDA builds); none when empty
     std::optional<int> processes; // overrides the config's processes when set
     bool force = false; // write into an outDir that holds an earlier run's results
+    std::optional<int> ranks; // overrides (or adds) the config's distributed.ranks when set
 };
 
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran: a bad config, an output that cannot

@@ -82,6 +82,11 @@ json toJson(const ExperimentConfig& config)
     };
     if (config.sweep)
         written[configkeys::sweep.name] = sweepJson(*config.sweep);
+    if (const auto& d = config.distributed) {
+        written[configkeys::distributed.name] = { { distributedkeys::backend.name, toString(d->backend) },
+            { distributedkeys::ranks.name, d->ranks }, { distributedkeys::syncOn.name, toString(d->syncOn) },
+            { distributedkeys::timeoutS.name, d->timeoutS } };
+    }
     return written;
 }
 
