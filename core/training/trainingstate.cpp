@@ -35,9 +35,15 @@ StepOutput TrainingState::runStep(const torch::Tensor& input, const torch::Tenso
     auto logits = m_model.forward(input);
     auto loss = torch::nn::functional::cross_entropy(logits, target);
     loss.backward();
+    if (beforeOptimizerStep)
+        beforeOptimizerStep();
     m_optimizer->step();
     return { loss, logits, target };
 }
+
+std::vector<torch::Tensor> TrainingState::parameters() const { return m_model.module->parameters(); }
+
+std::vector<torch::Tensor> TrainingState::buffers() const { return m_model.module->buffers(); }
 
 void TrainingState::synchronize() const
 {
