@@ -35,8 +35,9 @@ if(SYNCTAX_C10D_GLOO_HEADER AND SYNCTAX_GLOO_INCLUDE_DIR)
     if(SYNCTAX_HAVE_CUDA)
         find_file(SYNCTAX_C10D_NCCL_HEADER torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp
             HINTS ${TORCH_INCLUDE_DIRS} NO_CACHE)
+        # A pip wheel's torch finds NCCL's header in the nvidia-nccl wheel beside it.
         find_path(SYNCTAX_NCCL_INCLUDE_DIR nccl.h HINTS ${TORCH_INCLUDE_DIRS} ${CUDAToolkit_INCLUDE_DIRS}
-            /usr/local/cuda/include NO_CACHE)
+            ${TORCH_INSTALL_PREFIX}/../nvidia/nccl/include /usr/local/cuda/include NO_CACHE)
         if(SYNCTAX_C10D_NCCL_HEADER AND SYNCTAX_NCCL_INCLUDE_DIR)
             set(SYNCTAX_HAVE_NCCL ON)
             message(STATUS "SyncTax: c10d with NCCL found: distributed backend nccl is built")

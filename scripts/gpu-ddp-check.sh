@@ -10,7 +10,6 @@ BUILD=${BUILD:-/tmp/synctax-gpu-build}
 OUT_DIR=${OUT:-$BUILD/out}
 mkdir -p "$OUT_DIR" "$BUILD/logs"
 source scripts/gpu-build.sh
-grep -E 'c10d|NCCL' "$BUILD/logs/configure.log" 2>/dev/null || true
 
 (cd "$BUILD" && ctest -R 'DataParallel|cli.ddp' --timeout 300 --output-on-failure >"$OUT_DIR/ddp-ctest.log" 2>&1) \
     && tests=ok || tests=FAILED
