@@ -39,13 +39,13 @@ struct RankProcess {
 };
 
 // This program again, as `run DIR/config.yaml --out DIR --force` plus `extra`; stdout into
-// DIR/table.txt, stderr into DIR/log.txt. Returns the pid, or -1 (said on stderr).
-pid_t spawnRun(const std::filesystem::path& dir, const std::vector<std::string>& extra)
+// DIR/table.txt, stderr into DIR/log.txt unless `stderrHere`. Returns the pid, or -1 (said on stderr).
+pid_t spawnRun(const std::filesystem::path& dir, const std::vector<std::string>& extra, bool stderrHere = false)
 {
     std::vector<std::string> args { "synctax-run", "run", (dir / "config.yaml").string(), "--out", dir.string(),
         "--force" };
     args.insert(args.end(), extra.begin(), extra.end());
-    return spawnSelf(args, (dir / "table.txt").string(), (dir / "log.txt").string());
+    return spawnSelf(args, (dir / "table.txt").string(), stderrHere ? "" : (dir / "log.txt").string());
 }
 
 int waitFor(pid_t pid)
@@ -151,8 +151,8 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
         RankProcess r;
         r.rank = k;
         r.outcome.rank = k;
-        // Rank 0's progress shows here; every rank's is in its log.txt.
-        r.pid = spawnRun(dir, { "--rank", std::to_string(k), "--rendezvous", rendezvous.string() });
+        // Rank 0's progress and messages show here; the others' are in their log.txt.
+        r.pid = spawnRun(dir, { "--rank", std::to_string(k), "--rendezvous", rendezvous.string() }, k == 0);
         r.running = r.pid > 0;
         if (!r.running) {
             r.outcome.status = "failed";
@@ -192,8 +192,8 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     if (!merged) {
-        std::cerr << "synctax-run: no rank wrote results; each rank's log is in " << (outDir / "rank-N").string()
-                  << "/log.txt\n";
+        std::cerr << "synctax-run: no rank wrote results; rank 0 said why above, the others in "
+                  << (outDir / "rank-N").string() << "/log.txt\n";
         return 1;
     }
     ExperimentResult& result = *merged;
