@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -82,7 +83,9 @@ std::unique_ptr<Collectives> joinRanks(
 {
     const auto timeout = std::chrono::milliseconds(int64_t(timeoutS * 1000));
     auto fileStore = c10::make_intrusive<c10d::FileStore>(rendezvous, size);
-    fileStore->setTimeout(timeout);
+    // Joining waits for the slowest rank to start (loading LibTorch takes seconds on a loaded
+    // machine), so it gets at least a minute; the launcher ends a run whose rank died before then.
+    fileStore->setTimeout(std::max(timeout, std::chrono::milliseconds(60'000)));
     const auto store = c10::make_intrusive<c10d::PrefixStore>(toString(backend), fileStore);
     if (backend == CollectiveBackend::Gloo) {
         auto options = c10d::ProcessGroupGloo::Options::create(timeout);

@@ -32,7 +32,8 @@ public:
 };
 
 // Joins the group of `size` ranks that meet at `rendezvous` (a c10d FileStore's path, the same on
-// every rank) over `backend`; every collective, joining included, fails after `timeoutS`. Throws
+// every rank) over `backend`; every collective fails after `timeoutS`, joining after a minute at
+// least. Throws
 // std::runtime_error with a plain reason (nccl in a build without it, a peer that never came).
 std::unique_ptr<Collectives> joinRanks(
     CollectiveBackend backend, const std::string& rendezvous, int rank, int size, double timeoutS);
