@@ -20,6 +20,35 @@ else()
     message(STATUS "SyncTax: Torch ${Torch_VERSION} without CUDA: CUDA-only code is left out")
 endif()
 
+# c10d, LibTorch's process groups, for data-parallel runs (distributed: in a config). Debian's
+# libtorch_cpu exports ProcessGroupGloo but its header includes Gloo's own (libgloo-dev); the
+# LibTorch 2.x archive ships both. The headers declare the classes only with USE_C10D_GLOO (and
+# USE_C10D_NCCL), which the build of Torch itself defines.
+find_file(SYNCTAX_C10D_GLOO_HEADER torch/csrc/distributed/c10d/ProcessGroupGloo.hpp
+    HINTS ${TORCH_INCLUDE_DIRS} NO_CACHE)
+find_path(SYNCTAX_GLOO_INCLUDE_DIR gloo/rendezvous/store.h HINTS ${TORCH_INCLUDE_DIRS} NO_CACHE)
+set(SYNCTAX_HAVE_C10D OFF)
+set(SYNCTAX_HAVE_NCCL OFF)
+if(SYNCTAX_C10D_GLOO_HEADER AND SYNCTAX_GLOO_INCLUDE_DIR)
+    set(SYNCTAX_HAVE_C10D ON)
+    message(STATUS "SyncTax: c10d with Gloo found: data-parallel runs (distributed:) are built")
+    if(SYNCTAX_HAVE_CUDA)
+        find_file(SYNCTAX_C10D_NCCL_HEADER torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp
+            HINTS ${TORCH_INCLUDE_DIRS} NO_CACHE)
+        # A pip wheel's torch finds NCCL's header in the nvidia-nccl wheel beside it.
+        find_path(SYNCTAX_NCCL_INCLUDE_DIR nccl.h HINTS ${TORCH_INCLUDE_DIRS} ${CUDAToolkit_INCLUDE_DIRS}
+            ${TORCH_INSTALL_PREFIX}/../nvidia/nccl/include /usr/local/cuda/include NO_CACHE)
+        if(SYNCTAX_C10D_NCCL_HEADER AND SYNCTAX_NCCL_INCLUDE_DIR)
+            set(SYNCTAX_HAVE_NCCL ON)
+            message(STATUS "SyncTax: c10d with NCCL found: distributed backend nccl is built")
+        else()
+            message(STATUS "SyncTax: c10d's NCCL header or nccl.h not found: distributed backend nccl is left out")
+        endif()
+    endif()
+else()
+    message(STATUS "SyncTax: c10d's Gloo headers not found (libgloo-dev): data-parallel runs are left out")
+endif()
+
 # yaml-cpp 0.7 exports the plain target name, 0.8 a namespaced one.
 if(TARGET yaml-cpp::yaml-cpp)
     set(SYNCTAX_YAML_TARGET yaml-cpp::yaml-cpp)

@@ -18,6 +18,7 @@ template <typename Holder> BuiltModel wrap(Holder holder, std::vector<int64_t> s
     built.module = holder.ptr();
     built.forward = [holder](const std::vector<torch::Tensor>& x) mutable { return holder->forward(x.at(0)); };
     built.parameters = [holder] { return holder->parameters(); };
+    built.buffers = [holder] { return holder->buffers(); };
     built.to = [holder](torch::Device device) mutable { holder->to(device); };
     built.train = [holder]() mutable { holder->train(); };
     built.inputs = { SampleInput { std::move(sampleShape), "float32", 0 } };

@@ -32,6 +32,7 @@ struct BuiltModel {
     std::shared_ptr<torch::nn::Module> module; // a built-in model's; null for a TorchScript file's
     std::function<torch::Tensor(const std::vector<torch::Tensor>&)> forward;
     std::function<std::vector<torch::Tensor>()> parameters; // those with requires_grad
+    std::function<std::vector<torch::Tensor>()> buffers; // running statistics and the like
     std::function<void(torch::Device)> to;
     std::function<void()> train;
     std::vector<SampleInput> inputs;

@@ -170,6 +170,12 @@ BuiltModel wrapModule(torch::jit::Module module, const TorchScriptModelSpec& spe
         }
         return result;
     };
+    built.buffers = [module] {
+        std::vector<torch::Tensor> result;
+        for (const auto& b : module.buffers())
+            result.push_back(b);
+        return result;
+    };
     built.to = [module](torch::Device device) mutable { module.to(device); };
     built.train = [module]() mutable { module.train(true); };
     built.inputs = spec.inputs;

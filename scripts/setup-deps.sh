@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build ccache pkg-config clang-tidy
-    libtorch-dev
+    libtorch-dev libgloo-dev
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev rapidjson-dev zlib1g-dev
     libgtest-dev libgmock-dev
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev

@@ -68,6 +68,14 @@ static int runMain(int argc, char** argv)
             "Spread the run over N fresh processes; intervals then cover how processes differ (overrides the "
             "config)")
         ->check(CLI::Range(1, 64));
+    runCmd
+        ->add_option("--ranks", run.ranks,
+            "Data-parallel over N rank processes (overrides the config's distributed.ranks; adds distributed: "
+            "with backend gloo when the config has none)")
+        ->check(CLI::Range(1, 64));
+    // How synctax-run tells each rank process it starts who it is; not for people.
+    runCmd->add_option("--rank", run.rank)->group("")->check(CLI::Range(0, 63));
+    runCmd->add_option("--rendezvous", run.rendezvous)->group("");
     runCmd->add_flag("--force", run.force, "Write into an --out that holds an earlier run's results, overwriting them");
     runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
     runCmd->add_option("--kineto", run.kinetoDir,

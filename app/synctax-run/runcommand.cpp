@@ -1,8 +1,10 @@
 #include "runcommand.h"
 
+#include "childprocess.h"
 #include "inputcommands.h"
 
 #include "progressprinter.h"
+#include "rankcommand.h"
 #include "terminal.h"
 
 #include "core/analysis/format.h"
@@ -22,12 +24,13 @@
 #include "core/files/stepcsvwriter.h"
 #include "core/files/sweeptable.h"
 #include "core/steps/stepring.h"
+#ifdef SYNCTAX_HAVE_C10D
+#include "core/distributed/rankrun.h"
+#endif
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,22 +99,9 @@ int runChild(const std::filesystem::path& config, const std::filesystem::path& d
         args.push_back("--kineto");
         args.push_back(kinetoDir);
     }
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string table = (dir / "table.txt").string();
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, table.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-        std::cerr << "synctax-run: cannot start a process: " << std::strerror(rc) << "\n";
+    const pid_t pid = spawnSelf(args, (dir / "table.txt").string());
+    if (pid < 0)
         return -1;
-    }
     bool forwarded = false;
     for (;;) {
         int status = 0;
@@ -195,6 +185,23 @@ int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& 
     return exitCodeFor(result);
 }
 
+// Why this build cannot run config's distributed: (empty when it can, or there is none).
+std::string whyNoRanks(const ExperimentConfig& config)
+{
+    if (!config.distributed)
+        return "";
+#ifndef SYNCTAX_HAVE_C10D
+    return "distributed: this build has no c10d process groups (LibTorch's Gloo headers, libgloo-dev on Debian, "
+           "were not found when it was configured)";
+#endif
+#ifndef SYNCTAX_HAVE_NCCL
+    if (config.distributed->backend == CollectiveBackend::Nccl)
+        return "distributed: backend nccl: this build has no NCCL (LibTorch without CUDA, or ProcessGroupNCCL.hpp or "
+               "nccl.h not found when it was configured); use backend gloo";
+#endif
+    return "";
+}
+
 // A preset sized for a GPU, run on the CPU: its steps take seconds, its budgets end it early.
 bool gpuPresetOnCpu(const std::string& source, const std::string& device)
 {
@@ -229,6 +236,11 @@ int runCommand(const RunOptions& options)
         config->device = options.device;
     if (options.processes)
         config->processes = *options.processes;
+    if (options.ranks) {
+        if (!config->distributed)
+            config->distributed = DistributedSpec {};
+        config->distributed->ranks = *options.ranks;
+    }
     // The options may contradict the config (--device cpu with cuda_graph): check the result as a whole.
     if (const ConfigLoadResult checked = loadConfigText(toJson(*config).dump(1), source); !checked.config) {
         for (const auto& e : checked.errors)
@@ -244,6 +256,11 @@ int runCommand(const RunOptions& options)
         std::cerr << "synctax-run: warning: preset '" << source << "' is sized for a GPU: on the CPU a step takes "
                   << "far longer and its time budgets may end it with few measured rounds or none; on the CPU run "
                   << defaultPresetName(false) << " instead\n";
+
+    if (const std::string why = whyNoRanks(*config); !why.empty()) {
+        std::cerr << "synctax-run: " << why << "; nothing was run\n";
+        return 2;
+    }
 
     const std::filesystem::path outDir = options.outDir.empty() ? std::filesystem::path("results")
             / (config->name + "-" + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName))
@@ -280,12 +297,27 @@ int runCommand(const RunOptions& options)
 
     if (config->processes > 1)
         return runInProcesses(*config, outDir, options);
+    if (config->distributed && options.rank < 0)
+        return runRanks(*config, outDir, options);
 
     StepRing ring;
     std::unique_ptr<ExperimentRunner> runner;
+#ifdef SYNCTAX_HAVE_C10D
+    std::optional<RankRun> rank; // a rank of a data-parallel run: the group it joined
+#endif
     try {
+#ifdef SYNCTAX_HAVE_C10D
+        if (config->distributed && options.rank >= 0) {
+            rank = joinRun(*config, options.rank, options.rendezvous);
+            config->device = rank->device;
+        }
+#endif
         runner = std::make_unique<ExperimentRunner>(*config, &ring);
         runner->kinetoDir = options.kinetoDir;
+#ifdef SYNCTAX_HAVE_C10D
+        if (rank)
+            runner->lockstep = rank->lockstep;
+#endif
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 2;
@@ -333,6 +365,8 @@ int runCommand(const RunOptions& options)
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
     ExperimentResult result = runner->run(g_stopRequested);
+    if (config->distributed)
+        result.distributed = DistributedResult { options.rank, {}, {} };
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     progress.finish();

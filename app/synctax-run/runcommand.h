@@ -16,6 +16,11 @@ struct RunOptions {
     std::string kinetoDir; // where each group's profiled capture is kept (CUDA builds); none when empty
     std::optional<int> processes; // overrides the config's processes when set
     bool force = false; // write into an outDir that holds an earlier run's results
+    std::optional<int> ranks; // overrides (or adds) the config's distributed.ranks when set
+    // Set by synctax-run for each rank process it starts (hidden options): this process's rank and
+    // the rendezvous (a c10d FileStore's path) the ranks meet at.
+    int rank = -1;
+    std::string rendezvous;
 };
 
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran: a bad config, an output that cannot

@@ -65,6 +65,9 @@ struct CellResult {
     std::optional<QueueSummary> queue; // from per-step CUDA events; CUDA only
     std::optional<Prediction> prediction; // the queue model's, from the group's measured regime; CUDA only
     int64_t graphReplays = -1; // cuda_graph cells: replays in measured blocks; -1 otherwise
+    // A data-parallel rank's: per measured step, the host time blocked waiting for its gradient
+    // all-reduces (the other ranks' stalls land here).
+    std::optional<StepStats> collectiveWaitMs;
 };
 
 struct DriftCheck {
@@ -138,6 +141,22 @@ struct RoundOrder {
     int64_t batch = 0;
 };
 
+// One rank of a data-parallel run, as the launcher saw it end.
+struct RankOutcome {
+    int rank = 0;
+    std::string status; // ok, failed (its exit code), killed (a signal), hung (killed by the launcher)
+    std::string message; // why not ok
+    std::vector<CellResult> cells; // from its results.json, where it wrote one
+};
+
+// A data-parallel run (config.distributed): in a rank's own results which rank it was; in the
+// launcher's every rank's cells, and the same models and styles run in one process beside them.
+struct DistributedResult {
+    int rank = -1; // -1: the launcher's results, of all ranks
+    std::vector<RankOutcome> ranks;
+    std::vector<CellResult> singleProcess; // empty where it was not run (a rank failed, a stop)
+};
+
 struct ExperimentResult {
     Environment environment;
     ExperimentConfig config;
@@ -149,6 +168,7 @@ struct ExperimentResult {
     bool stopped = false; // the run was cancelled; the cells hold what was measured
     uint64_t droppedRecords = 0;
     std::vector<std::string> notes; // things the user should know, said once
+    std::optional<DistributedResult> distributed;
 };
 
 } // namespace synctax

@@ -114,6 +114,9 @@ public:
                 readModes(value, config);
             } else if (k == sweep.name) {
                 readSweep(value, config.sweep);
+            } else if (k == distributed.name) {
+                m_distributed = value.Mark();
+                readDistributed(value, config);
             }
         }
         if (!sawVersion)
@@ -137,6 +140,8 @@ public:
             error(m_observerControl.value_or(YAML::Mark::null_mark()),
                 "observer_control compares the baseline with and without per-step events; it needs gpu_events: true");
         }
+        if (config.distributed)
+            checkDistributed(config, graphs);
         if (graphs && config.optimizer == OptimizerKind::Adam) {
             error(m_optimizer.value_or(YAML::Mark::null_mark()),
                 "mode cuda_graph needs optimizer sgd: Adam keeps its step count on the host, and a captured "
@@ -145,6 +150,50 @@ public:
     }
 
 private:
+    void checkDistributed(const ExperimentConfig& config, bool graphs)
+    {
+        const YAML::Mark at = m_distributed.value_or(YAML::Mark::null_mark());
+        const std::string what = configkeys::distributed.name;
+        if (config.processes > 1)
+            error(at, what + ": the ranks run side by side, in one run; processes must be 1");
+        if (graphs)
+            error(at, what + ": the data-parallel step runs eagerly; modes must not list cuda_graph");
+        if (config.distributed->backend == CollectiveBackend::Nccl && config.device == "cpu")
+            error(at, what + ": backend nccl needs a CUDA device per rank, and device is cpu; use backend gloo");
+    }
+
+    void readDistributed(const YAML::Node& value, ExperimentConfig& config)
+    {
+        const std::string what = configkeys::distributed.name;
+        if (!value.IsMap()) {
+            error(value,
+                what + ": expected a mapping with " + joined(distributedKeyNames()) + ", found " + kindOf(value));
+            return;
+        }
+        DistributedSpec spec;
+        const std::string prefix = what + ".";
+        for (const auto& [key, v] : entries(value, distributedKeyNames(), what)) {
+            const std::string k = key.Scalar();
+            if (k == distributedkeys::backend.name) {
+                if (auto text = string(v, prefix + k)) {
+                    if (auto b = choice(place(v, prefix + k), *text, distributedkeys::backend))
+                        spec.backend = *b;
+                }
+            } else if (k == distributedkeys::ranks.name) {
+                if (auto n = integer(v, distributedkeys::ranks, prefix))
+                    spec.ranks = int(*n);
+            } else if (k == distributedkeys::syncOn.name) {
+                if (auto text = string(v, prefix + k)) {
+                    if (auto s = choice(place(v, prefix + k), *text, distributedkeys::syncOn))
+                        spec.syncOn = *s;
+                }
+            } else if (auto t = number(v, prefix + k, distributedkeys::timeoutS.min, distributedkeys::timeoutS.max)) {
+                spec.timeoutS = *t;
+            }
+        }
+        config.distributed = spec;
+    }
+
     void readDevice(const YAML::Node& value, ExperimentConfig& config)
     {
         auto v = string(value, configkeys::device);
@@ -402,6 +451,7 @@ private:
     std::optional<YAML::Mark> m_optimizer;
     std::optional<YAML::Mark> m_observerControl;
     std::optional<YAML::Mark> m_warmupStep;
+    std::optional<YAML::Mark> m_distributed;
 };
 
 const char* const configFile = "a config file (YAML)";

@@ -40,7 +40,7 @@ const std::vector<std::string>& topLevelKeyNames()
     static const std::vector<std::string> names { version.name, name.name, description.name, device.name, seed.name,
         stepsPerBlock.name, blocks.name, minBlocks.name, targetCiPp.name, timeBudgetS.name, processes.name,
         gpuEvents.name, observerControl.name, warmup.name, hostWorkUs.name, optimizer.name, learningRate.name,
-        sink.name, models.name, styles.name, modes.name, sweep.name };
+        sink.name, models.name, styles.name, modes.name, sweep.name, distributed.name };
     return names;
 }
 
@@ -83,6 +83,13 @@ const std::vector<std::string>& styleKeyNames()
 const std::vector<std::string>& sweepKeyNames()
 {
     static const std::vector<std::string> names { sweepkeys::hostWorkUs.name, sweepkeys::batch.name };
+    return names;
+}
+
+const std::vector<std::string>& distributedKeyNames()
+{
+    using namespace distributedkeys;
+    static const std::vector<std::string> names { backend.name, ranks.name, syncOn.name, timeoutS.name };
     return names;
 }
 

@@ -87,7 +87,17 @@ inline const SectionKey styles { "styles" };
 inline const SectionKey modes { "modes" };
 // sweep: { host_work_us: [...], batch: [...] }, at the top level or in one model's mapping.
 inline const SectionKey sweep { "sweep" };
+// distributed: { backend, ranks, sync_on, timeout_s }
+inline const SectionKey distributed { "distributed" };
 } // namespace configkeys
+
+namespace distributedkeys {
+inline const ChoiceKey<CollectiveBackend> backend { "backend",
+    { { "gloo", CollectiveBackend::Gloo }, { "nccl", CollectiveBackend::Nccl } } };
+inline const IntegerKey ranks { "ranks", 1, 64 };
+inline const ChoiceKey<SyncOn> syncOn { "sync_on", { { "rank0", SyncOn::Rank0 }, { "all", SyncOn::All } } };
+inline const NumberKey timeoutS { "timeout_s", 1.0, 3600.0 };
+} // namespace distributedkeys
 
 // What makes a YAML file a simulation (synctax-run simulate) rather than a config: its version key
 // in place of configkeys::version. Each loader names the other's files by it.
@@ -160,6 +170,7 @@ const std::vector<std::string>& inputKeyNames(); // one input of a TorchScript m
 const std::vector<std::string>& targetKeyNames();
 const std::vector<std::string>& styleKeyNames();
 const std::vector<std::string>& sweepKeyNames();
+const std::vector<std::string>& distributedKeyNames();
 
 // "a or b", "a, b or c".
 std::string joinedOr(const std::vector<std::string>& names);

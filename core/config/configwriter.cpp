@@ -83,6 +83,14 @@ std::string toYaml(const ExperimentConfig& c)
     out << YAML::Key << configkeys::observerControl.name << YAML::Value << c.observerControl;
     out << YAML::Key << configkeys::sink.name << YAML::Value << toString(c.sink);
     writeSweep(out, c.sweep);
+    if (c.distributed) {
+        out << YAML::Key << configkeys::distributed.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << distributedkeys::backend.name << YAML::Value << toString(c.distributed->backend);
+        out << YAML::Key << distributedkeys::ranks.name << YAML::Value << c.distributed->ranks;
+        out << YAML::Key << distributedkeys::syncOn.name << YAML::Value << toString(c.distributed->syncOn);
+        out << YAML::Key << distributedkeys::timeoutS.name << YAML::Value << c.distributed->timeoutS;
+        out << YAML::EndMap;
+    }
 
     out << YAML::Key << configkeys::models.name << YAML::Value << YAML::BeginSeq;
     for (const ModelSpec& m : c.models) {

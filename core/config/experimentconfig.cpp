@@ -12,6 +12,10 @@ std::optional<Mode> modeFromString(const std::string& name) { return modeChoice.
 
 std::string toString(OptimizerKind kind) { return configkeys::optimizer.nameOf(kind); }
 
+std::string toString(CollectiveBackend backend) { return distributedkeys::backend.nameOf(backend); }
+
+std::string toString(SyncOn syncOn) { return distributedkeys::syncOn.nameOf(syncOn); }
+
 int64_t ExperimentConfig::stepsPerBlockFor(const ModelSpec& model) const
 {
     return model.stepsPerBlock > 0 ? model.stepsPerBlock : stepsPerBlock;

@@ -97,6 +97,27 @@ struct SinkSpec {
 // As configs write it: null, stdout, stderr or file:PATH.
 std::string toString(const SinkSpec& sink);
 
+// distributed: the run as data-parallel training over N rank processes (synctax-run starts them),
+// every step ending in a gradient all-reduce; the logging styles run on rank 0 alone or on all.
+enum class CollectiveBackend { Gloo, Nccl };
+enum class SyncOn { Rank0, All };
+
+struct DistributedSpec {
+    CollectiveBackend backend = CollectiveBackend::Gloo;
+    int ranks = 2;
+    SyncOn syncOn = SyncOn::Rank0;
+    // How long a rank waits in a collective (and the launcher for a silent rank) before the run ends.
+    double timeoutS = 60;
+
+    bool operator==(const DistributedSpec& other) const
+    {
+        return backend == other.backend && ranks == other.ranks && syncOn == other.syncOn && timeoutS == other.timeoutS;
+    }
+};
+
+std::string toString(CollectiveBackend backend);
+std::string toString(SyncOn syncOn);
+
 struct ExperimentConfig {
     int version = 1;
     std::string name = "experiment";
@@ -123,6 +144,7 @@ struct ExperimentConfig {
     std::vector<StyleSpec> styles;
     std::vector<Mode> modes { Mode::Eager };
     std::optional<SweepSpec> sweep; // every model's, unless the model has its own
+    std::optional<DistributedSpec> distributed; // absent: one process, no collectives
 
     int64_t stepsPerBlockFor(const ModelSpec& model) const;
     int64_t blocksFor(const ModelSpec& model) const;

@@ -34,6 +34,9 @@ std::optional<PresetSize> presetSizedFor(const std::string& name)
     static const std::map<std::string, PresetSize> sizes {
         { "cpu-quick", PresetSize::Cpu },
         { "cpu-seed", PresetSize::Cpu },
+        { "ddp", PresetSize::Gpu },
+        { "ddp-all-ranks", PresetSize::Gpu },
+        { "ddp-cpu", PresetSize::Cpu },
         { "middle-regime", PresetSize::Gpu },
         { "observer", PresetSize::Gpu },
         { "regimes", PresetSize::Gpu },

@@ -5,6 +5,7 @@
 #include "core/config/stylecatalog.h"
 #include "core/engine/blockrunner.h"
 #include "core/engine/devices.h"
+#include "core/engine/errortext.h"
 #include "core/engine/grouprun.h"
 #include "core/engine/launchcapture.h"
 #include "core/engine/regimeprobe.h"
@@ -25,17 +26,6 @@
 #include <numeric>
 
 namespace synctax {
-
-namespace {
-
-std::string errorText(const std::exception& e)
-{
-    if (const auto* c10Error = dynamic_cast<const c10::Error*>(&e))
-        return c10Error->what_without_backtrace();
-    return e.what();
-}
-
-} // namespace
 
 ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint32_t runId)
     : m_config(std::move(config))
@@ -144,7 +134,7 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
     }
     for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes) {
-            if (stop.load())
+            if (stopped(stop))
                 continue;
             m_groupStartNs = steadyNowNs();
             m_groupFirstBlock = m_blocksDone;
@@ -153,7 +143,9 @@ ExperimentResult ExperimentRunner::run(const std::atomic<bool>& stop)
         }
     }
     result.durationS = double(steadyNowNs() - m_startNs) * 1e-9;
-    result.stopped = stop.load();
+    result.stopped = lockstep ? m_lockstepStopped : stop.load();
+    if (!m_lockstepLost.empty())
+        result.notes.push_back("the ranks lost each other, so the run ended early: " + m_lockstepLost);
     result.droppedRecords = m_ring ? m_ring->dropped() : 0;
     return result;
 }
@@ -164,10 +156,16 @@ void ExperimentRunner::runGroup(
     GroupRun run(model, mode, m_config, steadyNowNs());
     addCells(run, result);
     if (const auto error = buildAndWarmUp(run, stop)) {
+        if (lockstep)
+            m_lockstepLost = *error; // the others may wait in a broadcast or a warm-up step
         failGroup(run, *error, result);
         return;
     }
     makeStyles(run);
+    if (lockstep && !agreeOnCells(run)) {
+        failGroup(run, m_lockstepLost, result);
+        return;
+    }
     runRounds(run, stop, result);
     run.analyse(m_config.seed);
     publishGroup(run, result);
@@ -207,14 +205,22 @@ std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const
     const torch::Device device(m_device);
     try {
         reportProgress(run.label + ": building model");
-        auto state = std::make_unique<TrainingState>(
-            run.model, device, m_config.optimizer, m_config.learningRate, m_config.seed);
-        run.executor = makeStepExecutor(run.mode, std::move(state));
+        auto state = std::make_unique<TrainingState>(run.model, device, m_config.optimizer, m_config.learningRate,
+            lockstep ? lockstep->stateSeed : m_config.seed);
+        run.executor
+            = lockstep ? lockstep->makeExecutor(std::move(state)) : makeStepExecutor(run.mode, std::move(state));
         reportProgress(run.label + ": warming up");
         // Warm-up counts against the model's time budget: it may take half of it, the rounds the rest.
-        const auto warmupDeadline = run.startNs + int64_t(m_config.timeBudgetSFor(run.model) * 0.5e9);
-        run.group.warmupSteps = warmUp(*run.executor, m_config.warmupMinSteps, m_config.warmupMaxSteps, run.hostWorkUs,
-            stop, warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
+        // In lockstep every rank warms up for min_steps, the same count.
+        const auto warmupDeadline = lockstep ? 0 : run.startNs + int64_t(m_config.timeBudgetSFor(run.model) * 0.5e9);
+        const int64_t warmupMax = lockstep ? m_config.warmupMinSteps : m_config.warmupMaxSteps;
+        run.group.warmupSteps = warmUp(*run.executor, m_config.warmupMinSteps, warmupMax, run.hostWorkUs,
+            blockStop(stop), warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
+        if (lockstep) {
+            // The probe's and the capture's steps would all-reduce on one rank alone.
+            run.group.regime.reason = "not measured in a data-parallel run";
+            return std::nullopt;
+        }
         reportProgress(run.label + ": measuring D, G, L, K");
         run.group.regime = measureRegime(*run.executor, run.hostWorkUs);
         if (run.group.regime.available)
@@ -258,10 +264,12 @@ void ExperimentRunner::failGroup(GroupRun& run, const std::string& error, Experi
 void ExperimentRunner::makeStyles(GroupRun& run)
 {
     const StyleContext context { *m_sink, torch::Device(m_device), run.steps };
+    const StyleSpec baseline { baselineStyle(), 0 };
     for (size_t i = 0; i < run.cells.size(); ++i) {
         run.cells[i].result->warmupSteps = run.group.warmupSteps;
         try {
-            run.cells[i].style = makeLoggingStyle(run.specs[i], context);
+            const bool logs = !lockstep || lockstep->runsStyles;
+            run.cells[i].style = makeLoggingStyle(logs ? run.specs[i] : baseline, context);
         } catch (const std::exception& e) {
             run.fail(run.cells[i], errorText(e));
         }
@@ -276,11 +284,11 @@ void ExperimentRunner::runRounds(GroupRun& run, const std::atomic<bool>& stop, E
     int round = -1;
     int64_t lastCheckNs = 0;
     // The time budget ends the rounds the way a stop does: before a block, or within it after a step.
-    for (; round < run.maxRounds && !stop.load() && !run.outOfTime(); ++round) {
+    for (; round < run.maxRounds && !stopped(stop) && (lockstep || !run.outOfTime()); ++round) {
         runRound(run, round, order, stop, result);
-        if (stop.load() || round < 0)
+        if (stopped(stop) || round < 0)
             continue;
-        if (roundsDone(run, round, lastCheckNs)) {
+        if (lockstep ? roundsDoneTogether(run, round, lastCheckNs, stop) : roundsDone(run, round, lastCheckNs)) {
             ++round;
             break;
         }
@@ -299,7 +307,7 @@ void ExperimentRunner::runRound(
         result.roundOrders.push_back(std::move(ro));
     }
     for (size_t i : order) {
-        if (stop.load() || run.outOfTime())
+        if (lockstep ? !m_lockstepLost.empty() : stop.load() || run.outOfTime())
             break;
         CellRun& cell = run.cells[i];
         if (cell.style) {
@@ -324,8 +332,9 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         const std::string running = run.label + "/" + cell.result->style + ": running";
         BlockTiming t = runBlock(
             { *run.executor, *cell.style, run.steps, run.hostWorkUs, tag, observer ? nullptr : m_timeline.get(), syncs,
-                run.deadlineNs, [&] { reportProgress(running); } },
-            m_ring, m_startNs, stop);
+                lockstep ? 0 : run.deadlineNs, [&] { reportProgress(running); } },
+            m_ring, m_startNs, blockStop(stop));
+        const std::vector<double> waitMs = lockstep ? lockstep->takeWaitMs() : std::vector<double> {};
         if (syncs && t.complete)
             cell.result->syncsPerStep = double(t.syncs) / double(run.steps);
         // A block cut short (a stop, the time budget) is not comparable with whole ones: not recorded.
@@ -344,6 +353,7 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         cell.result->blockStepMs.push_back(t.msPerStep);
         cell.result->stepsMeasured += run.steps;
         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
+        cell.waitMs.insert(cell.waitMs.end(), waitMs.begin(), waitMs.end());
         if (const ClockSample clock = m_clocks ? m_clocks->sample() : ClockSample {}; clock.ok) {
             run.clockSamples.push_back(clock.smMhz);
             run.group.clocks.throttleReasons |= clock.throttleReasons;
@@ -352,11 +362,15 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         }
     } catch (const std::exception& e) {
         run.fail(cell, errorText(e));
+        // In lockstep the others are somewhere in this block: no later collective would pair up.
+        if (lockstep)
+            m_lockstepLost = "a block failed: " + errorText(e);
     }
 }
 
 bool ExperimentRunner::roundsDone(GroupRun& run, int round, int64_t& lastCheckNs)
 {
+
     const int64_t nowNs = steadyNowNs();
     // The stopping check bootstraps every cell, tens of milliseconds once there are hundreds of
     // rounds: it runs when min_blocks is reached and then at most once a second, so that
@@ -375,7 +389,7 @@ bool ExperimentRunner::roundsDone(GroupRun& run, int round, int64_t& lastCheckNs
 void ExperimentRunner::endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop)
 {
     run.group.rounds = std::max(rounds, 0);
-    if (stop.load())
+    if (stopped(stop))
         run.group.stopReason = "stopped";
     else if (run.group.stopReason.empty())
         run.group.stopReason = run.budgetSpent ? "time_budget" : "max_blocks";

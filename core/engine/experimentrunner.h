@@ -3,6 +3,7 @@
 #include "core/analysis/experimentresult.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/sweepgrid.h"
+#include "core/engine/lockstep.h"
 #include "core/steps/cellplan.h"
 #include "core/steps/runprogress.h"
 
@@ -49,6 +50,8 @@ public:
     std::function<void(const GroupResult&, const std::vector<CellResult>&)> onGroupFinished;
     // Where each model and mode's profiled capture is kept as a Kineto trace; empty: not kept.
     std::string kinetoDir;
+    // Set for a rank of a data-parallel run; none: a run of its own.
+    std::optional<Lockstep> lockstep;
 
     ExperimentResult run(const std::atomic<bool>& stop);
 
@@ -63,6 +66,8 @@ private:
     void captureReplay(GroupRun& run);
     void failGroup(GroupRun& run, const std::string& error, ExperimentResult& result);
     void makeStyles(GroupRun& run);
+    // In lockstep: fails on every rank the cells that failed on any; false when the ranks lost each other.
+    bool agreeOnCells(GroupRun& run);
     void runRounds(GroupRun& run, const std::atomic<bool>& stop, ExperimentResult& result);
     void runRound(
         GroupRun& run, int round, std::vector<size_t>& order, const std::atomic<bool>& stop, ExperimentResult& result);
@@ -70,10 +75,19 @@ private:
     // After a measured round: whether the rounds end here (every interval narrow enough: ci_target;
     // or the time budget spent).
     bool roundsDone(GroupRun& run, int round, int64_t& lastCheckNs);
+    // In lockstep: whether any rank's rounds are done, or any rank was asked to stop.
+    bool roundsDoneTogether(GroupRun& run, int round, int64_t& lastCheckNs, const std::atomic<bool>& stop);
     void endRounds(GroupRun& run, int rounds, const std::atomic<bool>& stop);
     void publishGroup(const GroupRun& run, ExperimentResult& result);
     void reportProgress(const std::string& cell);
     int64_t plannedBlocks(const ModelSpec& model, Mode mode) const;
+    // A stop asked for: this process's, or in lockstep any rank's once the ranks agreed on it.
+    bool stopped(const std::atomic<bool>& stop) const
+    {
+        return lockstep ? m_lockstepStopped || !m_lockstepLost.empty() : stop.load();
+    }
+    // A block's own stop: in lockstep none, so that every rank runs the whole block.
+    const std::atomic<bool>& blockStop(const std::atomic<bool>& stop) const { return lockstep ? m_never : stop; }
 
     ExperimentConfig m_config;
     StepRing* m_ring;
@@ -97,6 +111,9 @@ private:
     size_t m_group = 0;
     int64_t m_groupStartNs = 0;
     int64_t m_groupFirstBlock = 0;
+    bool m_lockstepStopped = false;
+    std::string m_lockstepLost; // why the ranks could no longer agree (a rank died): the run ends
+    std::atomic<bool> m_never { false };
 };
 
 } // namespace synctax

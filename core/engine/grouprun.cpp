@@ -17,15 +17,20 @@ namespace synctax {
 
 namespace {
 
+StepStats statsOf(const std::vector<double>& ms)
+{
+    return { median(ms), quantile(ms, 0.10), quantile(ms, 0.90),
+        std::accumulate(ms.begin(), ms.end(), 0.0) / double(ms.size()) };
+}
+
 void summarise(CellRun& cell)
 {
     CellResult& r = *cell.result;
     if (cell.stepMs.empty())
         return;
-    r.stepMs.median = median(cell.stepMs);
-    r.stepMs.p10 = quantile(cell.stepMs, 0.10);
-    r.stepMs.p90 = quantile(cell.stepMs, 0.90);
-    r.stepMs.mean = std::accumulate(cell.stepMs.begin(), cell.stepMs.end(), 0.0) / double(cell.stepMs.size());
+    r.stepMs = statsOf(cell.stepMs);
+    if (!cell.waitMs.empty())
+        r.collectiveWaitMs = statsOf(cell.waitMs);
     if (!cell.queueSteps.empty()) {
         r.queue = QueueSummary { median(cell.lagMs), median(cell.queueSteps),
             int(*std::max_element(cell.queueSteps.begin(), cell.queueSteps.end())) };

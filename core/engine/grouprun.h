@@ -21,6 +21,7 @@ struct CellRun {
     std::vector<double> stepMs; // every measured step's duration, start to next start
     std::vector<double> lagMs; // per measured step, from the CUDA events
     std::vector<double> queueSteps;
+    std::vector<double> waitMs; // per measured step of a data-parallel rank: host time blocked in its all-reduces
 };
 
 // One model (at one point of its sweep) and mode under way in ExperimentRunner: the group's

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -60,6 +61,85 @@ json torchScriptJson(const TorchScriptSpec& script)
     else
         j[target.name] = { { mse.name, script.target.shape } };
     return j;
+}
+
+json stepStatsJson(const StepStats& s)
+{
+    return { { "median", number(s.median) }, { "p10", number(s.p10) }, { "p90", number(s.p90) },
+        { "mean", number(s.mean) } };
+}
+
+// One cell; `group` (its model and mode's) gives its stop reason, where known.
+json cellJson(const CellResult& c, const GroupResult* group)
+{
+    json cell {
+        { "model", c.model },
+        { "style", c.style },
+        { "mode", c.mode },
+        { "host_work_us", c.hostWorkUs },
+        { "batch", c.batch },
+        { "status", c.ok ? "ok" : "failed" },
+        { "steps_per_block", c.stepsPerBlock },
+        { "steps_measured", c.stepsMeasured },
+        { "warmup_steps", c.warmupSteps },
+        { "step_ms", stepStatsJson(c.stepMs) },
+        { "overhead_pct", nullptr },
+        { "naive_best_of_pct", nullptr },
+        { "verdict", c.verdict ? json(toString(*c.verdict)) : json(nullptr) },
+        { "rounds", c.pairedRounds },
+        { "stop_reason", group ? json(group->stopReason) : json(nullptr) },
+        { "low_clock_blocks", c.lowClockBlocks },
+        { "syncs_per_step", c.syncsPerStep ? number(*c.syncsPerStep) : json(nullptr) },
+        { "queue",
+            c.queue ? json { { "median_lag_ms", number(c.queue->medianLagMs) },
+                { "median_queue_steps", number(c.queue->medianQueueSteps) },
+                { "max_queue_steps", c.queue->maxQueueSteps } }
+                    : json(nullptr) },
+        { "graph_replays", c.graphReplays >= 0 ? json(c.graphReplays) : json(nullptr) },
+        { "block_rounds", c.blockRounds },
+        { "block_ms_per_step", c.blockStepMs },
+    };
+    if (!c.ok)
+        cell["error"] = c.error;
+    if (c.stepsMeasured == 0)
+        cell["step_ms"] = nullptr;
+    if (c.overheadPct) {
+        cell["overhead_pct"] = { { "estimate", number(c.overheadPct->estimate) },
+            { "ci_low", number(c.overheadPct->low) }, { "ci_high", number(c.overheadPct->high) } };
+    }
+    if (c.naiveBestOfPct)
+        cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
+    cell["prediction"] = c.prediction ? json { { "overhead_pct", number(c.prediction->overheadPct) },
+        { "regime", c.prediction->regime }, { "model", c.prediction->model } }
+                                      : json(nullptr);
+    if (c.collectiveWaitMs)
+        cell["collective_wait_ms"] = stepStatsJson(*c.collectiveWaitMs);
+    return cell;
+}
+
+json cellsJson(const std::vector<CellResult>& cells, const std::vector<GroupResult>& groups)
+{
+    json written = json::array();
+    for (const auto& c : cells) {
+        const auto group
+            = std::find_if(groups.begin(), groups.end(), [&](const GroupResult& g) { return sameGroup(g, c); });
+        written.push_back(cellJson(c, group == groups.end() ? nullptr : &*group));
+    }
+    return written;
+}
+
+json distributedJson(const DistributedResult& d, const std::vector<GroupResult>& groups)
+{
+    json written { { "rank", d.rank >= 0 ? json(d.rank) : json(nullptr) } };
+    json ranks = json::array();
+    for (const auto& r : d.ranks) {
+        ranks.push_back({ { "rank", r.rank }, { "status", r.status }, { "cells", cellsJson(r.cells, groups) } });
+        if (!r.message.empty())
+            ranks.back()["message"] = r.message;
+    }
+    written["ranks"] = ranks;
+    written["single_process"] = d.singleProcess.empty() ? json(nullptr) : cellsJson(d.singleProcess, groups);
+    return written;
 }
 
 } // namespace
@@ -118,6 +198,11 @@ json toJson(const ExperimentConfig& config)
     };
     if (config.sweep)
         written[configkeys::sweep.name] = sweepJson(*config.sweep);
+    if (const auto& d = config.distributed) {
+        written[configkeys::distributed.name] = { { distributedkeys::backend.name, toString(d->backend) },
+            { distributedkeys::ranks.name, d->ranks }, { distributedkeys::syncOn.name, toString(d->syncOn) },
+            { distributedkeys::timeoutS.name, d->timeoutS } };
+    }
     return written;
 }
 
@@ -137,13 +222,6 @@ json toJson(const ExperimentResult& result)
         { "pci_bus_id", env.pciBusId.empty() ? json(nullptr) : json(env.pciBusId) },
     };
     json groups = json::array();
-    const auto groupOf = [&](const CellResult& c) -> const GroupResult* {
-        for (const auto& g : result.groups) {
-            if (sameGroup(g, c))
-                return &g;
-        }
-        return nullptr;
-    };
     for (const auto& g : result.groups) {
         json drift = nullptr;
         if (g.drift) {
@@ -187,58 +265,12 @@ json toJson(const ExperimentResult& result)
         else if (!g.replayAbsent.empty())
             groups.back()["replay"] = { { "absent", g.replayAbsent } };
     }
-    json cells = json::array();
-    for (const auto& c : result.cells) {
-        const GroupResult* group = groupOf(c);
-        json cell {
-            { "model", c.model },
-            { "style", c.style },
-            { "mode", c.mode },
-            { "host_work_us", c.hostWorkUs },
-            { "batch", c.batch },
-            { "status", c.ok ? "ok" : "failed" },
-            { "steps_per_block", c.stepsPerBlock },
-            { "steps_measured", c.stepsMeasured },
-            { "warmup_steps", c.warmupSteps },
-            { "step_ms",
-                { { "median", number(c.stepMs.median) }, { "p10", number(c.stepMs.p10) },
-                    { "p90", number(c.stepMs.p90) }, { "mean", number(c.stepMs.mean) } } },
-            { "overhead_pct", nullptr },
-            { "naive_best_of_pct", nullptr },
-            { "verdict", c.verdict ? json(toString(*c.verdict)) : json(nullptr) },
-            { "rounds", c.pairedRounds },
-            { "stop_reason", group ? json(group->stopReason) : json(nullptr) },
-            { "low_clock_blocks", c.lowClockBlocks },
-            { "syncs_per_step", c.syncsPerStep ? number(*c.syncsPerStep) : json(nullptr) },
-            { "queue",
-                c.queue ? json { { "median_lag_ms", number(c.queue->medianLagMs) },
-                    { "median_queue_steps", number(c.queue->medianQueueSteps) },
-                    { "max_queue_steps", c.queue->maxQueueSteps } }
-                        : json(nullptr) },
-            { "graph_replays", c.graphReplays >= 0 ? json(c.graphReplays) : json(nullptr) },
-            { "block_rounds", c.blockRounds },
-            { "block_ms_per_step", c.blockStepMs },
-        };
-        if (!c.ok)
-            cell["error"] = c.error;
-        if (c.stepsMeasured == 0)
-            cell["step_ms"] = nullptr;
-        if (c.overheadPct) {
-            cell["overhead_pct"] = { { "estimate", number(c.overheadPct->estimate) },
-                { "ci_low", number(c.overheadPct->low) }, { "ci_high", number(c.overheadPct->high) } };
-        }
-        if (c.naiveBestOfPct)
-            cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
-        cell["prediction"] = c.prediction ? json { { "overhead_pct", number(c.prediction->overheadPct) },
-            { "regime", c.prediction->regime }, { "model", c.prediction->model } }
-                                          : json(nullptr);
-        cells.push_back(cell);
-    }
+    const json cells = cellsJson(result.cells, result.groups);
     json orders = json::array();
     for (const auto& o : result.roundOrders)
         orders.push_back({ { "model", o.model }, { "mode", o.mode }, { "host_work_us", o.hostWorkUs },
             { "batch", o.batch }, { "round", o.round }, { "styles", o.styles } });
-    return {
+    json written {
         { "schema", resultsSchema },
         { "started_at", result.startedAt },
         { "duration_s", number(result.durationS) },
@@ -251,6 +283,9 @@ json toJson(const ExperimentResult& result)
         { "cells", cells },
         { "round_orders", orders },
     };
+    if (result.distributed)
+        written["distributed"] = distributedJson(*result.distributed, result.groups);
+    return written;
 }
 
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)

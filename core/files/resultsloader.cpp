@@ -164,6 +164,8 @@ public:
             for (size_t i = 0; i < orders->size(); ++i)
                 readRoundOrder((*orders)[i], "/round_orders/" + std::to_string(i), r);
         }
+        if (const json* d = member(root, "", "distributed", json::value_t::object, true))
+            readDistributed(*d, r);
         if (const json* notes = member(root, "", "notes", json::value_t::array, true)) {
             for (size_t i = 0; i < notes->size(); ++i) {
                 if ((*notes)[i].is_string())
@@ -225,11 +227,10 @@ private:
         cell.warmupSteps = optionalInteger(c, p, "warmup_steps", 0, int64_t(largest), 0);
         cell.lowClockBlocks = int(optionalInteger(c, p, "low_clock_blocks", 0, 100'000'000, 0));
         cell.graphReplays = optionalInteger(c, p, "graph_replays", 0, int64_t(largest), -1);
-        if (const json* s = member(c, p, "step_ms", json::value_t::object, true)) {
-            const std::string sp = p + "/step_ms";
-            cell.stepMs = { number(*s, sp, "median", 0), number(*s, sp, "p10", 0), number(*s, sp, "p90", 0),
-                number(*s, sp, "mean", 0) };
-        }
+        if (const json* s = member(c, p, "step_ms", json::value_t::object, true))
+            cell.stepMs = stepStats(*s, p + "/step_ms");
+        if (const json* w = member(c, p, "collective_wait_ms", json::value_t::object, true))
+            cell.collectiveWaitMs = stepStats(*w, p + "/collective_wait_ms");
         if (const json* o = member(c, p, "overhead_pct", json::value_t::object, true)) {
             const std::string op = p + "/overhead_pct";
             const Interval i { number(*o, op, "estimate", -100, largest), number(*o, op, "ci_low", -100, largest),
@@ -259,6 +260,47 @@ private:
             cell.syncsPerStep = checked(s->get<double>(), p + "/syncs_per_step", 0, 1e6);
         readBlocks(c, p, cell);
         r.cells.push_back(cell);
+    }
+
+    void readDistributed(const json& d, ExperimentResult& r)
+    {
+        DistributedResult distributed;
+        distributed.rank = int(optionalInteger(d, "/distributed", "rank", 0, 63, -1));
+        // Each cell list read as the top level's is, into a result of its own.
+        const auto readCells = [&](const json& cells, const std::string& p) {
+            ExperimentResult part;
+            part.config = r.config;
+            for (size_t i = 0; i < cells.size(); ++i)
+                readCell(cells[i], p + "/" + std::to_string(i), part);
+            return part.cells;
+        };
+        if (const json* ranks = member(d, "/distributed", "ranks", json::value_t::array, true)) {
+            for (size_t k = 0; k < ranks->size(); ++k) {
+                const json& rank = (*ranks)[k];
+                const std::string p = "/distributed/ranks/" + std::to_string(k);
+                if (!rank.is_object()) {
+                    error(p, "expected an object, found " + kindOf(rank));
+                    continue;
+                }
+                RankOutcome outcome;
+                outcome.rank = int(integer(rank, p, "rank", 0, 63));
+                outcome.status = text(rank, p, "status");
+                if (const json* m = member(rank, p, "message", json::value_t::string, true))
+                    outcome.message = m->get<std::string>();
+                if (const json* cells = member(rank, p, "cells", json::value_t::array))
+                    outcome.cells = readCells(*cells, p + "/cells");
+                distributed.ranks.push_back(outcome);
+            }
+        }
+        if (const json* single = member(d, "/distributed", "single_process", json::value_t::array, true))
+            distributed.singleProcess = readCells(*single, "/distributed/single_process");
+        r.distributed = distributed;
+    }
+
+    StepStats stepStats(const json& s, const std::string& sp)
+    {
+        return { number(s, sp, "median", 0), number(s, sp, "p10", 0), number(s, sp, "p90", 0),
+            number(s, sp, "mean", 0) };
     }
 
     void readBlocks(const json& c, const std::string& p, CellResult& cell)

@@ -52,9 +52,15 @@ StepOutput TrainingState::runStep(const std::vector<torch::Tensor>& inputs, cons
     auto logits = m_model.forward(inputs);
     auto loss = modelLoss(m_model, logits, target);
     loss.backward();
+    if (beforeOptimizerStep)
+        beforeOptimizerStep();
     m_optimizer->step();
     return { loss, logits, target };
 }
+
+std::vector<torch::Tensor> TrainingState::parameters() const { return m_model.parameters(); }
+
+std::vector<torch::Tensor> TrainingState::buffers() const { return m_model.buffers(); }
 
 void TrainingState::synchronize() const
 {

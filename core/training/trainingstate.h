@@ -6,6 +6,7 @@
 #include <torch/optim/optimizer.h>
 #include <torch/types.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,11 @@ public:
     size_t batchCount() const { return m_batches.size(); }
     torch::Device device() const { return m_device; }
     void synchronize() const;
+    std::vector<torch::Tensor> parameters() const;
+    std::vector<torch::Tensor> buffers() const;
+    // Called in runStep between backward and the optimizer step (a data-parallel run's gradient
+    // exchange); nothing when empty.
+    std::function<void()> beforeOptimizerStep;
 
 private:
     torch::Device m_device;

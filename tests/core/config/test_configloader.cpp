@@ -238,3 +238,21 @@ TEST(ConfigLoader, ASimulationFileIsToldApart)
         "test.yaml:2:1: this is a simulation file (synctax_simulation: 1), not an experiment config: simulate it "
         "with 'synctax-run simulate'");
 }
+
+TEST(ConfigLoader, DistributedIsReadWithItsDefaults)
+{
+    const auto absent = loadConfigText("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\n", "t.yaml");
+    ASSERT_TRUE(absent.config);
+    EXPECT_FALSE(absent.config->distributed);
+
+    const auto defaults = loadConfigText("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\ndistributed: {}\n", "t.yaml");
+    ASSERT_TRUE(defaults.config) << defaults.errors.front().message;
+    ASSERT_TRUE(defaults.config->distributed);
+    EXPECT_EQ(*defaults.config->distributed, DistributedSpec {});
+
+    const auto written = loadConfigText("synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\ndevice: cuda\n"
+                                        "distributed: {backend: nccl, ranks: 4, sync_on: all, timeout_s: 5}\n",
+        "t.yaml");
+    ASSERT_TRUE(written.config) << written.errors.front().message;
+    EXPECT_EQ(*written.config->distributed, (DistributedSpec { CollectiveBackend::Nccl, 4, SyncOn::All, 5.0 }));
+}

@@ -34,6 +34,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
     EXPECT_EQ(a.sink.kind, b.sink.kind);
     EXPECT_EQ(a.sink.path, b.sink.path);
     EXPECT_EQ(a.sweep, b.sweep);
+    EXPECT_EQ(a.distributed, b.distributed);
     ASSERT_EQ(a.models.size(), b.models.size());
     for (size_t i = 0; i < a.models.size(); ++i) {
         EXPECT_EQ(a.models[i].name, b.models[i].name);
@@ -126,6 +127,17 @@ TEST(ConfigWriter, EditedFieldsAreWritten)
     expectSameConfig(c, *again.config);
 }
 
+TEST(ConfigWriter, DistributedIsWritten)
+{
+    auto loaded = loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml");
+    ASSERT_TRUE(loaded.config);
+    ExperimentConfig c = *loaded.config;
+    c.distributed = DistributedSpec { CollectiveBackend::Gloo, 3, SyncOn::All, 7.5 };
+    const auto again = loadConfigText(toYaml(c), "written.yaml");
+    ASSERT_TRUE(again.config) << again.errors.front().message;
+    expectSameConfig(c, *again.config);
+}
+
 TEST(ConfigWriter, WritesEveryKeyOfTheSchema)
 {
     auto loaded = loadConfigText(*presetText("cpu-quick"), "cpu-quick.yaml");
@@ -138,6 +150,7 @@ TEST(ConfigWriter, WritesEveryKeyOfTheSchema)
     c.models[0].timeBudgetS = 2;
     c.sweep = SweepSpec { { 0, 5000 }, {} };
     c.models[0].sweep = SweepSpec { {}, { 2, 4 } };
+    c.distributed = DistributedSpec {};
     const YAML::Node written = YAML::Load(toYaml(c));
     std::vector<std::string> top, model, warmup;
     for (const auto& entry : written)

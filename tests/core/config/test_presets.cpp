@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace synctax;
 
 namespace {
@@ -24,13 +26,37 @@ TEST(Presets, EveryPresetIsValid)
 {
     const auto names = presetNames();
     EXPECT_EQ(names,
-        (std::vector<std::string> { "cpu-quick", "cpu-seed", "middle-regime", "observer", "regimes", "seed",
-            "seed-graphs", "seed-tiny", "sins" }));
+        (std::vector<std::string> { "cpu-quick", "cpu-seed", "ddp", "ddp-all-ranks", "ddp-cpu", "middle-regime",
+            "observer", "regimes", "seed", "seed-graphs", "seed-tiny", "sins" }));
     for (const auto& name : names) {
         auto c = preset(name);
         EXPECT_EQ(c.name, name);
         EXPECT_FALSE(c.description.empty()) << name;
     }
+}
+
+TEST(Presets, TheDataParallelPresetsRunTwoRanks)
+{
+    const std::vector<std::string> styles { "none", "item", "progress_bar_postfix" };
+    for (const auto& [name, backend, syncOn] : { std::tuple { "ddp", CollectiveBackend::Nccl, SyncOn::Rank0 },
+             std::tuple { "ddp-all-ranks", CollectiveBackend::Nccl, SyncOn::All },
+             std::tuple { "ddp-cpu", CollectiveBackend::Gloo, SyncOn::Rank0 } }) {
+        SCOPED_TRACE(name);
+        const auto c = preset(name);
+        ASSERT_TRUE(c.distributed);
+        EXPECT_EQ(c.distributed->ranks, 2);
+        EXPECT_EQ(c.distributed->backend, backend);
+        EXPECT_EQ(c.distributed->syncOn, syncOn);
+        std::vector<std::string> names;
+        for (const auto& s : c.styles)
+            names.push_back(s.name);
+        EXPECT_EQ(names, styles);
+    }
+    std::vector<std::string> models;
+    for (const auto& m : preset("ddp").models)
+        models.push_back(m.name);
+    EXPECT_EQ(models, (std::vector<std::string> { "small_resnet", "resnet50" }));
+    EXPECT_EQ(preset("ddp-cpu").device, "cpu");
 }
 
 TEST(Presets, SeedIsThreeModelsBySevenStylesEager)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine: build against the image's LibTorch (scripts/gpu-build.sh), run the
+# data-parallel tests, then two data-parallel runs: 2 Gloo ranks over CUDA tensors sharing one GPU
+# (ddp-cpu with device cuda:0), and the ddp preset (2 NCCL ranks, one GPU each, when the machine has
+# two; with one GPU it is said and skipped). Results and logs go to $OUT when it is set, else
+# $BUILD/out. Not run on the CPU machines; the first run on the GPU machine is still to come.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-/tmp/synctax-gpu-build}
+OUT_DIR=${OUT:-$BUILD/out}
+mkdir -p "$OUT_DIR" "$BUILD/logs"
+source scripts/gpu-build.sh
+
+(cd "$BUILD" && ctest -R 'DataParallel|cli.ddp' --timeout 300 --output-on-failure >"$OUT_DIR/ddp-ctest.log" 2>&1) \
+    && tests=ok || tests=FAILED
+grep -E 'tests passed|tests failed|\(Failed\)' "$OUT_DIR/ddp-ctest.log" || true
+
+# Gloo over CUDA tensors: both ranks on cuda:0.
+"$BUILD/bin/synctax-run" print-config ddp-cpu | sed 's/^device: cpu$/device: cuda:0/' >"$BUILD/ddp-gloo-cuda.yaml"
+"$BUILD/bin/synctax-run" run "$BUILD/ddp-gloo-cuda.yaml" --out "$OUT_DIR/ddp-gloo-cuda" --force \
+    2>"$BUILD/logs/ddp-gloo-cuda-stderr.log" | tee "$OUT_DIR/ddp-gloo-cuda-table.txt"
+gloo=${PIPESTATUS[0]}
+echo "gloo over CUDA tensors: exit $gloo"
+
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+nccl=skipped
+if [ "$gpus" -ge 2 ]; then
+    "$BUILD/bin/synctax-run" run ddp --out "$OUT_DIR/ddp" --force 2>"$BUILD/logs/ddp-stderr.log" \
+        | tee "$OUT_DIR/ddp-table.txt"
+    nccl=${PIPESTATUS[0]}
+    echo "ddp preset (nccl): exit $nccl"
+else
+    echo "ddp preset (nccl): skipped, it needs 2 GPUs and this machine has $gpus"
+fi
+[ "$tests" = ok ] && [ "$gloo" -eq 0 ] && { [ "$nccl" = skipped ] || [ "$nccl" -eq 0 ]; }

@@ -1,0 +1,76 @@
+// A data-parallel run's results: every rank's cells (with the host time blocked in the all-reduce)
+// and the single-process comparison, written, read back and printed rank by rank. The values are
+// hand-built here.
+#include "core/files/ranktable.h"
+#include "core/files/resultsjson.h"
+#include "core/files/resultsloader.h"
+#include "tests/core/files/sampleresult.h"
+
+#include <gtest/gtest.h>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentResult rankedResult()
+{
+    ExperimentResult r = sampleResult();
+    r.config.distributed = DistributedSpec { CollectiveBackend::Gloo, 2, SyncOn::Rank0, 30 };
+    r.distributed = DistributedResult {};
+    for (int k = 0; k < 2; ++k) {
+        RankOutcome rank;
+        rank.rank = k;
+        rank.status = "ok";
+        rank.cells = { r.cells[0], r.cells[1] };
+        rank.cells[1].collectiveWaitMs = StepStats { 0.25 + k, 0.1, 0.5 + k, 0.3 + k };
+        r.distributed->ranks.push_back(rank);
+    }
+    r.distributed->ranks[1].status = "killed";
+    r.distributed->ranks[1].message = "killed by signal 9 (Killed)";
+    r.distributed->singleProcess = { r.cells[1] };
+    return r;
+}
+
+} // namespace
+
+TEST(RankResults, SurviveARoundTrip)
+{
+    const ExperimentResult written = rankedResult();
+    const ResultsLoadResult back = loadResultsText(toJson(written).dump(), "ranks.json");
+    ASSERT_TRUE(back.result) << formatErrors(back.errors);
+    ASSERT_TRUE(back.result->distributed);
+    const DistributedResult& d = *back.result->distributed;
+    EXPECT_EQ(d.rank, -1);
+    ASSERT_EQ(d.ranks.size(), 2u);
+    EXPECT_EQ(d.ranks[1].rank, 1);
+    EXPECT_EQ(d.ranks[1].status, "killed");
+    EXPECT_EQ(d.ranks[1].message, "killed by signal 9 (Killed)");
+    ASSERT_EQ(d.ranks[1].cells.size(), 2u);
+    ASSERT_TRUE(d.ranks[1].cells[1].collectiveWaitMs);
+    EXPECT_DOUBLE_EQ(d.ranks[1].cells[1].collectiveWaitMs->median, 1.25);
+    EXPECT_DOUBLE_EQ(d.ranks[1].cells[1].collectiveWaitMs->p90, 1.5);
+    EXPECT_FALSE(d.ranks[1].cells[0].collectiveWaitMs);
+    ASSERT_EQ(d.singleProcess.size(), 1u);
+    EXPECT_EQ(d.singleProcess[0].style, "item");
+    EXPECT_EQ(back.result->config.distributed, written.config.distributed);
+}
+
+TEST(RankResults, ARunOfOneProcessHasNoRankSection)
+{
+    const auto j = toJson(sampleResult());
+    EXPECT_FALSE(j.contains("distributed"));
+    EXPECT_EQ(formatRankTable(sampleResult()), "");
+}
+
+TEST(RankResults, TheTableShowsEveryRankAndTheSingleProcess)
+{
+    const std::string table = formatRankTable(rankedResult());
+    EXPECT_NE(table.find("per rank (gloo, 2 ranks, styles on rank 0)"), std::string::npos) << table;
+    EXPECT_NE(table.find("rank 1: killed: killed by signal 9 (Killed)"), std::string::npos) << table;
+    // Rank 1's item: median step 1.000 ms, median wait 1.250 ms, its interval.
+    EXPECT_NE(
+        table.find("  1        tiny_mlp       item                             1.000     1.250  +1.4% [+0.9, +2.0]"),
+        std::string::npos)
+        << table;
+    EXPECT_NE(table.find("  single   tiny_mlp       item "), std::string::npos) << table;
+}

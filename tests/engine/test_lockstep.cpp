@@ -1,0 +1,121 @@
+// ExperimentRunner as one rank of a data-parallel run sees it (Lockstep), without collectives: a
+// single process whose "other ranks" are the test's anyRank. Expected counts come from the config
+// (min_steps, blocks, steps_per_block), the sink's file is read back.
+#include "core/engine/experimentrunner.h"
+#include "core/training/stepexecutor.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace synctax;
+
+namespace {
+
+ExperimentConfig rankConfig(const std::string& sinkPath)
+{
+    ExperimentConfig c;
+    c.name = "rank";
+    c.device = "cpu";
+    c.stepsPerBlock = 4;
+    c.blocks = 3;
+    c.minBlocks = 2;
+    c.targetCiPp = 100; // would end the rounds at min_blocks in a run of its own
+    c.warmupMinSteps = 7;
+    c.warmupMaxSteps = 300;
+    c.sink = { SinkSpec::Kind::File, sinkPath };
+    c.models = { ModelSpec { "tiny_mlp", 4, 16, 8, 3 } };
+    c.styles = { { "none", 0 }, { "print_every_step", 0 } };
+    return c;
+}
+
+Lockstep lockstep(bool runsStyles, std::function<bool(bool)> anyRank)
+{
+    Lockstep l;
+    l.makeExecutor
+        = [](std::unique_ptr<TrainingState> state) { return makeStepExecutor(Mode::Eager, std::move(state)); };
+    l.anyRank = std::move(anyRank);
+    l.takeWaitMs = [] { return std::vector<double>(4, 0.5); };
+    l.runsStyles = runsStyles;
+    return l;
+}
+
+std::string sinkPath(const std::string& name)
+{
+    const auto p = std::filesystem::temp_directory_path() / ("synctax-lockstep-" + name + std::to_string(getpid()));
+    std::filesystem::remove(p);
+    return p.string();
+}
+
+size_t lines(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    return size_t(std::count(s.begin(), s.end(), '\n'));
+}
+
+} // namespace
+
+TEST(Lockstep, ARankThatDoesNotLogRunsTheBaselineInEveryCell)
+{
+    const std::atomic<bool> stop { false };
+    for (const bool logs : { true, false }) {
+        SCOPED_TRACE(logs ? "runs the styles" : "logs nothing");
+        const std::string path = sinkPath(logs ? "logs" : "quiet");
+        {
+            ExperimentRunner runner(rankConfig(path), nullptr);
+            runner.lockstep = lockstep(logs, [](bool) { return false; }); // every round runs
+            runner.run(stop);
+        } // the sink's file is complete once the runner is gone
+        // print_every_step writes a line a step: its 4 blocks (the unrecorded round and 3) of 4 steps.
+        EXPECT_EQ(lines(path), logs ? 16u : 0u);
+        std::filesystem::remove(path);
+    }
+}
+
+TEST(Lockstep, WarmUpRunsMinStepsAndTheRanksEndTheRoundsTogether)
+{
+    const std::atomic<bool> stop { false };
+    const std::string path = sinkPath("together");
+    ExperimentRunner runner(rankConfig(path), nullptr);
+    // The other ranks never want to end: only max blocks ends the rounds, whatever this rank's
+    // interval says (target_ci_pp 100 would end them at min_blocks alone).
+    int asked = 0;
+    runner.lockstep = lockstep(true, [&](bool) {
+        ++asked;
+        return false;
+    });
+    const ExperimentResult r = runner.run(stop);
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].warmupSteps, 7);
+    EXPECT_EQ(r.groups[0].rounds, 3);
+    EXPECT_EQ(r.groups[0].regime.reason, "not measured in a data-parallel run");
+    // Per cell whether it started anywhere (3 cells), then per measured round a stop and an end.
+    EXPECT_EQ(asked, 3 + 3 * 2);
+    for (const CellResult& c : r.cells) {
+        EXPECT_EQ(c.stepsMeasured, 12) << c.style;
+        ASSERT_TRUE(c.collectiveWaitMs) << c.style;
+        EXPECT_DOUBLE_EQ(c.collectiveWaitMs->median, 0.5);
+    }
+    std::filesystem::remove(path);
+}
+
+TEST(Lockstep, AnotherRanksStopEndsTheRoundsHere)
+{
+    const std::atomic<bool> stop { false };
+    const std::string path = sinkPath("stop");
+    ExperimentRunner runner(rankConfig(path), nullptr);
+    // Asked in order: each cell, then the stop (true: another rank was interrupted), then the end.
+    int asked = 0;
+    runner.lockstep = lockstep(true, [&](bool mine) { return ++asked == 4 ? true : mine; });
+    const ExperimentResult r = runner.run(stop);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(r.groups[0].rounds, 1);
+    EXPECT_EQ(r.groups[0].stopReason, "stopped");
+    std::filesystem::remove(path);
+}
