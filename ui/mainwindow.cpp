@@ -4,6 +4,7 @@
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
+#include "core/files/ranktable.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/runoutputs.h"
@@ -17,6 +18,8 @@
 #include "ui/results/comparisonview.h"
 #include "ui/results/diffdialog.h"
 #include "ui/results/explanationpanel.h"
+#include "ui/results/ranksmodel.h"
+#include "ui/results/ranksview.h"
 #include "ui/results/reportwriter.h"
 #include "ui/startpage.h"
 #include "ui/teach/teachview.h"
@@ -176,6 +179,13 @@ void MainWindow::createViews()
     auto* logDock = dock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(queueDock, logDock);
     queueDock->raise();
+    // Beside the queue, shown only for a data-parallel run's results (updateRanks).
+    m_ranks = new RanksModel(this);
+    m_ranksView = new RanksView(this);
+    m_ranksView->setRanksModel(m_ranks);
+    m_ranksDock = dock(m_ranksView, tr("Ranks"), QStringLiteral("ranksDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(queueDock, m_ranksDock);
+    m_ranksDock->hide();
 
     connect(m_table, &ComparisonView::cellSelected, this,
         [this](const GroupKey& group, const QString& style) { showCell(group, style); });
@@ -564,6 +574,7 @@ void MainWindow::showResult(const ExperimentResult& result)
     m_comparison->setResult(result);
     m_overheadChart->setResult(result);
     updateHostWorkTax(result);
+    updateRanks(result);
     m_explanation->setResult(result);
     updateGroups();
     updateStartPage();
@@ -626,6 +637,18 @@ void MainWindow::updateHostWorkTax(const ExperimentResult& result)
         QTimer::singleShot(0, m_hostWorkTaxDock, [dock = m_hostWorkTaxDock] { dock->raise(); });
     } else if (!swept) {
         m_hostWorkTaxDock->hide();
+    }
+}
+
+void MainWindow::updateRanks(const ExperimentResult& result)
+{
+    m_ranks->setResult(result);
+    if (m_ranks->hasRanks() && m_ranksDock->isHidden()) {
+        m_ranksDock->show();
+        // As for the host-work dock: raised once its tab exists.
+        QTimer::singleShot(0, m_ranksDock, [dock = m_ranksDock] { dock->raise(); });
+    } else if (!m_ranks->hasRanks()) {
+        m_ranksDock->hide();
     }
 }
 
@@ -748,16 +771,21 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
         return false;
     }
     files << report;
-    if (!sweepTables.empty()) {
-        // The runner's tables after its table: the curve's numbers, as text beside its chart.
-        const QString tables = out.filePath(QStringLiteral("tax-vs-host-work.txt"));
+    // The runner's tables after its table, as text: the curve's numbers beside its chart, and a
+    // data-parallel run's cells rank by rank. Each starts with a blank line, not kept in the file.
+    const std::pair<const char*, std::string> tables[]
+        = { { "tax-vs-host-work.txt", sweepTables }, { "ranks.txt", formatRankTable(m_shown) } };
+    for (const auto& [name, text] : tables) {
+        if (text.empty())
+            continue;
+        const QString path = out.filePath(QString::fromLatin1(name));
         try {
-            writeFileAtomically(tables.toStdString(), [&](std::ostream& o) { o << sweepTables.substr(1); });
+            writeFileAtomically(path.toStdString(), [&text = text](std::ostream& o) { o << text.substr(1); });
         } catch (const std::exception& e) {
             fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
             return false;
         }
-        files << tables;
+        files << path;
     }
     // The same results.json, summary.csv, steps.csv and trace as synctax-run writes
     // (docs/results-schema.md); steps only for a run made here, a results file holds none.

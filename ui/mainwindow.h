@@ -30,6 +30,8 @@ class ExplanationPanel;
 class HostWorkTaxChart;
 class OverheadChart;
 class QueueChart;
+class RanksModel;
+class RanksView;
 class StartPage;
 class StepChart;
 class TeachView;
@@ -74,7 +76,8 @@ public:
     bool openDropped(const QList<QUrl>& urls);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
     // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json; for
-    // a run that swept host work also its chart and its tables (tax-vs-host-work.txt).
+    // a run that swept host work also its chart and its tables (tax-vs-host-work.txt); for a
+    // data-parallel run the per-rank table (ranks.txt, formatRankTable).
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // Shows this cell's queue and its group's step times and explanation; false when there is no such cell.
     bool showCell(const GroupKey& group, const QString& style);
@@ -92,6 +95,10 @@ public:
     // Tax against host work, in a dock beside the overhead chart, shown for a run that swept host work.
     HostWorkTaxChart* hostWorkTaxChart() const { return m_hostWorkTaxChart; }
     QDockWidget* hostWorkTaxDock() const { return m_hostWorkTaxDock; }
+    // A data-parallel run's cells rank by rank, in a dock beside the queue, shown for such a result only.
+    RanksModel* ranksModel() const { return m_ranks; }
+    RanksView* ranksView() const { return m_ranksView; }
+    QDockWidget* ranksDock() const { return m_ranksDock; }
     ExplanationPanel* explanationPanel() const { return m_explanation; }
     // Shown instead of the table until there is a run or a result: what to do first.
     StartPage* startPage() const { return m_startPage; }
@@ -135,6 +142,7 @@ private:
     void updateGroups();
     void selectGroup(int index);
     void updateHostWorkTax(const ExperimentResult& result);
+    void updateRanks(const ExperimentResult& result);
     void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void onRunFinished(bool stopped);
     void setRunning(bool running);
@@ -170,6 +178,9 @@ private:
     OverheadChart* m_overheadChart = nullptr;
     HostWorkTaxChart* m_hostWorkTaxChart = nullptr;
     QDockWidget* m_hostWorkTaxDock = nullptr;
+    RanksModel* m_ranks = nullptr;
+    RanksView* m_ranksView = nullptr;
+    QDockWidget* m_ranksDock = nullptr;
     ExplanationPanel* m_explanation = nullptr;
     TeachView* m_teach = nullptr;
     QPlainTextEdit* m_log = nullptr;
