@@ -645,8 +645,12 @@ void MainWindow::updateRanks(const ExperimentResult& result)
     m_ranks->setResult(result);
     if (m_ranks->hasRanks() && m_ranksDock->isHidden()) {
         m_ranksDock->show();
-        // As for the host-work dock: raised once its tab exists.
-        QTimer::singleShot(0, m_ranksDock, [dock = m_ranksDock] { dock->raise(); });
+        // As for the host-work dock: raised once its tab exists; wide enough for two ranks' columns
+        // (the step chart beside it has nothing to show for a results file).
+        QTimer::singleShot(0, m_ranksDock, [this] {
+            m_ranksDock->raise();
+            resizeDocks({ m_ranksDock }, { width() * 3 / 5 }, Qt::Horizontal);
+        });
     } else if (!m_ranks->hasRanks()) {
         m_ranksDock->hide();
     }

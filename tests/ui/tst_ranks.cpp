@@ -44,7 +44,7 @@ const CellResult* cellOf(const RankOutcome& rank, const std::string& style)
 int rowOf(const RanksModel& model, const QString& style)
 {
     for (int row = 0; row < model.rowCount(); ++row) {
-        if (model.index(row, 2).data().toString() == style)
+        if (model.index(row, 1).data().toString() == style)
             return row;
     }
     return -1;
@@ -68,14 +68,15 @@ private Q_SLOTS:
         // ddp-cpu.yaml: tiny_mlp, eager, styles none, item, progress_bar_postfix, and the A/A control the
         // runner adds; 2 ranks.
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.columnCount(), 3 + 2 * 2 + 1);
+        QCOMPARE(model.columnCount(), 2 + 2 * 2 + 1);
         QStringList headers;
         for (int c = 0; c < model.columnCount(); ++c)
             headers << model.headerData(c, Qt::Horizontal).toString();
         QCOMPARE(headers,
-            QStringList({ "model", "mode", "style", "rank 0 tax", "rank 0 wait", "rank 1 tax", "rank 1 wait",
-                "single-process tax" }));
-        QCOMPARE(model.index(0, 2).data().toString(), QStringLiteral("none"));
+            QStringList(
+                { "model", "style", "rank 0 tax", "rank 0 wait", "rank 1 tax", "rank 1 wait", "single-process tax" }));
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("tiny_mlp"));
+        QCOMPARE(model.index(0, 1).data().toString(), QStringLiteral("none"));
         QCOMPARE(model.index(0, model.taxColumn(1)).data().toString(), QStringLiteral("baseline"));
         QCOMPARE(model.statusText(), QStringLiteral("rank 0: ok · rank 1: ok"));
         QVERIFY(model.headerData(model.taxColumn(1), Qt::Horizontal, Qt::ToolTipRole)

@@ -57,6 +57,7 @@ void RanksModel::setResult(const ExperimentResult& result)
     m_ranks.clear();
     m_single.clear();
     m_swept = sweptKeys(result.config);
+    m_manyModes = false;
     // A rank's own results.json (rank >= 0) holds only its cells: the launcher's shows them all.
     if (result.distributed && result.distributed->rank < 0) {
         m_ranks = result.distributed->ranks;
@@ -73,6 +74,8 @@ void RanksModel::setResult(const ExperimentResult& result)
         for (const RankOutcome& r : m_ranks)
             std::for_each(r.cells.begin(), r.cells.end(), add);
         std::for_each(m_single.begin(), m_single.end(), add);
+        m_manyModes = std::any_of(
+            m_rows.begin(), m_rows.end(), [this](const Row& r) { return r.group.mode != m_rows.front().group.mode; });
     }
     endResetModel();
 }
@@ -132,6 +135,12 @@ QString RanksModel::rowName(int row) const
         + " · " + r.style);
 }
 
+QString RanksModel::groupName(const GroupKey& g) const
+{
+    const std::string point = sweepPointSuffix(m_swept, g.hostWorkUs, g.batch);
+    return qs(m_manyModes ? g.model + " (" + g.mode + ")" + point : g.model + point);
+}
+
 QString RanksModel::statusText() const
 {
     QStringList parts;
@@ -184,9 +193,7 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const
     if (column < leadingColumns) {
         if (role != Qt::DisplayRole && role != SortRole)
             return {};
-        return qs(column == 0 ? r.group.model + sweepPointSuffix(m_swept, r.group.hostWorkUs, r.group.batch)
-                : column == 1 ? r.group.mode
-                              : r.style);
+        return column == 0 ? groupName(r.group) : qs(r.style);
     }
     const bool single = column == singleProcessColumn();
     const int rankIndex = (column - leadingColumns) / 2;
@@ -224,8 +231,12 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const
     }
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::darkRed));
-    case Qt::FontRole:
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    case Qt::FontRole: {
+        // As in the comparison table: aligned digits, a point smaller, so that two ranks fit beside the charts.
+        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        font.setPointSizeF(font.pointSizeF() - 1);
+        return font;
+    }
     default:
         return {};
     }
@@ -236,7 +247,7 @@ QVariant RanksModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     if (section < leadingColumns) {
-        static const char* const names[] = { "model", "mode", "style" };
+        static const char* const names[] = { "model", "style" };
         return role == Qt::DisplayRole ? QVariant(QString::fromLatin1(names[section])) : QVariant();
     }
     if (section == singleProcessColumn()) {

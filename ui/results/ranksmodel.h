@@ -19,7 +19,7 @@ class RanksModel : public QAbstractTableModel {
 public:
     // Numeric value to sort by: the tax estimate in percent (0 for the baseline), the wait in ms.
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int leadingColumns = 3; // model, mode, style
+    static constexpr int leadingColumns = 2; // the model (its mode where the run has several), the style
 
     explicit RanksModel(QObject* parent = nullptr);
 
@@ -58,11 +58,13 @@ private:
         const std::vector<CellResult>& cells, const GroupKey& group, const std::string& style) const;
     const CellResult* rankCell(int row, int rankIndex) const;
     QString rowName(int row) const;
+    QString groupName(const GroupKey& group) const;
 
     std::vector<Row> m_rows;
     std::vector<RankOutcome> m_ranks; // sorted by rank
     std::vector<CellResult> m_single;
     SweptKeys m_swept;
+    bool m_manyModes = false;
 };
 
 } // namespace synctax
