@@ -86,6 +86,12 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.columnCount(), 0);
+        // A rank's own results.json says which rank wrote it: its cells are the ordinary table's.
+        ExperimentResult own = r;
+        own.distributed->rank = 1;
+        model.setResult(own);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.hasRanks());
     }
 
     void eachCellIsThatRanksCell()

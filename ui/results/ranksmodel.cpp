@@ -52,6 +52,10 @@ RanksModel::RanksModel(QObject* parent)
 
 void RanksModel::setResult(const ExperimentResult& result)
 {
+    // The window passes every live snapshot of a run in one process: nothing to reset then.
+    const bool ranked = result.distributed && result.distributed->rank < 0;
+    if (!ranked && m_rows.empty() && m_ranks.empty())
+        return;
     beginResetModel();
     m_rows.clear();
     m_ranks.clear();
@@ -59,7 +63,7 @@ void RanksModel::setResult(const ExperimentResult& result)
     m_swept = sweptKeys(result.config);
     m_manyModes = false;
     // A rank's own results.json (rank >= 0) holds only its cells: the launcher's shows them all.
-    if (result.distributed && result.distributed->rank < 0) {
+    if (ranked) {
         m_ranks = result.distributed->ranks;
         std::stable_sort(
             m_ranks.begin(), m_ranks.end(), [](const RankOutcome& a, const RankOutcome& b) { return a.rank < b.rank; });
