@@ -338,27 +338,36 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return cellToolTip(*c);
     case SortRole:
-        if (!c->ok)
-            return {};
-        if (c->style == baselineStyle())
-            return 0.0;
-        return c->overheadPct ? QVariant(c->overheadPct->estimate) : QVariant();
+        return overheadSortValue(*c);
     case Qt::BackgroundRole:
         if (const auto shade = cellShade(*c))
             return colour(*shade);
         return {};
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::white));
-    case Qt::FontRole: {
-        // Fixed width keeps the digits of a column aligned; a point smaller than the text around it,
-        // because monospace runs wide and three models should fit beside the charts.
-        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-        font.setPointSizeF(font.pointSizeF() - 1);
-        return font;
-    }
+    case Qt::FontRole:
+        return numberFont();
     default:
         return {};
     }
+}
+
+QVariant ComparisonModel::overheadSortValue(const CellResult& c)
+{
+    if (!c.ok)
+        return {};
+    if (c.style == baselineStyle())
+        return 0.0;
+    return c.overheadPct ? QVariant(c.overheadPct->estimate) : QVariant();
+}
+
+QFont ComparisonModel::numberFont()
+{
+    // Fixed width keeps the digits of a column aligned; a point smaller, because monospace runs
+    // wide and three models (or two ranks) should fit beside the charts.
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    font.setPointSizeF(font.pointSizeF() - 1);
+    return font;
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const

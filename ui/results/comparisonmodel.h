@@ -4,6 +4,7 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QFont>
 #include <QList>
 #include <QString>
 
@@ -31,6 +32,11 @@ public:
     static QColor colour(Shade shade);
     static QString meaning(Shade shade);
     static QList<Shade> legend();
+    // What SortRole holds for a cell: its overhead estimate in percent, 0 for the baseline, invalid
+    // for a failed cell or one without an interval (the Ranks table sorts its taxes the same way).
+    static QVariant overheadSortValue(const CellResult& cell);
+    // The font of the tables' numbers: fixed width, a point smaller than the text around it.
+    static QFont numberFont();
 
     explicit ComparisonModel(QObject* parent = nullptr);
 

@@ -2,9 +2,9 @@
 
 #include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
+#include "ui/results/comparisonmodel.h"
 
 #include <QColor>
-#include <QFontDatabase>
 
 #include <algorithm>
 #include <cmath>
@@ -24,15 +24,6 @@ QString taxText(const CellResult* c)
     if (c->style == baselineStyle())
         return QStringLiteral("baseline");
     return c->overheadPct ? qs(formatOverhead(*c->overheadPct)) : QStringLiteral("—");
-}
-
-QVariant taxValue(const CellResult* c)
-{
-    if (!c || !c->ok)
-        return {};
-    if (c->style == baselineStyle())
-        return 0.0;
-    return c->overheadPct ? QVariant(c->overheadPct->estimate) : QVariant();
 }
 
 QString rankStatus(const RankOutcome& r)
@@ -213,7 +204,7 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const
                                    : QStringLiteral("—");
     case SortRole:
         if (!wait)
-            return taxValue(c);
+            return ComparisonModel::overheadSortValue(*c);
         return c->collectiveWaitMs ? QVariant(c->collectiveWaitMs->median) : QVariant();
     case Qt::ToolTipRole: {
         QString tip = rowName(row) + QLatin1Char('\n')
@@ -235,12 +226,8 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const
     }
     case Qt::ForegroundRole:
         return c->ok ? QVariant() : QVariant(QColor(Qt::darkRed));
-    case Qt::FontRole: {
-        // As in the comparison table: aligned digits, a point smaller, so that two ranks fit beside the charts.
-        QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-        font.setPointSizeF(font.pointSizeF() - 1);
-        return font;
-    }
+    case Qt::FontRole:
+        return ComparisonModel::numberFont();
     default:
         return {};
     }
