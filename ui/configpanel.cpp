@@ -354,8 +354,6 @@ void ConfigPanel::setConfig(const ExperimentConfig& config)
     m_config = config;
     for (auto& row : m_models) {
         const ModelSpec* spec = findSpec(config.models, row.name);
-        if (row.own && spec && !spec->torchscript)
-            continue; // a built-in's name: not this row
         const int64_t batch = spec && spec->batch > 0 ? spec->batch
             : row.own                                 ? row.own->batch
                                                       : findModel(row.name)->batch;

@@ -23,7 +23,7 @@ namespace synctax {
 
 namespace {
 
-bool isIntegerDtype(const QString& dtype) { return dtype.startsWith(QLatin1String("int")); }
+bool isIntegerDtype(const QString& dtype) { return torchscriptkeys::isIntegerDtype(dtype.toStdString()); }
 
 // A form row's label whose mnemonic focuses `buddy` (QFormLayout sets none for a row of a layout).
 QLabel* buddyLabel(const QString& text, QWidget* buddy)

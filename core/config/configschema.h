@@ -132,6 +132,8 @@ inline const ChoiceKey<std::string> dtype { "dtype",
     { { "float32", "float32" }, { "float64", "float64" }, { "float16", "float16" }, { "bfloat16", "bfloat16" },
         { "int64", "int64" }, { "int32", "int32" } } };
 inline const IntegerKey high { "high", 1, 2'147'483'647 }; // integer inputs are drawn from [0, high)
+// Whether a dtype of `dtype` is an integer one, whose input takes `high`.
+inline bool isIntegerDtype(const std::string& name) { return name == "int64" || name == "int32"; }
 inline const IntegerKey& classes = modelkeys::classes;
 inline const SectionKey mse { "mse" };
 inline const int maxInputs = 16;

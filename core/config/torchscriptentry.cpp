@@ -15,8 +15,6 @@ KeyPlace keyPlace(const YamlChecker& checker, const YAML::Node& node)
     return { checker.source(), at.line, at.column };
 }
 
-bool isIntegerDtype(const std::string& dtype) { return dtype == "int64" || dtype == "int32"; }
-
 class EntryReader {
 public:
     EntryReader(YamlChecker& checker, std::string baseDir, bool checkFile)
@@ -132,7 +130,8 @@ private:
         for (const auto& [key, v] : m_checker.entries(value, inputKeyNames(), what)) {
             const std::string k = key.Scalar();
             if (k == dimension.name) {
-                sawShape = readShape(v, what + "." + dimension.name, spec.shape);
+                sawShape = true;
+                readShape(v, what + "." + dimension.name, spec.shape);
             } else if (k == dtype.name) {
                 if (auto text = m_checker.string(v, what + "." + dtype.name)) {
                     if (auto d = m_checker.choice(YamlChecker::place(v, what + "." + dtype.name), *text, dtype))
@@ -148,31 +147,30 @@ private:
                 what
                     + ": missing shape (one sample's, without the batch: [3, 224, 224] for an image, [] for a scalar)");
         }
-        if (isIntegerDtype(spec.dtype) && !highNode) {
+        if (torchscriptkeys::isIntegerDtype(spec.dtype) && !highNode) {
             m_checker.error(value,
                 what + ": an " + spec.dtype + " input needs " + high.name
                     + ": its values (token ids, indices) are drawn from [0, high)");
-        } else if (!isIntegerDtype(spec.dtype) && highNode) {
+        } else if (!torchscriptkeys::isIntegerDtype(spec.dtype) && highNode) {
             m_checker.error(*highNode, what + "." + high.name + ": only an integer input (int64, int32) takes high");
         }
         return spec;
     }
 
     // A list of dimensions, each within torchscriptkeys::dimension's bounds; [] is a scalar per sample.
-    bool readShape(const YAML::Node& value, const std::string& what, std::vector<int64_t>& shape)
+    void readShape(const YAML::Node& value, const std::string& what, std::vector<int64_t>& shape)
     {
         using namespace torchscriptkeys;
         if (!value.IsSequence() || value.size() > size_t(maxDimensions)) {
             m_checker.error(value,
                 what + ": expected a list of at most " + std::to_string(maxDimensions) + " dimensions, found "
                     + (value.IsSequence() ? std::to_string(value.size()) + " of them" : kindOf(value)));
-            return true;
+            return;
         }
         for (const auto& item : value) {
             if (auto n = m_checker.integer(item, what, dimension.min, dimension.max))
                 shape.push_back(*n);
         }
-        return true;
     }
 
     void readTarget(const YAML::Node& value, TargetSpec& target)

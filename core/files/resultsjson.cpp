@@ -152,9 +152,7 @@ json toJson(const ExperimentConfig& config)
             { "blocks", config.blocksFor(m) }, { "host_work_us", config.hostWorkUsFor(m) },
             { "time_budget_s", config.timeBudgetSFor(m) } });
         if (m.torchscript) {
-            const json script = torchScriptJson(*m.torchscript);
-            for (const auto& [key, value] : script.items())
-                models.back()[key] = value;
+            models.back().update(torchScriptJson(*m.torchscript));
         } else {
             models.back()["width"] = m.width;
             models.back()["input_size"] = m.inputSize;
