@@ -22,6 +22,25 @@ grep -E 'tests passed|tests failed|\(Failed\)' "$OUT_DIR/ddp-ctest.log" || true
 gloo=${PIPESTATUS[0]}
 echo "gloo over CUDA tensors: exit $gloo"
 
+# A real model over Gloo on one GPU, styles on rank 0: rank 1's all-reduce wait under each style.
+"$BUILD/bin/synctax-run" print-config ddp \
+    | sed -e 's/^  backend: nccl$/  backend: gloo/' -e 's/^time_budget_s: 120$/time_budget_s: '"${GLOO_BUDGET_S:-40}"'/' \
+          -e '/^  - name: resnet50$/d' >"$BUILD/ddp-gloo-small-resnet.yaml"
+"$BUILD/bin/synctax-run" run "$BUILD/ddp-gloo-small-resnet.yaml" --out "$OUT_DIR/ddp-gloo-small-resnet" --force \
+    2>"$BUILD/logs/ddp-gloo-small-resnet-stderr.log" | tee "$OUT_DIR/ddp-gloo-small-resnet-table.txt"
+gloo_sr=${PIPESTATUS[0]}
+echo "gloo small_resnet on one GPU: exit $gloo_sr"
+
+# NCCL's code path with one rank on cuda:0 (NCCL refuses two ranks on one GPU).
+"$BUILD/bin/synctax-run" print-config ddp \
+    | sed -e 's/^time_budget_s: 120$/time_budget_s: 20/' -e '/^  - name: resnet50$/d' >"$BUILD/ddp-nccl-1.yaml"
+"$BUILD/bin/synctax-run" run "$BUILD/ddp-nccl-1.yaml" --ranks 1 --out "$OUT_DIR/ddp-nccl-1rank" --force \
+    2>"$BUILD/logs/ddp-nccl-1rank-stderr.log" | tee "$OUT_DIR/ddp-nccl-1rank-table.txt"
+nccl1=${PIPESTATUS[0]}
+echo "nccl, 1 rank on cuda:0: exit $nccl1"
+rm -f "$OUT_DIR"/ddp-*/steps.csv "$OUT_DIR"/ddp-*/rank*/steps.csv
+cp "$BUILD"/logs/ddp-*-stderr.log "$OUT_DIR/" 2>/dev/null || true
+
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 nccl=skipped
 if [ "$gpus" -ge 2 ]; then
@@ -32,4 +51,4 @@ if [ "$gpus" -ge 2 ]; then
 else
     echo "ddp preset (nccl): skipped, it needs 2 GPUs and this machine has $gpus"
 fi
-[ "$tests" = ok ] && [ "$gloo" -eq 0 ] && { [ "$nccl" = skipped ] || [ "$nccl" -eq 0 ]; }
+[ "$tests" = ok ] && [ "$gloo" -eq 0 ] && [ "$gloo_sr" -eq 0 ] && [ "$nccl1" -eq 0 ] && { [ "$nccl" = skipped ] || [ "$nccl" -eq 0 ]; }

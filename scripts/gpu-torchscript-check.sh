@@ -27,18 +27,19 @@ styles: [none]
 YAML
 "$BUILD/bin/synctax-run" validate "$work/attention.yaml" | tee "$work/attention-validate.txt"
 # seed's settings and styles, on the user's model.
+vision=$(cd "$work/files" && ls mobilenet_v3_small.pt mobilenet_v2_like.pt 2>/dev/null | head -1)
 sed -n '/^device:/,/^  max_steps:/p' resources/presets/seed.yaml >"$work/settings.yaml"
 {
     echo "synctax: 1"
     echo "name: mobilenet-seed-styles"
-    echo "description: torchvision MobileNetV3-Small scripted with the image's torch, seed's styles"
+    echo "description: $vision scripted with the image's torch, seed's styles"
     cat "$work/settings.yaml"
     echo "models:"
-    echo "  - torchscript: files/mobilenet_v3_small.pt"
+    echo "  - torchscript: files/$vision"
     echo "    input: {shape: [3, 224, 224]}"
     echo "    target: {classes: 10}"
     echo "    batch: 64"
-    echo "    time_budget_s: 120"
+    echo "    time_budget_s: ${MOBILENET_BUDGET_S:-60}"
     sed -n '/^styles:/,/^modes:/p' resources/presets/seed.yaml | grep -v '^modes:'
     echo "modes: [eager, cuda_graph]"
 } >"$work/mobilenet.yaml"

@@ -6,7 +6,8 @@
 
 Each file, what it is, and the config entry that runs it, is listed in README.md beside this script.
 --newer adds a module that calls an operator Debian's LibTorch 1.13 does not have; --vision adds
-torchvision's MobileNetV3-Small, scripted. Every file's zip records are listed on stdout.
+torchvision's MobileNetV3-Small, scripted (or, without torchvision, MobileNetV2's layout written
+here). Every file's zip records are listed on stdout.
 """
 import argparse
 import os
@@ -81,6 +82,43 @@ class Attention(nn.Module):
         return self.head(F.scaled_dot_product_attention(q, k, v).mean(dim=1))
 
 
+class InvertedResidual(nn.Module):
+    """MobileNetV2's block: expand 1x1, depthwise 3x3, project 1x1; a residual when shapes allow."""
+
+    def __init__(self, inp: int, out: int, stride: int, expand: int):
+        super().__init__()
+        hidden = inp * expand
+        self.residual = stride == 1 and inp == out
+        self.block = nn.Sequential(
+            nn.Conv2d(inp, hidden, 1, bias=False), nn.BatchNorm2d(hidden), nn.ReLU6(inplace=True),
+            nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden, bias=False), nn.BatchNorm2d(hidden),
+            nn.ReLU6(inplace=True), nn.Conv2d(hidden, out, 1, bias=False), nn.BatchNorm2d(out))
+
+    def forward(self, x):
+        y = self.block(x)
+        return x + y if self.residual else y
+
+
+class MobileNetV2Like(nn.Module):
+    """MobileNetV2's layout (width 1.0, 17 blocks), written here for an image without torchvision."""
+
+    def __init__(self, classes: int = 10):
+        super().__init__()
+        layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU6(inplace=True)]
+        inp = 32
+        for expand, out, repeats, stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                                             (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]:
+            for i in range(repeats):
+                layers.append(InvertedResidual(inp, out, stride if i == 0 else 1, expand))
+                inp = out
+        layers += [nn.Conv2d(inp, 1280, 1, bias=False), nn.BatchNorm2d(1280), nn.ReLU6(inplace=True)]
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Linear(1280, classes)
+
+    def forward(self, x):
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -120,9 +158,14 @@ def main():
     if args.newer:
         save(torch.jit.script(Attention()), "attention-torch2.pt")
     if args.vision:
-        import torchvision
+        try:
+            import torchvision
 
-        save(torch.jit.script(torchvision.models.mobilenet_v3_small(num_classes=10)), "mobilenet_v3_small.pt")
+            save(torch.jit.script(torchvision.models.mobilenet_v3_small(num_classes=10)), "mobilenet_v3_small.pt")
+            print("torchvision", torchvision.__version__)
+        except ImportError:
+            print("torchvision is not installed: MobileNetV2's layout written here instead (mobilenet_v2_like.pt)")
+            save(torch.jit.script(MobileNetV2Like()), "mobilenet_v2_like.pt")
 
     print("torch", torch.__version__)
     for path in written:
