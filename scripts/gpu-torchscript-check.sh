@@ -27,7 +27,8 @@ styles: [none]
 YAML
 "$BUILD/bin/synctax-run" validate "$work/attention.yaml" | tee "$work/attention-validate.txt"
 # seed's settings and styles, on the user's model.
-vision=$(cd "$work/files" && ls mobilenet_v3_small.pt mobilenet_v2_like.pt 2>/dev/null | head -1)
+vision=mobilenet_v3_small.pt
+[ -f "$work/files/$vision" ] || vision=mobilenet_v2_like.pt
 sed -n '/^device:/,/^  max_steps:/p' resources/presets/seed.yaml >"$work/settings.yaml"
 {
     echo "synctax: 1"
