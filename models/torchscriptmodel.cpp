@@ -46,9 +46,10 @@ std::string shapeText(const std::vector<int64_t>& shape)
 std::string shapeText(torch::IntArrayRef shape) { return shapeText(shape.vec()); }
 
 // Group `group` of the first match of `pattern` in a LibTorch error's message.
-std::optional<std::string> firstMatch(const c10::Error& e, const std::regex& pattern, size_t group)
+std::optional<std::string> firstMatch(const std::exception& e, const std::regex& pattern, size_t group)
 {
-    const std::string message = e.what_without_backtrace();
+    const auto* error = dynamic_cast<const c10::Error*>(&e);
+    const std::string message = error ? error->what_without_backtrace() : e.what();
     std::smatch m;
     if (!std::regex_search(message, m, pattern))
         return std::nullopt;
@@ -92,8 +93,9 @@ torch::jit::Module loadModule(const std::string& path)
     const uint64_t format = checkArchive(path);
     try {
         return torch::jit::load(path, torch::kCPU);
-    } catch (const c10::Error& e) {
-        static const std::regex unknown("Unknown (builtin op|type name|type constructor): '?([A-Za-z0-9_:.]+)");
+    } catch (const std::exception& e) { // the script compiler's ErrorReport is no c10::Error
+        // The name without the sentence's full stop: "Unknown builtin op: aten::name."
+        static const std::regex unknown("Unknown (builtin op|type name|type constructor): '?([A-Za-z0-9_:.]*[A-Za-z0-9_])");
         if (const auto name = firstMatch(e, unknown, 2)) {
             throw newerPyTorch("it uses " + *name + ", which LibTorch " + libTorchVersion()
                 + " does not have (the file's format version is " + std::to_string(format) + ")");

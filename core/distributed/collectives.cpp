@@ -40,10 +40,11 @@ private:
 
 class C10dCollectives : public Collectives {
 public:
-    C10dCollectives(c10::intrusive_ptr<BackendBase> group, int rank, int size)
+    C10dCollectives(c10::intrusive_ptr<BackendBase> group, int rank, int size, torch::Device flagDevice)
         : m_group(std::move(group))
         , m_rank(rank)
         , m_size(size)
+        , m_flagDevice(flagDevice)
     {
     }
     int rank() const override { return m_rank; }
@@ -63,23 +64,27 @@ public:
         m_group->broadcast(tensors, options)->wait();
     }
 
+protected:
+    torch::Device flagDevice() const override { return m_flagDevice; }
+
 private:
     c10::intrusive_ptr<BackendBase> m_group;
     int m_rank;
     int m_size;
+    torch::Device m_flagDevice;
 };
 
 } // namespace
 
 bool Collectives::anyRank(bool mine)
 {
-    torch::Tensor flag = torch::full({ 1 }, mine ? 1.0F : 0.0F);
+    torch::Tensor flag = torch::full({ 1 }, mine ? 1.0F : 0.0F, torch::TensorOptions().device(flagDevice()));
     allReduceSum(flag)->wait();
     return flag.item<float>() > 0.5F;
 }
 
-std::unique_ptr<Collectives> joinRanks(
-    CollectiveBackend backend, const std::string& rendezvous, int rank, int size, double timeoutS)
+std::unique_ptr<Collectives> joinRanks(CollectiveBackend backend, const std::string& rendezvous, int rank, int size,
+    double timeoutS, const std::string& device)
 {
     const auto timeout = std::chrono::milliseconds(int64_t(timeoutS * 1000));
     auto fileStore = c10::make_intrusive<c10d::FileStore>(rendezvous, size);
@@ -92,14 +97,16 @@ std::unique_ptr<Collectives> joinRanks(
         // Every rank runs on this host: the loopback interface, whatever the host name resolves to.
         options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
         auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, options);
-        return std::make_unique<C10dCollectives>(std::move(group), rank, size);
+        // Gloo reduces host tensors (and CUDA ones through a host copy): its flags stay on the host.
+        return std::make_unique<C10dCollectives>(std::move(group), rank, size, torch::Device(torch::kCPU));
     }
 #ifdef SYNCTAX_HAVE_NCCL
     auto options = c10d::ProcessGroupNCCL::Options::create();
     options->timeout = timeout;
     auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, options);
-    return std::make_unique<C10dCollectives>(std::move(group), rank, size);
+    return std::make_unique<C10dCollectives>(std::move(group), rank, size, torch::Device(device));
 #else
+    (void)device;
     throw std::runtime_error("distributed backend nccl: this build has no NCCL (LibTorch without CUDA, or "
                              "ProcessGroupNCCL.hpp or nccl.h not found when it was configured); use backend gloo");
 #endif

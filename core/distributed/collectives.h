@@ -29,13 +29,17 @@ public:
     virtual void broadcast(torch::Tensor& tensor, int root) = 0;
     // Whether any rank passed true; a collective, so it also keeps the ranks in step.
     bool anyRank(bool mine);
+
+protected:
+    // Where this group's own small tensors live: NCCL reduces CUDA tensors only.
+    virtual torch::Device flagDevice() const = 0;
 };
 
 // Joins the group of `size` ranks that meet at `rendezvous` (a c10d FileStore's path, the same on
 // every rank) over `backend`; every collective fails after `timeoutS`, joining after a minute at
-// least. Throws
-// std::runtime_error with a plain reason (nccl in a build without it, a peer that never came).
-std::unique_ptr<Collectives> joinRanks(
-    CollectiveBackend backend, const std::string& rendezvous, int rank, int size, double timeoutS);
+// least. `device` is the rank's (nccl: its own CUDA device). Throws std::runtime_error with a plain
+// reason (nccl in a build without it, a peer that never came).
+std::unique_ptr<Collectives> joinRanks(CollectiveBackend backend, const std::string& rendezvous, int rank, int size,
+    double timeoutS, const std::string& device = "cpu");
 
 } // namespace synctax

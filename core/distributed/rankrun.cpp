@@ -65,7 +65,7 @@ RankRun joinRun(const ExperimentConfig& config, int rank, const std::string& ren
     run.device = config.device;
     if (spec.backend == CollectiveBackend::Nccl)
         run.device = "cuda:" + std::to_string(rank);
-    run.collectives = joinRanks(spec.backend, rendezvous, rank, spec.ranks, spec.timeoutS);
+    run.collectives = joinRanks(spec.backend, rendezvous, rank, spec.ranks, spec.timeoutS, run.device);
     Collectives* collectives = run.collectives.get();
     // The executor of the group under way, for its wait times; the runner owns it.
     auto current = std::make_shared<DataParallelExecutor*>(nullptr);

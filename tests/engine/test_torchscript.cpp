@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <regex>
 
@@ -101,6 +102,28 @@ TEST(TorchScriptModels, ANewerFileFormatNamesBothVersions)
             std::string::npos)
             << message;
     }
+}
+
+// attention-torch2.pt was saved by torch 2.11 and calls scaled_dot_product_attention (PyTorch 2.0 on):
+// LibTorch 1.13 must name the operator it lacks; LibTorch 2 loads and runs the file.
+TEST(TorchScriptModels, AnOperatorThisLibTorchLacksIsNamed)
+{
+    const TorchScriptModelSpec spec { data + "/torchscript/attention-torch2.pt", { { { 8, 16 }, "float32", 0 } }, 10,
+        {} };
+#if TORCH_VERSION_MAJOR >= 2
+    EXPECT_NO_THROW(checkTorchScriptModel(spec));
+#else
+    try {
+        checkTorchScriptModel(spec);
+        FAIL() << "a module calling scaled_dot_product_attention loaded in LibTorch " << libTorchVersion();
+    } catch (const TorchScriptError& e) {
+        EXPECT_EQ(e.part(), TorchScriptError::Part::File);
+        EXPECT_EQ(std::string(e.what()),
+            "saved by a newer PyTorch than this LibTorch " + libTorchVersion()
+                + ": it uses aten::scaled_dot_product_attention, which LibTorch " + libTorchVersion()
+                + " does not have (the file's format version is 3)");
+    }
+#endif
 }
 
 TEST(BadModels, EachIsRejectedBeforeARunWithItsMessageAtItsKey)
