@@ -95,7 +95,8 @@ torch::jit::Module loadModule(const std::string& path)
         return torch::jit::load(path, torch::kCPU);
     } catch (const std::exception& e) { // the script compiler's ErrorReport is no c10::Error
         // The name without the sentence's full stop: "Unknown builtin op: aten::name."
-        static const std::regex unknown("Unknown (builtin op|type name|type constructor): '?([A-Za-z0-9_:.]*[A-Za-z0-9_])");
+        static const std::regex unknown(
+            "Unknown (builtin op|type name|type constructor): '?([A-Za-z0-9_:.]*[A-Za-z0-9_])");
         if (const auto name = firstMatch(e, unknown, 2)) {
             throw newerPyTorch("it uses " + *name + ", which LibTorch " + libTorchVersion()
                 + " does not have (the file's format version is " + std::to_string(format) + ")");

@@ -218,7 +218,8 @@ std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const
             blockStop(stop), warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
         if (lockstep) {
             // The probe's and the capture's steps would all-reduce on one rank alone.
-            run.group.regime.reason = "not measured in a data-parallel run";
+            run.group.regime.reason
+                = run.executor->state().device().is_cuda() ? "not measured in a data-parallel run" : noQueueOnCpu;
             return std::nullopt;
         }
         reportProgress(run.label + ": measuring D, G, L, K");

@@ -66,7 +66,7 @@ RegimeMeasurement measureRegime(StepExecutor& executor, int64_t hostWorkUs)
     RegimeMeasurement m;
     const torch::Device device = executor.state().device();
     if (!device.is_cuda()) {
-        m.reason = "no asynchronous queue on CPU";
+        m.reason = noQueueOnCpu;
         return m;
     }
     m.available = true;
@@ -120,7 +120,7 @@ RegimeMeasurement measureRegime(StepExecutor& executor, int64_t hostWorkUs)
 RegimeMeasurement measureRegime(StepExecutor&, int64_t)
 {
     RegimeMeasurement m;
-    m.reason = "no asynchronous queue on CPU";
+    m.reason = noQueueOnCpu;
     return m;
 }
 

@@ -234,12 +234,22 @@ std::string formatTable(const ExperimentResult& result, int columns)
         out += wrapped(line, columns);
     out += formatNoiseVerdicts(result);
     // Last, so that nobody reads a CPU run's overheads as a queue's: there is none to explain them.
-    if (!result.groups.empty() && std::none_of(result.groups.begin(), result.groups.end(), [](const GroupResult& g) {
-            return g.regime.available;
-        }))
-        out += wrapped("No GPU queue to explain: on the CPU a sync waits for no queued work, so every overhead "
-                       "above is the host's own cost of the style.",
-            columns);
+    // A GPU run whose queue was not probed (a data-parallel rank) says why instead.
+    const auto& groups = result.groups;
+    if (!groups.empty()
+        && std::none_of(groups.begin(), groups.end(), [](const GroupResult& g) { return g.regime.available; })) {
+        const std::string& reason = groups.front().regime.reason;
+        if (reason == noQueueOnCpu) {
+            out += wrapped("No GPU queue to explain: on the CPU a sync waits for no queued work, so every overhead "
+                           "above is the host's own cost of the style.",
+                columns);
+        } else {
+            out += wrapped("The GPU's queue was not probed ("
+                    + (reason.empty() ? std::string("no reason recorded") : reason)
+                    + "): no overhead above is explained by it.",
+                columns);
+        }
+    }
     return out;
 }
 

@@ -6,6 +6,9 @@
 namespace synctax {
 
 // The quantities of docs/method.md's regimes for one model and mode, measured once per run.
+// RegimeMeasurement::reason on a CPU, where ops run as they are called and there is no queue.
+inline constexpr const char* noQueueOnCpu = "no asynchronous queue on CPU";
+
 struct RegimeMeasurement {
     bool available = false;
     std::string reason; // why not, when not available

@@ -94,7 +94,9 @@ TEST(Lockstep, WarmUpRunsMinStepsAndTheRanksEndTheRoundsTogether)
     ASSERT_EQ(r.groups.size(), 1u);
     EXPECT_EQ(r.groups[0].warmupSteps, 7);
     EXPECT_EQ(r.groups[0].rounds, 3);
-    EXPECT_EQ(r.groups[0].regime.reason, "not measured in a data-parallel run");
+    // Not probed (the probe's steps would all-reduce on one rank alone); on a CPU there is no queue anyway.
+    EXPECT_FALSE(r.groups[0].regime.available);
+    EXPECT_EQ(r.groups[0].regime.reason, "no asynchronous queue on CPU");
     // Per cell whether it started anywhere (3 cells), then per measured round a stop and an end.
     EXPECT_EQ(asked, 3 + 3 * 2);
     for (const CellResult& c : r.cells) {

@@ -169,7 +169,7 @@ TEST(ResultTable, ACpuRunSaysLastThatThereIsNoGpuQueueToExplain)
     ExperimentResult cpu = seedLikeResult();
     for (auto& g : cpu.groups) {
         g.regime = RegimeMeasurement {};
-        g.regime.reason = "no asynchronous queue on CPU";
+        g.regime.reason = noQueueOnCpu;
     }
     for (const int columns : { 0, 80 }) {
         const std::string table = formatTable(cpu, columns);
@@ -179,4 +179,17 @@ TEST(ResultTable, ACpuRunSaysLastThatThereIsNoGpuQueueToExplain)
     }
     // A GPU run, whose regime was measured, says nothing of the kind.
     EXPECT_EQ(formatTable(seedLikeResult()).find("No GPU queue"), std::string::npos);
+}
+
+TEST(ResultTable, AGpuRunWhoseQueueWasNotProbedSaysWhyNotThatThereIsNone)
+{
+    ExperimentResult rank = seedLikeResult();
+    for (auto& g : rank.groups)
+        g.regime = RegimeMeasurement { false, "not measured in a data-parallel run" };
+    const std::string table = formatTable(rank, 0);
+    EXPECT_EQ(table.find("No GPU queue"), std::string::npos) << table;
+    EXPECT_NE(table.find("The GPU's queue was not probed (not measured in a data-parallel run): no overhead above is "
+                         "explained by it.\n"),
+        std::string::npos)
+        << table;
 }
