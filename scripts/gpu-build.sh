@@ -6,12 +6,13 @@ export CMAKE_POLICY_VERSION_MINIMUM=3.5
 mkdir -p "$BUILD/logs"
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
 # The GPU image has no RapidJSON (header-only): carry Debian's headers in .gpu-deps/include
-# (`mkdir -p .gpu-deps/include && cp -r /usr/include/rapidjson .gpu-deps/include/`).
+# (scripts/gpu-deps.sh fills .gpu-deps/).
 extra_cmake=()
 [ -d .gpu-deps/include/rapidjson ] && extra_cmake+=(-DRAPIDJSON_INCLUDE_DIR="$PWD/.gpu-deps/include")
 # The pip wheel's torch ships c10d's headers but not Gloo's own, which ProcessGroupGloo.hpp includes
 # (the Gloo code itself is inside libtorch_cpu). Where the image has none, carry Gloo's headers in
-# .gpu-deps/gloo/include (a facebookincubator/gloo checkout's gloo/*.h and a written config.h).
+# .gpu-deps/gloo/include (scripts/gpu-deps.sh: a facebookincubator/gloo checkout's gloo/*.h and a
+# written config.h).
 torch_include=$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "include"))')
 if [ -z "${NO_CARRIED_GLOO:-}" ] && [ ! -f "$torch_include/gloo/rendezvous/store.h" ] && [ -d .gpu-deps/gloo/include/gloo ]; then
     echo "gloo headers: from .gpu-deps/gloo ($(cat .gpu-deps/gloo/SOURCE 2>/dev/null))"
