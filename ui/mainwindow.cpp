@@ -226,6 +226,8 @@ bool MainWindow::showCell(const GroupKey& group, const QString& style)
         return false;
     m_followRun = false;
     m_groupBox->setCurrentIndex(index);
+    // A data-parallel run's stall chart shows the same cell (results files have no step history).
+    const bool ranked = m_ranksView->selectCell(group, style.toStdString());
     const auto& cells = m_controller.history().cells();
     for (const CellPlan& c : cells) {
         if (groupKeyOf(c) == group && QString::fromStdString(c.style) == style) {
@@ -234,7 +236,7 @@ bool MainWindow::showCell(const GroupKey& group, const QString& style)
             return true;
         }
     }
-    return false;
+    return ranked;
 }
 
 void MainWindow::createActions()
@@ -480,6 +482,7 @@ bool MainWindow::run()
         config.processes = 1;
     }
     m_shownName = tr("the run of %1 made here").arg(QString::fromStdString(config.name));
+    m_ranksView->setResultsFolder(QString());
     m_shown = ExperimentResult {};
     m_shown.config = config;
     if (!m_controller.start(config))
@@ -650,6 +653,8 @@ void MainWindow::updateRanks(const ExperimentResult& result)
         QTimer::singleShot(0, m_ranksDock, [this] {
             m_ranksDock->raise();
             resizeDocks({ m_ranksDock }, { width() * 3 / 5 }, Qt::Horizontal);
+            // And tall enough for the table and the stall chart under it.
+            resizeDocks({ m_ranksDock }, { height() / 2 }, Qt::Vertical);
         });
     } else if (!m_ranks->hasRanks()) {
         m_ranksDock->hide();
@@ -707,6 +712,8 @@ bool MainWindow::openResults(const QString& path, QString* error)
     m_queueChart->setHistory(nullptr, &m_shown.config);
     m_shown = *loaded.result;
     m_followRun = false;
+    // A data-parallel run's ranks wrote their steps.csv into folders beside its results.json.
+    m_ranksView->setResultsFolder(QFileInfo(path).absolutePath());
     showResult(m_shown);
     m_configPanel->setConfig(m_shown.config);
     addRecentFile(path);

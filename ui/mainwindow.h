@@ -79,7 +79,8 @@ public:
     // a run that swept host work also its chart and its tables (tax-vs-host-work.txt); for a
     // data-parallel run the per-rank table (ranks.txt, formatRankTable).
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
-    // Shows this cell's queue and its group's step times and explanation; false when there is no such cell.
+    // Shows this cell's queue and its group's step times and explanation (for a data-parallel run's
+    // results also its stall chart in the Ranks dock); false when there is no such cell.
     bool showCell(const GroupKey& group, const QString& style);
     // The same for the first group of this model and mode (of a sweep, its first point): synctax --cell.
     bool showCell(const QString& model, const QString& mode, const QString& style);

@@ -145,12 +145,13 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
     std::signal(SIGTERM, requestRankStop);
     std::vector<RankProcess> ranks;
     for (int k = 0; k < spec.ranks; ++k) {
-        const std::filesystem::path dir = outDir / ("rank-" + std::to_string(k));
+        const std::filesystem::path dir = outDir / rankFolderName(k);
         if (!writeConfig(dir, config))
             return 2;
         RankProcess r;
         r.rank = k;
         r.outcome.rank = k;
+        r.outcome.folder = rankFolderName(k);
         // Rank 0's progress and messages show here; the others' are in their log.txt.
         r.pid = spawnRun(dir, { "--rank", std::to_string(k), "--rendezvous", rendezvous.string() }, k == 0);
         r.running = r.pid > 0;
@@ -167,8 +168,7 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
     bool allOk = true;
     for (RankProcess& r : ranks) {
         allOk = allOk && r.outcome.status == "ok";
-        const ResultsLoadResult loaded
-            = loadResultsFile((outDir / ("rank-" + std::to_string(r.rank)) / resultsFileName).string());
+        const ResultsLoadResult loaded = loadResultsFile((outDir / r.outcome.folder / resultsFileName).string());
         if (!loaded.result)
             continue;
         r.outcome.cells = loaded.result->cells;

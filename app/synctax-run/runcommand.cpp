@@ -328,7 +328,8 @@ int runCommand(const RunOptions& options)
     std::unique_ptr<StepCsvWriter> csvWriter;
     std::unique_ptr<Journal> journalWriter;
     try {
-        csvWriter = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner->cells());
+        csvWriter = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner->cells(),
+            config->distributed ? StepCsvColumns::WithCollectiveWait : StepCsvColumns::Plain);
         journalWriter = std::make_unique<Journal>((outDir / journalFileName).string(), *config);
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";

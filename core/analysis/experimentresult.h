@@ -147,6 +147,9 @@ struct RankOutcome {
     std::string status; // ok, failed (its exit code), killed (a signal), hung (killed by the launcher)
     std::string message; // why not ok
     std::vector<CellResult> cells; // from its results.json, where it wrote one
+    // Its outputs (results.json, steps.csv) relative to the launcher's results.json: "rank-K";
+    // empty in files written before it was recorded.
+    std::string folder;
 };
 
 // A data-parallel run (config.distributed): in a rank's own results which rank it was; in the

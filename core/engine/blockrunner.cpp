@@ -76,6 +76,8 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
     }
     if (job.syncs)
         timing.syncs = job.syncs->count();
+    if (job.takeWaitMs)
+        timing.waitMs = job.takeWaitMs();
     if (ring) {
         for (size_t i = 0; i < n; ++i) {
             StepRecord record = job.tag;
@@ -88,6 +90,8 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
                 record.lagMs = float(timing.queue[i].lagMs);
                 record.queueSteps = timing.queue[i].queueSteps;
             }
+            if (i < timing.waitMs.size())
+                record.collectiveWaitMs = timing.waitMs[i];
             ring->push(record);
         }
     }

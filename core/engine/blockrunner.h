@@ -28,6 +28,9 @@ struct BlockJob {
     int64_t deadlineNs = 0;
     // Called at most once a second of a long block, between steps, so that the time left moves on.
     std::function<void()> tick = nullptr;
+    // A data-parallel rank's per-step waits in the all-reduces since the last call (Lockstep::takeWaitMs),
+    // taken once the block has ended; nullptr outside a data-parallel run.
+    std::function<std::vector<double>()> takeWaitMs = nullptr;
 };
 
 struct BlockTiming {
@@ -35,6 +38,7 @@ struct BlockTiming {
     double msPerStep = 0;
     std::vector<double> stepMs; // start of a step to the start of the next (or the block's end)
     std::vector<QueueSample> queue; // per step; empty without a timeline
+    std::vector<double> waitMs; // per step, from takeWaitMs; empty without it
     int64_t syncs = 0;
 };
 

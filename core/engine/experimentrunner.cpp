@@ -217,6 +217,8 @@ std::optional<std::string> ExperimentRunner::buildAndWarmUp(GroupRun& run, const
         run.group.warmupSteps = warmUp(*run.executor, m_config.warmupMinSteps, warmupMax, run.hostWorkUs,
             blockStop(stop), warmupDeadline, [&] { reportProgress(run.label + ": warming up"); });
         if (lockstep) {
+            if (lockstep->takeWaitMs)
+                lockstep->takeWaitMs(); // warm-up's waits belong to no block
             // The probe's and the capture's steps would all-reduce on one rank alone.
             run.group.regime.reason
                 = run.executor->state().device().is_cuda() ? "not measured in a data-parallel run" : noQueueOnCpu;
@@ -331,11 +333,10 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         SyncCounter* syncs = round < 0 ? m_syncs.get() : nullptr;
         const int64_t replaysBefore = run.executor->replays();
         const std::string running = run.label + "/" + cell.result->style + ": running";
-        BlockTiming t = runBlock(
-            { *run.executor, *cell.style, run.steps, run.hostWorkUs, tag, observer ? nullptr : m_timeline.get(), syncs,
-                lockstep ? 0 : run.deadlineNs, [&] { reportProgress(running); } },
+        BlockTiming t = runBlock({ *run.executor, *cell.style, run.steps, run.hostWorkUs, tag,
+                                     observer ? nullptr : m_timeline.get(), syncs, lockstep ? 0 : run.deadlineNs,
+                                     [&] { reportProgress(running); }, lockstep ? lockstep->takeWaitMs : nullptr },
             m_ring, m_startNs, blockStop(stop));
-        const std::vector<double> waitMs = lockstep ? lockstep->takeWaitMs() : std::vector<double> {};
         if (syncs && t.complete)
             cell.result->syncsPerStep = double(t.syncs) / double(run.steps);
         // A block cut short (a stop, the time budget) is not comparable with whole ones: not recorded.
@@ -354,7 +355,7 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         cell.result->blockStepMs.push_back(t.msPerStep);
         cell.result->stepsMeasured += run.steps;
         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
-        cell.waitMs.insert(cell.waitMs.end(), waitMs.begin(), waitMs.end());
+        cell.waitMs.insert(cell.waitMs.end(), t.waitMs.begin(), t.waitMs.end());
         if (const ClockSample clock = m_clocks ? m_clocks->sample() : ClockSample {}; clock.ok) {
             run.clockSamples.push_back(clock.smMhz);
             run.group.clocks.throttleReasons |= clock.throttleReasons;

@@ -136,6 +136,8 @@ json distributedJson(const DistributedResult& d, const std::vector<GroupResult>&
         ranks.push_back({ { "rank", r.rank }, { "status", r.status }, { "cells", cellsJson(r.cells, groups) } });
         if (!r.message.empty())
             ranks.back()["message"] = r.message;
+        if (!r.folder.empty())
+            ranks.back()["folder"] = r.folder;
     }
     written["ranks"] = ranks;
     written["single_process"] = d.singleProcess.empty() ? json(nullptr) : cellsJson(d.singleProcess, groups);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 namespace synctax {
@@ -289,12 +290,27 @@ private:
                     outcome.message = m->get<std::string>();
                 if (const json* cells = member(rank, p, "cells", json::value_t::array))
                     outcome.cells = readCells(*cells, p + "/cells");
+                if (const json* f = member(rank, p, "folder", json::value_t::string, true))
+                    outcome.folder = besideFolder(f->get<std::string>(), p + "/folder");
                 distributed.ranks.push_back(outcome);
             }
         }
         if (const json* single = member(d, "/distributed", "single_process", json::value_t::array, true))
             distributed.singleProcess = readCells(*single, "/distributed/single_process");
         r.distributed = distributed;
+    }
+
+    // A rank's folder is read from beside the results file: a file from elsewhere points nowhere else.
+    std::string besideFolder(const std::string& folder, const std::string& p)
+    {
+        const std::filesystem::path path(folder);
+        const bool outside
+            = std::any_of(path.begin(), path.end(), [](const std::filesystem::path& part) { return part == ".."; });
+        if (folder.empty() || path.is_absolute() || path.has_root_name() || outside) {
+            error(p, "'" + folder + "' is not a folder beside the results file");
+            return {};
+        }
+        return folder;
     }
 
     StepStats stepStats(const json& s, const std::string& sp)

@@ -9,6 +9,14 @@
 
 namespace synctax {
 
+std::string rankFolderName(int rank) { return "rank-" + std::to_string(rank); }
+
+std::string rankStepsPath(const std::string& resultsDir, const RankOutcome& rank)
+{
+    const std::string folder = rank.folder.empty() ? rankFolderName(rank.rank) : rank.folder;
+    return (std::filesystem::path(resultsDir) / folder / stepsFileName).string();
+}
+
 std::vector<std::string> writeRunOutputs(const std::string& dir, const RunOutputs& outputs)
 {
     const auto in = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };

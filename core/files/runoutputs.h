@@ -16,6 +16,12 @@ inline constexpr const char* stepsFileName = "steps.csv";
 inline constexpr const char* journalFileName = "journal.jsonl";
 inline constexpr const char* traceFileName = "trace.json";
 
+// A data-parallel rank's outputs, beside the launcher's results.json: "rank-K".
+std::string rankFolderName(int rank);
+// Where a rank's steps.csv is for the launcher's results.json in `resultsDir`: in the folder the
+// results recorded, or in rank-K/ for files written before the folder was recorded.
+std::string rankStepsPath(const std::string& resultsDir, const RankOutcome& rank);
+
 // What a finished run leaves. steps.csv and journal.jsonl are streamed while synctax-run runs
 // (StepCsvWriter, Journal); steps kept elsewhere (the app's history) are written here instead.
 struct RunOutputs {

@@ -11,8 +11,11 @@
 
 namespace synctax {
 
-const char* stepCsvHeader()
+const char* stepCsvHeader(StepCsvColumns columns)
 {
+    if (columns == StepCsvColumns::WithCollectiveWait)
+        return "model,mode,style,host_work_us,batch,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,"
+               "lag_ms,queue_steps,collective_wait_ms\n";
     return "model,mode,style,host_work_us,batch,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_"
            "ms,queue_steps\n";
 }
@@ -30,7 +33,7 @@ void appendFixed(std::string& out, double value, int precision)
 
 } // namespace
 
-std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
+std::string stepCsvRow(const StepRecord& r, const CellPlan& c, StepCsvColumns columns)
 {
     std::string row = c.model + ',' + c.mode + ',' + c.style + ',' + std::to_string(c.hostWorkUs) + ','
         + std::to_string(c.batch) + ',' + std::to_string(r.round) + ',' + std::to_string(r.step) + ',';
@@ -44,10 +47,17 @@ std::string stepCsvRow(const StepRecord& r, const CellPlan& c)
         appendFixed(row, double(r.gpuDoneNs) * 1e-6, 6);
         row += ',';
         appendFixed(row, double(r.lagMs), 4);
-        row += ',' + std::to_string(r.queueSteps) + '\n';
+        row += ',' + std::to_string(r.queueSteps);
     } else {
-        row += ",,\n"; // no GPU: gpu_done_ms, lag_ms and queue_steps are empty
+        row += ",,"; // no GPU: gpu_done_ms, lag_ms and queue_steps are empty
     }
+    if (columns == StepCsvColumns::WithCollectiveWait) {
+        row += ',';
+        // Nanoseconds, as measured: the per-cell statistics in results.json are of these numbers.
+        if (r.collectiveWaitMs >= 0)
+            appendFixed(row, r.collectiveWaitMs, 6);
+    }
+    row += '\n';
     return row;
 }
 
@@ -64,13 +74,14 @@ void writeStepsCsv(const std::string& path, std::vector<StepRecord> records, con
     });
 }
 
-StepCsvWriter::StepCsvWriter(const std::string& path, std::vector<CellPlan> cells)
+StepCsvWriter::StepCsvWriter(const std::string& path, std::vector<CellPlan> cells, StepCsvColumns columns)
     : m_file(std::fopen(path.c_str(), "w"))
     , m_cells(std::move(cells))
+    , m_columns(columns)
 {
     if (!m_file)
         throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-    std::fputs(stepCsvHeader(), m_file);
+    std::fputs(stepCsvHeader(columns), m_file);
 }
 
 StepCsvWriter::~StepCsvWriter() { std::fclose(m_file); }
@@ -80,7 +91,7 @@ void StepCsvWriter::write(const std::vector<StepRecord>& records)
     for (const auto& r : records) {
         if (r.cell >= m_cells.size())
             continue;
-        std::fputs(stepCsvRow(r, m_cells[r.cell]).c_str(), m_file);
+        std::fputs(stepCsvRow(r, m_cells[r.cell], m_columns).c_str(), m_file);
         ++m_rows;
     }
 }

@@ -18,6 +18,9 @@ struct StepRecord {
     int64_t gpuDoneNs = -1; // the step's GPU work completed (CUDA event); -1 when not measured
     float lagMs = -1; // gpuDoneNs - dispatchedNs: how far the host ran ahead; -1 when not measured
     int32_t queueSteps = -1; // steps dispatched but not complete at dispatchedNs; -1 when not measured
+    // A data-parallel rank's host time blocked in the step's gradient all-reduces (the numbers its
+    // cell's collective_wait_ms summarises); -1 outside a data-parallel run.
+    double collectiveWaitMs = -1;
 };
 
 } // namespace synctax

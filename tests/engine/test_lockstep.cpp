@@ -2,12 +2,16 @@
 // single process whose "other ranks" are the test's anyRank. Expected counts come from the config
 // (min_steps, blocks, steps_per_block), the sink's file is read back.
 #include "core/engine/experimentrunner.h"
+#include "core/steps/stepring.h"
 #include "core/training/stepexecutor.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <unistd.h>
 
@@ -119,5 +123,47 @@ TEST(Lockstep, AnotherRanksStopEndsTheRoundsHere)
     EXPECT_TRUE(r.stopped);
     EXPECT_EQ(r.groups[0].rounds, 1);
     EXPECT_EQ(r.groups[0].stopReason, "stopped");
+    std::filesystem::remove(path);
+}
+
+// Each step's wait in the all-reduce goes with its record into the ring (and so into the rank's
+// steps.csv), and the cell's collective_wait_ms summarises exactly those of its measured steps.
+// The waits are the test's: 4 distinct values per call, the first call (warm-up's) dropped.
+TEST(Lockstep, EachStepRecordCarriesTheWaitTheCellSummarises)
+{
+    const std::atomic<bool> stop { false };
+    const std::string path = sinkPath("waits");
+    StepRing ring;
+    ExperimentRunner runner(rankConfig(path), &ring);
+    runner.lockstep = lockstep(true, [](bool) { return false; });
+    int calls = 0;
+    runner.lockstep->takeWaitMs = [&calls] {
+        ++calls;
+        return std::vector<double> { calls + 0.125, calls + 0.5, calls + 0.25, calls + 0.75 };
+    };
+    const ExperimentResult r = runner.run(stop);
+    std::vector<StepRecord> records;
+    ring.drain(records);
+    // The warm-up's call, then one per block: 3 cells, the unrecorded round and 3 measured ones.
+    EXPECT_EQ(calls, 1 + 3 * 4);
+    ASSERT_EQ(records.size(), size_t(3 * 4 * 4));
+    for (const StepRecord& rec : records) {
+        const double offset = std::vector<double> { 0.125, 0.5, 0.25, 0.75 }[rec.step];
+        const double call = rec.collectiveWaitMs - offset;
+        EXPECT_EQ(call, std::floor(call)) << "step " << rec.step << ": " << rec.collectiveWaitMs;
+        EXPECT_GE(call, 2) << "a warm-up wait in a block";
+    }
+    for (const CellResult& c : r.cells) {
+        std::vector<double> waits;
+        for (const StepRecord& rec : records) {
+            if (rec.round >= 0 && runner.cells()[rec.cell].style == c.style)
+                waits.push_back(rec.collectiveWaitMs);
+        }
+        ASSERT_EQ(waits.size(), 12u) << c.style;
+        std::sort(waits.begin(), waits.end());
+        ASSERT_TRUE(c.collectiveWaitMs) << c.style;
+        EXPECT_DOUBLE_EQ(c.collectiveWaitMs->median, (waits[5] + waits[6]) / 2) << c.style;
+        EXPECT_DOUBLE_EQ(c.collectiveWaitMs->mean, std::accumulate(waits.begin(), waits.end(), 0.0) / 12) << c.style;
+    }
     std::filesystem::remove(path);
 }

@@ -144,10 +144,8 @@ QString RanksModel::statusText() const
     return parts.join(QStringLiteral(" · "));
 }
 
-QString RanksModel::spreadText() const
+int RanksModel::worstRow() const
 {
-    if (m_ranks.size() < 2)
-        return {};
     // The style that costs rank 0 the most, among those with a measured tax there.
     int worst = -1;
     for (int row = 0; row < rowCount(); ++row) {
@@ -156,6 +154,14 @@ QString RanksModel::spreadText() const
             && (worst < 0 || c->overheadPct->estimate > rankCell(worst, 0)->overheadPct->estimate))
             worst = row;
     }
+    return worst;
+}
+
+QString RanksModel::spreadText() const
+{
+    if (m_ranks.size() < 2)
+        return {};
+    const int worst = worstRow();
     if (worst < 0)
         return {};
     QStringList others;

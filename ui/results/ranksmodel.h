@@ -48,6 +48,15 @@ public:
     // How much longer rank `rankIndex` waits per step in this row than in the baseline of the same
     // group (median ms); none when either wait is missing.
     std::optional<double> extraWaitMs(int row, int rankIndex) const;
+    // The row of the style that costs rank 0 the most (the one spreadText names); -1 when none has a tax.
+    int worstRow() const;
+
+    // What row `row` shows, for the stall chart: its group and style, and "model · mode · style".
+    GroupKey rowGroup(int row) const { return m_rows.at(size_t(row)).group; }
+    std::string rowStyle(int row) const { return m_rows.at(size_t(row)).style; }
+    QString rowName(int row) const;
+    // The ranks, rank 0 first, as the launcher's results hold them (their status, folder and cells).
+    const std::vector<RankOutcome>& ranks() const { return m_ranks; }
 
 private:
     struct Row {
@@ -57,7 +66,6 @@ private:
     const CellResult* cellOf(
         const std::vector<CellResult>& cells, const GroupKey& group, const std::string& style) const;
     const CellResult* rankCell(int row, int rankIndex) const;
-    QString rowName(int row) const;
     QString groupName(const GroupKey& group) const;
 
     std::vector<Row> m_rows;

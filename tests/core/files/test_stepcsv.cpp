@@ -45,6 +45,27 @@ TEST(StepsCsv, RowsCarryHostTimesAndGpuColumnsWhenMeasured)
         stepCsvRow(record(0, 5'000'000, -1), cell), "tiny_mlp,eager,item,15000,64,3,7,5.000000,1250.000,0.500,,,\n");
 }
 
+TEST(StepsCsv, ADataParallelRanksRowsEndWithTheirWaitInTheAllReduce)
+{
+    const CellPlan cell { 0, "tiny_mlp", "eager", "item", 0, 16 };
+    StepRecord r = record(0, 5'000'000, -1);
+    r.collectiveWaitMs = 0.304125; // 304125 ns, as the gradient buckets measured it
+    EXPECT_EQ(stepCsvRow(r, cell, StepCsvColumns::WithCollectiveWait),
+        "tiny_mlp,eager,item,0,16,3,7,5.000000,1250.000,0.500,,,,0.304125\n");
+    // The same record in an ordinary file: no column, as before.
+    EXPECT_EQ(stepCsvRow(r, cell), "tiny_mlp,eager,item,0,16,3,7,5.000000,1250.000,0.500,,,\n");
+    r.collectiveWaitMs = -1;
+    EXPECT_EQ(stepCsvRow(r, cell, StepCsvColumns::WithCollectiveWait),
+        "tiny_mlp,eager,item,0,16,3,7,5.000000,1250.000,0.500,,,,\n");
+    EXPECT_EQ(std::string(stepCsvHeader(StepCsvColumns::WithCollectiveWait)),
+        "model,mode,style,host_work_us,batch,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_ms,"
+        "queue_steps,collective_wait_ms\n");
+    // Every other run's header is the one it always was.
+    EXPECT_EQ(std::string(stepCsvHeader()),
+        "model,mode,style,host_work_us,batch,round,step,start_ms,host_dispatch_us,host_logging_us,gpu_done_ms,lag_ms,"
+        "queue_steps\n");
+}
+
 TEST(StepsCsv, AWholeFileIsInStartOrderWithTheRunnersHeader)
 {
     const std::vector<CellPlan> cells { { 0, "tiny_mlp", "eager", "none" }, { 1, "tiny_mlp", "eager", "item" } };

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/config/configerror.h"
+#include "core/steps/steplog.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+struct StepsCsvLoadResult {
+    std::optional<StepLog> steps; // set only when there are no errors; times to the ns as written
+    std::vector<ConfigError> errors;
+};
+
+// Reads steps.csv as StepCsvWriter writes it (docs/results-schema.md), the columns found by the
+// header's names: files with collective_wait_ms and files from before it (or of runs that never had
+// it) alike; columns it does not know are skipped. The first malformed line is reported by line
+// and column name. Never throws on bad input.
+StepsCsvLoadResult loadStepsCsvText(const std::string& text, const std::string& sourceName);
+StepsCsvLoadResult loadStepsCsvFile(const std::string& path);
+
+} // namespace synctax
