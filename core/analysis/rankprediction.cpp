@@ -45,6 +45,7 @@ std::optional<ReplayCosts> singleProcessCosts(
         return std::nullopt;
     ReplayCosts costs;
     costs.syncUs = 0; // no queue: a read waits for nothing
+    costs.extraLaunchUs = 0; // a style's small ops ran on the host, inside its measured cost
     costs.source = "measured in one process";
     for (const StyleSpec& style : styles) {
         if (style.name == baselineStyle())

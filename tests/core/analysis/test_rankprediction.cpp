@@ -33,11 +33,12 @@ CellResult rankCell(const std::string& style, double stepMs, double waitMs)
 // Two Gloo ranks on the CPU, item on rank 0 only. Both ranks' baselines take 1.0 ms a step; rank 0
 // waits 0.1 ms of it in the all-reduce, rank 1 0.3 ms: their own steps are 0.9 and 0.7 ms, and the
 // all-reduce costs what brings the replayed baseline (the slower rank's 0.9 ms) to 1.0: 0.1 ms. In
-// one process item cost +20% of a 0.5 ms step: 0.1 ms at every step.
+// one process item cost +20% of a 0.5 ms step: 0.1 ms at every step; so did metrics_item_each, whose
+// six small launches ran on the host there, inside that cost.
 ExperimentResult twoRanks()
 {
     ExperimentResult r;
-    r.config.styles = { { "none", 0 }, { "item", 0 } };
+    r.config.styles = { { "none", 0 }, { "item", 0 }, { "metrics_item_each", 0 } };
     r.config.distributed = DistributedSpec { CollectiveBackend::Gloo, 2, SyncOn::Rank0, 30 };
     r.distributed = DistributedResult {};
     const double waits[] = { 0.1, 0.3 };
@@ -45,13 +46,15 @@ ExperimentResult twoRanks()
         RankOutcome rank;
         rank.rank = k;
         rank.status = "ok";
-        rank.cells
-            = { rankCell("none", 1.0, waits[k]), rankCell("aa_control", 1.0, waits[k]), rankCell("item", 1.2, 0.2) };
+        rank.cells = { rankCell("none", 1.0, waits[k]), rankCell("aa_control", 1.0, waits[k]),
+            rankCell("item", 1.2, 0.2), rankCell("metrics_item_each", 1.2, 0.2) };
         r.distributed->ranks.push_back(rank);
     }
     CellResult singleItem = cell("item", { 0.6, 0.6 });
     singleItem.overheadPct = Interval { 20, 10, 30 };
-    r.distributed->singleProcess = { cell("none", { 0.5, 0.5 }), singleItem };
+    CellResult singleMetrics = singleItem;
+    singleMetrics.style = "metrics_item_each";
+    r.distributed->singleProcess = { cell("none", { 0.5, 0.5 }), singleItem, singleMetrics };
     return r;
 }
 
@@ -88,6 +91,9 @@ TEST(RankPrediction, TheBarrierReplayCalibratedFromTheRunsBaselines)
     EXPECT_NEAR(item1.stepMs, 1.09, kEps);
     EXPECT_NEAR(item1.collectiveWaitMs, (0.3 + 9 * 0.4) / 10, kEps);
     EXPECT_NEAR(item1.tax.overheadPct, 9, 1e-6);
+    // The same 0.1 ms for metrics_item_each: on the CPU its launches add no GPU time to wait for.
+    EXPECT_NEAR(ranks[0].cells[3].rankPrediction->stepMs, 1.1, kEps);
+    EXPECT_NEAR(ranks[1].cells[3].rankPrediction->stepMs, 1.09, kEps);
 }
 
 TEST(RankPrediction, TheSingleProcesssCapturedStepIsReplayedWhereItHasOne)
@@ -121,7 +127,7 @@ TEST(RankPrediction, NoPredictionWithoutEveryRanksBaselineOrTheStylesCost)
 
     // On the CPU item's cost comes from the single process only.
     ExperimentResult noSingle = twoRanks();
-    noSingle.distributed->singleProcess.pop_back();
+    noSingle.distributed->singleProcess.erase(noSingle.distributed->singleProcess.begin() + 1);
     predictRankCells(noSingle, {});
     EXPECT_FALSE(noSingle.distributed->ranks[0].cells[2].rankPrediction);
 
