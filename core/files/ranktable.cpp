@@ -11,12 +11,13 @@ namespace synctax {
 
 namespace {
 
-// Fixed columns up to 62 characters, so that a row with its tax interval fits 80.
-std::string line(
-    const char* who, const char* style, const char* step, const char* wait, const char* pred, const std::string& tax)
+// The style column as wide as the longest style shown (28 at most, the catalog's longest), so
+// that a row with its tax interval fits 80 columns.
+std::string line(int styleWidth, const char* who, const char* style, const char* step, const char* wait,
+    const char* pred, const std::string& tax)
 {
     char text[200];
-    std::snprintf(text, sizeof text, "  %-6s %-28s %7s %7s %6s  ", who, style, step, wait, pred);
+    std::snprintf(text, sizeof text, "  %-6s %-*s %7s %7s %6s  ", who, styleWidth, style, step, wait, pred);
     std::string row = text + tax;
     while (!row.empty() && row.back() == ' ')
         row.pop_back();
@@ -24,13 +25,13 @@ std::string line(
 }
 
 // `predicted`: the queue model's tax for the row (a rank's barrier replay, the single process's own).
-std::string row(const std::string& who, const CellResult& c, const std::optional<Prediction>& predicted)
+std::string row(int styleWidth, const std::string& who, const CellResult& c, const std::optional<Prediction>& predicted)
 {
     const std::string step = c.stepsMeasured > 0 ? formatNumber("%.3f", c.stepMs.median) : "-";
     const std::string wait = c.collectiveWaitMs ? formatNumber("%.3f", c.collectiveWaitMs->median) : "-";
     const std::string pred = predicted && c.overheadPct ? formatNumber("%+.1f%%", predicted->overheadPct) : "";
     const std::string tax = !c.ok ? "failed: " + c.error : c.overheadPct ? formatOverhead(*c.overheadPct) : "";
-    return line(who.c_str(), c.style.c_str(), step.c_str(), wait.c_str(), pred.c_str(), tax);
+    return line(styleWidth, who.c_str(), c.style.c_str(), step.c_str(), wait.c_str(), pred.c_str(), tax);
 }
 
 // What made the model's rank predictions: one line under the model's name, where there are any.
@@ -63,27 +64,30 @@ std::string formatRankTable(const ExperimentResult& result)
     }
     // Model by model, in the order the cells came: the ranks' rows, then the single process's.
     std::vector<std::string> models;
+    int styleWidth = 5;
     const auto collect = [&](const std::vector<CellResult>& cells) {
         for (const CellResult& c : cells) {
             if (std::find(models.begin(), models.end(), c.model) == models.end())
                 models.push_back(c.model);
+            styleWidth = std::max(styleWidth, int(c.style.size()));
         }
     };
     for (const RankOutcome& r : d.ranks)
         collect(r.cells);
     collect(d.singleProcess);
     for (const std::string& model : models) {
-        out << model << "\n" << predictedBy(d, model) << line("rank", "style", "step", "wait", "pred", "tax");
+        out << model << "\n"
+            << predictedBy(d, model) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
         for (const RankOutcome& r : d.ranks) {
             for (const CellResult& c : r.cells) {
                 if (c.model == model)
-                    out << row(std::to_string(r.rank), c,
+                    out << row(styleWidth, std::to_string(r.rank), c,
                         c.rankPrediction ? std::optional<Prediction>(c.rankPrediction->tax) : std::nullopt);
             }
         }
         for (const CellResult& c : d.singleProcess) {
             if (c.model == model)
-                out << row("single", c, c.prediction);
+                out << row(styleWidth, "single", c, c.prediction);
         }
     }
     return out.str();

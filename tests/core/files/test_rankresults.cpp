@@ -82,14 +82,21 @@ TEST(RankResults, TheTableShowsEveryRankAndTheSingleProcess)
     EXPECT_NE(table.find("\ntiny_mlp\n  pred: the uniform model's barrier replay of every rank, all-reduce 0.150 ms\n"),
         std::string::npos)
         << table;
-    EXPECT_NE(table.find("\n  1      item                           1.000   1.250  +3.5%  +1.4% [+0.9, +2.0]\n"),
-        std::string::npos)
-        << table;
+    EXPECT_NE(table.find("\n  1      item    1.000   1.250  +3.5%  +1.4% [+0.9, +2.0]\n"), std::string::npos) << table;
     // The single process has no prediction here (none on the CPU): an empty column.
-    EXPECT_NE(table.find("\n  single item                           1.000       -         +1.4% [+0.9, +2.0]\n"),
+    EXPECT_NE(table.find("\n  single item    1.000       -         +1.4% [+0.9, +2.0]\n"), std::string::npos) << table;
+    // The style column is as wide as the longest style: a 20-character one with a 23-character
+    // interval still fits 80 columns.
+    ExperimentResult wide = rankedResult();
+    CellResult& bar = wide.distributed->ranks[0].cells[1];
+    bar.style = "progress_bar_postfix";
+    bar.overheadPct = Interval { 103.2, 95.1, 110.7 };
+    bar.rankPrediction->tax.overheadPct = 101.25;
+    const std::string wideTable = formatRankTable(wide);
+    EXPECT_NE(wideTable.find("\n  0      progress_bar_postfix   1.000   0.250 +101.2%  +103.2% [+95.1, +110.7]\n"),
         std::string::npos)
-        << table;
+        << wideTable;
     size_t start = 0;
-    for (size_t end; (end = table.find('\n', start)) != std::string::npos; start = end + 1)
-        EXPECT_LE(end - start, 80u) << table.substr(start, end - start);
+    for (size_t end; (end = wideTable.find('\n', start)) != std::string::npos; start = end + 1)
+        EXPECT_LE(end - start, 80u) << wideTable.substr(start, end - start);
 }
