@@ -112,10 +112,39 @@ TEST(RankPrediction, TheSingleProcesssCapturedStepIsReplayedWhereItHasOne)
     replay.costs.measured["item"] = { 100, 100 };
     g.replay = replay;
     predictRankCells(r, { g });
+    ASSERT_TRUE(r.distributed->ranks[1].cells[2].rankPrediction);
     const RankPrediction& item1 = *r.distributed->ranks[1].cells[2].rankPrediction;
     EXPECT_EQ(item1.tax.model, "replay");
     EXPECT_NEAR(item1.stepMs, 1.09, 1e-6);
     EXPECT_NEAR(item1.tax.overheadPct, 9, 1e-4);
+}
+
+TEST(RankPrediction, TheSingleProcesssRegimeIsTheUniformModelsStep)
+{
+    // A single process that measured D 0.5 ms, G 0.05 ms, K 5, L 8 us but captured no step: each
+    // rank's step is five even launches, its host refitted to the rank's own step, and item costs a
+    // sync (L) after the step. With Gloo the all-reduce is charged whatever brings the replayed
+    // baseline to the measured 1.0 ms, which it then is on both ranks; item must cost both more.
+    ExperimentResult r = twoRanks();
+    r.distributed->singleProcess.clear();
+    GroupResult g;
+    g.model = "tiny_mlp";
+    g.mode = "eager";
+    g.regime.available = true;
+    g.regime.dMs = 0.5;
+    g.regime.gMs = 0.05;
+    g.regime.k = 5;
+    g.regime.lUs = 8;
+    predictRankCells(r, { g });
+    for (const RankOutcome& rank : r.distributed->ranks) {
+        ASSERT_TRUE(rank.cells[0].rankPrediction && rank.cells[2].rankPrediction);
+        const RankPrediction& none = *rank.cells[0].rankPrediction;
+        const RankPrediction& item = *rank.cells[2].rankPrediction;
+        EXPECT_EQ(none.tax.model, "uniform");
+        EXPECT_NEAR(none.stepMs, 1.0, kEps);
+        EXPECT_GT(item.stepMs, none.stepMs);
+        EXPECT_GT(item.tax.overheadPct, 0);
+    }
 }
 
 TEST(RankPrediction, NoPredictionWithoutEveryRanksBaselineOrTheStylesCost)
