@@ -58,6 +58,15 @@ ExperimentResult twoRanks()
     return r;
 }
 
+// The single process's group of the ranks' cells, with neither a regime nor a captured step yet.
+GroupResult singleGroup()
+{
+    GroupResult g;
+    g.model = "tiny_mlp";
+    g.mode = "eager";
+    return g;
+}
+
 } // namespace
 
 TEST(RankPrediction, TheBarrierReplayCalibratedFromTheRunsBaselines)
@@ -103,9 +112,7 @@ TEST(RankPrediction, TheSingleProcesssCapturedStepIsReplayedWhereItHasOne)
     // ones above, from the "replay" model.
     ExperimentResult r = twoRanks();
     r.distributed->singleProcess.clear();
-    GroupResult g;
-    g.model = "tiny_mlp";
-    g.mode = "eager";
+    GroupResult g = singleGroup();
     CapturedReplay replay;
     replay.step = uniformSequence(0.5, 0, 0);
     replay.costs.syncUs = 0;
@@ -127,9 +134,7 @@ TEST(RankPrediction, TheSingleProcesssRegimeIsTheUniformModelsStep)
     // baseline to the measured 1.0 ms, which it then is on both ranks; item must cost both more.
     ExperimentResult r = twoRanks();
     r.distributed->singleProcess.clear();
-    GroupResult g;
-    g.model = "tiny_mlp";
-    g.mode = "eager";
+    GroupResult g = singleGroup();
     g.regime.available = true;
     g.regime.dMs = 0.5;
     g.regime.gMs = 0.05;
