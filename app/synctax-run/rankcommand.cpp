@@ -4,6 +4,7 @@
 #include "terminal.h"
 
 #include "core/analysis/format.h"
+#include "core/analysis/rankprediction.h"
 #include "core/config/configwriter.h"
 #include "core/files/ranktable.h"
 #include "core/files/resultsloader.h"
@@ -176,6 +177,7 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
             merged = *loaded.result; // the lowest rank that wrote results: its groups, orders, notes
     }
     std::vector<CellResult> singleCells;
+    std::vector<GroupResult> singleGroups; // its regimes and captured steps: what the rank predictions replay
     if (allOk && !g_rankStop.load()) {
         // The same experiment in one process, after the ranks, for the tax without collectives.
         ExperimentConfig single = config;
@@ -185,8 +187,10 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
         std::cerr << "synctax-run: the same models and styles in one process, for comparison\n";
         const pid_t pid = writeConfig(dir, single) ? spawnRun(dir, {}) : -1;
         if (pid > 0 && waitFor(pid) == 0) {
-            if (const ResultsLoadResult loaded = loadResultsFile((dir / resultsFileName).string()); loaded.result)
+            if (const ResultsLoadResult loaded = loadResultsFile((dir / resultsFileName).string()); loaded.result) {
                 singleCells = loaded.result->cells;
+                singleGroups = loaded.result->groups;
+            }
         }
     }
     std::signal(SIGINT, SIG_DFL);
@@ -202,6 +206,7 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
     result.distributed->singleProcess = singleCells;
     for (const RankProcess& r : ranks)
         result.distributed->ranks.push_back(r.outcome);
+    predictRankCells(result, singleGroups);
     result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.stopped = result.stopped || g_rankStop.load();
     std::cout << "\n"

@@ -41,6 +41,15 @@ struct QueueSummary {
     int maxQueueSteps = 0;
 };
 
+// A data-parallel rank's cell as the queue model's barrier replay predicts it
+// (core/queuemodel/barrierreplay.h, calibrated in core/analysis/rankprediction.h).
+struct RankPrediction {
+    Prediction tax; // against this rank's baseline; the regime and which model replayed the steps
+    double stepMs = 0; // mean per step over a block, as blockStepMs
+    double collectiveWaitMs = 0; // per step: from the rank's arrival at the all-reduce to its end
+    double collectiveMs = 0; // the all-reduce's own time the replay charged, fitted to the baselines
+};
+
 // One model x mode x style combination, at one host work and batch, and what was measured for it.
 struct CellResult {
     std::string model;
@@ -68,6 +77,7 @@ struct CellResult {
     // A data-parallel rank's: per measured step, the host time blocked waiting for its gradient
     // all-reduces (the other ranks' stalls land here).
     std::optional<StepStats> collectiveWaitMs;
+    std::optional<RankPrediction> rankPrediction; // a rank's, in the launcher's results (all ranks known)
 };
 
 struct DriftCheck {

@@ -2,21 +2,49 @@
 
 #include "core/analysis/format.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace synctax {
 
 namespace {
 
-std::string row(const std::string& who, const CellResult& c)
+// The style column as wide as the longest style shown (28 at most, the catalog's longest), so
+// that a row with its tax interval fits 80 columns.
+std::string line(int styleWidth, const char* who, const char* style, const char* step, const char* wait,
+    const char* pred, const std::string& tax)
 {
-    char line[160];
+    char text[200];
+    std::snprintf(text, sizeof text, "  %-6s %-*s %7s %7s %6s  ", who, styleWidth, style, step, wait, pred);
+    std::string row = text + tax;
+    while (!row.empty() && row.back() == ' ')
+        row.pop_back();
+    return row + "\n";
+}
+
+// `predicted`: the queue model's tax for the row (a rank's barrier replay, the single process's own).
+std::string row(int styleWidth, const std::string& who, const CellResult& c, const std::optional<Prediction>& predicted)
+{
+    const std::string step = c.stepsMeasured > 0 ? formatNumber("%.3f", c.stepMs.median) : "-";
     const std::string wait = c.collectiveWaitMs ? formatNumber("%.3f", c.collectiveWaitMs->median) : "-";
+    const std::string pred = predicted && c.overheadPct ? formatNumber("%+.1f%%", predicted->overheadPct) : "";
     const std::string tax = !c.ok ? "failed: " + c.error : c.overheadPct ? formatOverhead(*c.overheadPct) : "";
-    std::snprintf(line, sizeof line, "  %-8s %-14s %-28s %9s %9s  ", who.c_str(), c.model.c_str(), c.style.c_str(),
-        c.stepsMeasured > 0 ? formatNumber("%.3f", c.stepMs.median).c_str() : "-", wait.c_str());
-    return line + tax + "\n";
+    return line(styleWidth, who.c_str(), c.style.c_str(), step.c_str(), wait.c_str(), pred.c_str(), tax);
+}
+
+// What made the model's rank predictions: one line under the model's name, where there are any.
+std::string predictedBy(const DistributedResult& d, const std::string& model)
+{
+    for (const RankOutcome& r : d.ranks) {
+        for (const CellResult& c : r.cells) {
+            if (c.model == model && c.rankPrediction)
+                return "  pred: the " + c.rankPrediction->tax.model + " model's barrier replay of every rank, "
+                    + "all-reduce " + formatNumber("%.3f", c.rankPrediction->collectiveMs) + " ms\n";
+        }
+    }
+    return "";
 }
 
 } // namespace
@@ -26,21 +54,42 @@ std::string formatRankTable(const ExperimentResult& result)
     if (!result.distributed || result.distributed->ranks.empty() || !result.config.distributed)
         return "";
     const DistributedSpec& spec = *result.config.distributed;
+    const DistributedResult& d = *result.distributed;
     std::ostringstream out;
     out << "\nper rank (" << toString(spec.backend) << ", " << spec.ranks << " ranks, styles on "
         << (spec.syncOn == SyncOn::All ? "every rank" : "rank 0") << "): step and wait are medians, ms\n";
-    char header[160];
-    std::snprintf(
-        header, sizeof header, "  %-8s %-14s %-28s %9s %9s  %s\n", "rank", "model", "style", "step", "wait", "tax");
-    out << header;
-    for (const RankOutcome& r : result.distributed->ranks) {
+    for (const RankOutcome& r : d.ranks) {
         if (r.status != "ok")
             out << "  rank " << r.rank << ": " << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
-        for (const CellResult& c : r.cells)
-            out << row(std::to_string(r.rank), c);
     }
-    for (const CellResult& c : result.distributed->singleProcess)
-        out << row("single", c);
+    // Model by model, in the order the cells came: the ranks' rows, then the single process's.
+    std::vector<std::string> models;
+    int styleWidth = 5;
+    const auto collect = [&](const std::vector<CellResult>& cells) {
+        for (const CellResult& c : cells) {
+            if (std::find(models.begin(), models.end(), c.model) == models.end())
+                models.push_back(c.model);
+            styleWidth = std::max(styleWidth, int(c.style.size()));
+        }
+    };
+    for (const RankOutcome& r : d.ranks)
+        collect(r.cells);
+    collect(d.singleProcess);
+    for (const std::string& model : models) {
+        out << model << "\n"
+            << predictedBy(d, model) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
+        for (const RankOutcome& r : d.ranks) {
+            for (const CellResult& c : r.cells) {
+                if (c.model == model)
+                    out << row(styleWidth, std::to_string(r.rank), c,
+                        c.rankPrediction ? std::optional<Prediction>(c.rankPrediction->tax) : std::nullopt);
+            }
+        }
+        for (const CellResult& c : d.singleProcess) {
+            if (c.model == model)
+                out << row(styleWidth, "single", c, c.prediction);
+        }
+    }
     return out.str();
 }
 

@@ -69,6 +69,11 @@ json stepStatsJson(const StepStats& s)
         { "mean", number(s.mean) } };
 }
 
+json predictionJson(const Prediction& p)
+{
+    return { { "overhead_pct", number(p.overheadPct) }, { "regime", p.regime }, { "model", p.model } };
+}
+
 // One cell; `group` (its model and mode's) gives its stop reason, where known.
 json cellJson(const CellResult& c, const GroupResult* group)
 {
@@ -109,11 +114,16 @@ json cellJson(const CellResult& c, const GroupResult* group)
     }
     if (c.naiveBestOfPct)
         cell["naive_best_of_pct"] = number(*c.naiveBestOfPct);
-    cell["prediction"] = c.prediction ? json { { "overhead_pct", number(c.prediction->overheadPct) },
-        { "regime", c.prediction->regime }, { "model", c.prediction->model } }
-                                      : json(nullptr);
+    cell["prediction"] = c.prediction ? predictionJson(*c.prediction) : json(nullptr);
     if (c.collectiveWaitMs)
         cell["collective_wait_ms"] = stepStatsJson(*c.collectiveWaitMs);
+    if (const auto& rp = c.rankPrediction) {
+        json written = predictionJson(rp->tax);
+        written["step_ms"] = number(rp->stepMs);
+        written["collective_wait_ms"] = number(rp->collectiveWaitMs);
+        written["collective_ms"] = number(rp->collectiveMs);
+        cell["rank_prediction"] = written;
+    }
     return cell;
 }
 

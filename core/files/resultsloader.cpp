@@ -204,6 +204,15 @@ private:
         config = *loaded.config;
     }
 
+    // The queue model's tax, its regime and which model made it ("prediction", "rank_prediction").
+    Prediction prediction(const json& pr, const std::string& pp)
+    {
+        Prediction read { number(pr, pp, "overhead_pct", -100, largest), text(pr, pp, "regime") };
+        if (const json* m = member(pr, pp, "model", json::value_t::string, true))
+            read.model = m->get<std::string>();
+        return read;
+    }
+
     void readCell(const json& c, const std::string& p, ExperimentResult& r)
     {
         if (!c.is_object()) {
@@ -242,11 +251,12 @@ private:
         }
         if (const json* n = member(c, p, "naive_best_of_pct", json::value_t::number_float, true))
             cell.naiveBestOfPct = checked(n->get<double>(), p + "/naive_best_of_pct", -100, largest);
-        if (const json* pr = member(c, p, "prediction", json::value_t::object, true)) {
-            const std::string pp = p + "/prediction";
-            cell.prediction = Prediction { number(*pr, pp, "overhead_pct", -100, largest), text(*pr, pp, "regime") };
-            if (const json* m = member(*pr, pp, "model", json::value_t::string, true))
-                cell.prediction->model = m->get<std::string>();
+        if (const json* pr = member(c, p, "prediction", json::value_t::object, true))
+            cell.prediction = prediction(*pr, p + "/prediction");
+        if (const json* rp = member(c, p, "rank_prediction", json::value_t::object, true)) {
+            const std::string pp = p + "/rank_prediction";
+            cell.rankPrediction = RankPrediction { prediction(*rp, pp), number(*rp, pp, "step_ms", 0),
+                number(*rp, pp, "collective_wait_ms", 0), number(*rp, pp, "collective_ms", 0) };
         }
         if (const json* v = member(c, p, "verdict", json::value_t::string, true)) {
             if (const auto verdict = choice(at(p + "/verdict"), v->get<std::string>(), verdicts))

@@ -35,4 +35,9 @@ struct StepSequence {
 // correlation) are kept, since the others queue nothing.
 std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report);
 
+// The uniform model's step (simulator.h) as a sequence, for the replays: k launches back to back over
+// dMs of host time, gMs of GPU time split evenly over them but for tailMs on the last. k = 0: host
+// work alone, nothing queued (a step on the CPU).
+StepSequence uniformSequence(double dMs, double gMs, std::int64_t k, double tailMs = 0);
+
 } // namespace synctax

@@ -62,28 +62,24 @@ void replayRecordedStep(
     workUntil(seq.stepHostUs);
 }
 
-namespace {
-
-void replayStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
+void replayHostAndStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, size_t capacity)
 {
     const double before = options.hostWorkBeforeSync ? options.hostWorkUs : 0;
     s.host += options.hostWorkUs - before;
     replayRecordedStep(s, seq, options.syncUs, capacity, before);
 }
 
-} // namespace
-
 ReplayResult replaySteps(const StepSequence& sequence, const ReplayOptions& options)
 {
     const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
     const std::int64_t steps = std::max<std::int64_t>(2, options.steps);
     ReplayState s;
-    replayStep(s, sequence, options, capacity);
+    replayHostAndStep(s, sequence, options, capacity);
     // A step is complete when the host is done with it and the GPU with its work.
     const double firstDone = std::max(s.host, s.gpuFree);
     const ReplayState afterFirst = s;
     for (std::int64_t step = 1; step < steps; ++step)
-        replayStep(s, sequence, options, capacity);
+        replayHostAndStep(s, sequence, options, capacity);
     const double lastDone = std::max(s.host, s.gpuFree);
 
     // Every op of the steps after the first runs inside (firstDone, lastDone]: the first step's

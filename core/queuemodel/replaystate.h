@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/queuemodel/launchsequence.h"
+#include "core/queuemodel/replaysimulator.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,5 +34,9 @@ void replaySync(ReplayState& s, double costUs);
 // the step's first sync, or after its last launch when it has none.
 void replayRecordedStep(
     ReplayState& s, const StepSequence& seq, double syncUs, std::size_t capacity, double hostBeforeSyncUs = 0);
+
+// One step as every replay runs it: the host work H of `options` (at the step's start, or before its
+// first sync), then the recorded step with options.syncUs for its own syncs.
+void replayHostAndStep(ReplayState& s, const StepSequence& seq, const ReplayOptions& options, std::size_t capacity);
 
 } // namespace synctax

@@ -4,6 +4,7 @@
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/replaystate.h"
+#include "core/queuemodel/stylestep.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,25 +13,14 @@ namespace synctax {
 
 namespace {
 
-// Steps of a steady-state block for the style: at least 20, whole periods of its cadence.
-std::int64_t steadySteps(const StyleSpec& style)
-{
-    const StyleInfo* info = findStyle(style.name);
-    const std::int64_t period = info && info->takesN() ? std::max<std::int64_t>(1, style.n) : 1;
-    return period * ((20 + period - 1) / period);
-}
-
 double steadyMsPerStep(const StepSequence& seq, const StyleSpec& style, const ReplayOptions& options,
     const ReplayCosts& costs, double* syncWaitMs)
 {
     const std::int64_t n = steadySteps(style);
     const StyleBlockReplay shortBlock = replayStyleBlock(seq, style, n, options, costs);
     const StyleBlockReplay longBlock = replayStyleBlock(seq, style, 2 * n, options, costs);
-    const auto extra = [&](double shortPerStep, double longPerStep) {
-        return (longPerStep * double(2 * n) - shortPerStep * double(n)) / double(n);
-    };
-    *syncWaitMs = extra(shortBlock.syncWaitMsPerStep, longBlock.syncWaitMsPerStep);
-    return extra(shortBlock.msPerStep, longBlock.msPerStep);
+    *syncWaitMs = steadyPerStep(n, shortBlock.syncWaitMsPerStep, longBlock.syncWaitMsPerStep);
+    return steadyPerStep(n, shortBlock.msPerStep, longBlock.msPerStep);
 }
 
 } // namespace
@@ -60,30 +50,17 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
 {
     const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
     const std::int64_t steps = std::max<std::int64_t>(1, stepsPerBlock);
-    const StyleInfo* info = findStyle(style.name);
-    const StyleHostCost cost = styleHostCost(style, costs);
-    const int extraLaunches = info ? info->cost.extraLaunches : 0;
+    const StyleWork work = styleWork(style, costs);
     ReplayState s;
     const auto ns = [](double us) { return std::int64_t(std::llround(us * 1e3)); };
     for (std::int64_t step = 0; step < steps; ++step) {
         StepRecord record;
         record.step = std::uint32_t(step);
         record.startNs = ns(s.host);
-        const double before = options.hostWorkBeforeSync ? options.hostWorkUs : 0;
-        s.host += options.hostWorkUs - before;
-        replayRecordedStep(s, seq, options.syncUs, capacity, before);
+        replayHostAndStep(s, seq, options, capacity);
         record.dispatchedNs = ns(s.host);
         record.gpuDoneNs = ns(s.gpuFree);
-        if (info && syncsAfterStep(*info, style.n, step, steps)) {
-            // The style's launches queue behind the step's work; its read waits for all of it.
-            for (int i = 0; i < extraLaunches; ++i)
-                replayLaunch(s, 0, costs.extraLaunchUs, capacity);
-            replaySync(s, cost.readUs);
-        } else {
-            s.host += cost.stepUs;
-            for (int i = 0; i < extraLaunches; ++i)
-                replayLaunch(s, 0, costs.extraLaunchUs, capacity);
-        }
+        replayStyleWork(s, work, step, steps, capacity);
         if (records) {
             record.loggedNs = ns(s.host);
             records->push_back(record);

@@ -1,6 +1,7 @@
 # synctax-run run ddp-cpu: two Gloo rank processes on this host, started by the runner itself,
 # each writing its outputs into WORK/rank-K; WORK/results.json holds every rank's cells (with the
-# host time blocked in the all-reduce) and the same styles run in one process for comparison.
+# host time blocked in the all-reduce, and the barrier replay's prediction) and the same styles run
+# in one process for comparison.
 file(REMOVE_RECURSE ${WORK})
 execute_process(COMMAND ${RUNNER} run ddp-cpu --out ${WORK}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
@@ -14,7 +15,8 @@ foreach(k 0 1)
         endif()
     endforeach()
 endforeach()
-if(NOT out MATCHES "per rank \\(gloo, 2 ranks, styles on rank 0\\)" OR NOT out MATCHES "\n  1 +tiny_mlp +item ")
+if(NOT out MATCHES "per rank \\(gloo, 2 ranks, styles on rank 0\\)" OR NOT out MATCHES "\ntiny_mlp\n"
+   OR NOT out MATCHES "\n  1 +item +[0-9.]+ +[0-9.]+ +[+-][0-9.]+% ")
     message(FATAL_ERROR "the table does not show the ranks:\n${out}")
 endif()
 file(READ ${WORK}/results.json json)
@@ -35,6 +37,13 @@ foreach(k 0 1)
         string(JSON wait GET "${json}" distributed ranks ${k} cells ${i} collective_wait_ms median)
         if(NOT steps GREATER 0 OR wait LESS 0)
             message(FATAL_ERROR "rank ${k} cell ${i}: ${steps} steps measured, wait ${wait} ms")
+        endif()
+        # Every rank's baseline was measured, and so was every style in one process: each cell has
+        # the barrier replay's prediction (the uniform model: this CPU build has no Kineto).
+        string(JSON model ERROR_VARIABLE missing GET "${json}" distributed ranks ${k} cells ${i} rank_prediction model)
+        string(JSON pwait ERROR_VARIABLE missing GET "${json}" distributed ranks ${k} cells ${i} rank_prediction collective_wait_ms)
+        if(missing OR NOT model STREQUAL "uniform" OR pwait LESS 0)
+            message(FATAL_ERROR "rank ${k} cell ${i}: no rank_prediction (${missing})")
         endif()
     endforeach()
 endforeach()

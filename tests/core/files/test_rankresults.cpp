@@ -25,6 +25,7 @@ ExperimentResult rankedResult()
         rank.status = "ok";
         rank.cells = { r.cells[0], r.cells[1] };
         rank.cells[1].collectiveWaitMs = StepStats { 0.25 + k, 0.1, 0.5 + k, 0.3 + k };
+        rank.cells[1].rankPrediction = RankPrediction { { 2.5 + k, "dispatch_bound", "uniform" }, 1.1, 0.2 + k, 0.15 };
         r.distributed->ranks.push_back(rank);
     }
     r.distributed->ranks[1].status = "killed";
@@ -52,6 +53,15 @@ TEST(RankResults, SurviveARoundTrip)
     EXPECT_DOUBLE_EQ(d.ranks[1].cells[1].collectiveWaitMs->median, 1.25);
     EXPECT_DOUBLE_EQ(d.ranks[1].cells[1].collectiveWaitMs->p90, 1.5);
     EXPECT_FALSE(d.ranks[1].cells[0].collectiveWaitMs);
+    ASSERT_TRUE(d.ranks[1].cells[1].rankPrediction);
+    const RankPrediction& p = *d.ranks[1].cells[1].rankPrediction;
+    EXPECT_DOUBLE_EQ(p.tax.overheadPct, 3.5);
+    EXPECT_EQ(p.tax.regime, "dispatch_bound");
+    EXPECT_EQ(p.tax.model, "uniform");
+    EXPECT_DOUBLE_EQ(p.stepMs, 1.1);
+    EXPECT_DOUBLE_EQ(p.collectiveWaitMs, 1.2);
+    EXPECT_DOUBLE_EQ(p.collectiveMs, 0.15);
+    EXPECT_FALSE(d.ranks[1].cells[0].rankPrediction);
     ASSERT_EQ(d.singleProcess.size(), 1u);
     EXPECT_EQ(d.singleProcess[0].style, "item");
     EXPECT_EQ(back.result->config.distributed, written.config.distributed);
@@ -69,12 +79,28 @@ TEST(RankResults, TheTableShowsEveryRankAndTheSingleProcess)
     const std::string table = formatRankTable(rankedResult());
     EXPECT_NE(table.find("per rank (gloo, 2 ranks, styles on rank 0)"), std::string::npos) << table;
     EXPECT_NE(table.find("rank 1: killed: killed by signal 9 (Killed)"), std::string::npos) << table;
-    // Rank 1's item: median step 1.000 ms, median wait 1.250 ms, its interval.
-    EXPECT_NE(
-        table.find("  1        tiny_mlp       item                             1.000     1.250  +1.4% [+0.9, +2.0]"),
+    // The model's name, what made its predictions, then a row per rank and style: rank 1's item has
+    // a median step of 1.000 ms, a median wait of 1.250 ms, a predicted tax of +3.5%, its interval.
+    EXPECT_NE(table.find("\ntiny_mlp\n  pred: the uniform model's barrier replay of every rank, all-reduce 0.150 ms\n"),
         std::string::npos)
         << table;
-    EXPECT_NE(table.find("  single   tiny_mlp       item "), std::string::npos) << table;
+    EXPECT_NE(table.find("\n  1      item    1.000   1.250  +3.5%  +1.4% [+0.9, +2.0]\n"), std::string::npos) << table;
+    // The single process has no prediction here (none on the CPU): an empty column.
+    EXPECT_NE(table.find("\n  single item    1.000       -         +1.4% [+0.9, +2.0]\n"), std::string::npos) << table;
+    // The style column is as wide as the longest style: a 20-character one with a 23-character
+    // interval still fits 80 columns.
+    ExperimentResult wide = rankedResult();
+    CellResult& bar = wide.distributed->ranks[0].cells[1];
+    bar.style = "progress_bar_postfix";
+    bar.overheadPct = Interval { 103.2, 95.1, 110.7 };
+    bar.rankPrediction->tax.overheadPct = 101.25;
+    const std::string wideTable = formatRankTable(wide);
+    EXPECT_NE(wideTable.find("\n  0      progress_bar_postfix   1.000   0.250 +101.2%  +103.2% [+95.1, +110.7]\n"),
+        std::string::npos)
+        << wideTable;
+    size_t start = 0;
+    for (size_t end; (end = wideTable.find('\n', start)) != std::string::npos; start = end + 1)
+        EXPECT_LE(end - start, 80u) << wideTable.substr(start, end - start);
 }
 
 namespace {
