@@ -23,7 +23,11 @@ QString taxText(const CellResult* c)
         return QStringLiteral("failed");
     if (c->style == baselineStyle())
         return QStringLiteral("baseline");
-    return c->overheadPct ? qs(formatOverhead(*c->overheadPct)) : QStringLiteral("—");
+    QString text = c->overheadPct ? qs(formatOverhead(*c->overheadPct)) : QStringLiteral("—");
+    // The barrier replay's tax beside the measured one, as the runner's `pred` column.
+    if (c->rankPrediction)
+        text += QStringLiteral("  pred ") + qs(formatNumber("%+.1f%%", c->rankPrediction->tax.overheadPct));
+    return text;
 }
 
 QString rankStatus(const RankOutcome& r)
@@ -146,11 +150,13 @@ QString RanksModel::statusText() const
 
 int RanksModel::worstRow() const
 {
-    // The style that costs rank 0 the most, among those with a measured tax there.
+    // The style that costs rank 0 the most, among those with a measured tax there; the controls
+    // (aa_control, none_no_events) log nothing, so whatever they measure is noise.
     int worst = -1;
     for (int row = 0; row < rowCount(); ++row) {
         const CellResult* c = rankCell(row, 0);
-        if (c && c->ok && c->style != baselineStyle() && c->overheadPct
+        if (c && c->ok && c->style != baselineStyle() && c->style != aaControlStyle()
+            && c->style != observerControlStyle() && c->overheadPct
             && (worst < 0 || c->overheadPct->estimate > rankCell(worst, 0)->overheadPct->estimate))
             worst = row;
     }
@@ -228,6 +234,12 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const
             extra && c->style != baselineStyle())
             tip += tr("\n%1 ms against this rank's wait under %2")
                        .arg(qs(formatNumber("%+.3f", *extra)), qs(baselineStyle()));
+        if (const auto& p = c->rankPrediction) {
+            tip += tr("\npredicted (%1 model's barrier replay): step %2 ms, all-reduce wait %3 ms, tax %4")
+                       .arg(qs(p->tax.model), qs(formatNumber("%.3f", p->stepMs)),
+                           qs(formatNumber("%.3f", p->collectiveWaitMs)),
+                           qs(formatNumber("%+.1f%%", p->tax.overheadPct)));
+        }
         return tip;
     }
     case Qt::ForegroundRole:
