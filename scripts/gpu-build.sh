@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine: configure and build the runner and tests against the LibTorch inside the
-# image's python torch (no Qt there). Sourced by scripts/gpu-check.sh and gpu-replay-check.sh;
-# expects BUILD set, leaves logs in $BUILD/logs.
+# image's python torch (no Qt there). Sourced by the scripts/gpu-*-check.sh; leaves logs in $BUILD/logs.
+# BUILD and OUT_DIR default here for the scripts that source this one: the build folder, and $OUT
+# (the device's folder that comes back) where it is set.
+BUILD=${BUILD:-/tmp/synctax-gpu-build}
+OUT_DIR=${OUT:-$BUILD/out}
 export CMAKE_POLICY_VERSION_MINIMUM=3.5
-mkdir -p "$BUILD/logs"
+mkdir -p "$BUILD/logs" "$OUT_DIR"
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
 # The GPU image has no RapidJSON (header-only): carry Debian's headers in .gpu-deps/include
 # (scripts/gpu-deps.sh fills .gpu-deps/).

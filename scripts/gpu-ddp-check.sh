@@ -1,15 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine: build against the image's LibTorch (scripts/gpu-build.sh), run the
-# data-parallel tests, then two data-parallel runs: 2 Gloo ranks over CUDA tensors sharing one GPU
-# (ddp-cpu with device cuda:0), and the ddp preset (2 NCCL ranks, one GPU each, when the machine has
-# two; with one GPU it is said and skipped). Results and logs go to $OUT when it is set, else
-# $BUILD/out. Not run on the CPU machines; the first run on the GPU machine is still to come.
+# data-parallel tests, then data-parallel runs: 2 Gloo ranks over CUDA tensors sharing one GPU
+# (ddp-cpu with device cuda:0, and small_resnet with styles on rank 0), NCCL with one rank on cuda:0,
+# and the ddp preset (2 NCCL ranks, one GPU each) when the machine has two GPUs; with one it is said
+# and skipped. Results and logs go to $OUT when it is set, else $BUILD/out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-/tmp/synctax-gpu-build}
-OUT_DIR=${OUT:-$BUILD/out}
-mkdir -p "$OUT_DIR" "$BUILD/logs"
-source scripts/gpu-build.sh
+source scripts/gpu-build.sh # sets BUILD and OUT_DIR
 
 (cd "$BUILD" && ctest -R 'DataParallel|cli.ddp' --timeout 300 --output-on-failure >"$OUT_DIR/ddp-ctest.log" 2>&1) \
     && tests=ok || tests=FAILED

@@ -5,10 +5,7 @@
 # time (the CUDA graph regime labels in two runs). Results into $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-/tmp/synctax-gpu-build}
-OUT_DIR=${OUT:-$BUILD/out}
-mkdir -p "$OUT_DIR" "$BUILD/logs"
-source scripts/gpu-build.sh
+source scripts/gpu-build.sh # sets BUILD and OUT_DIR
 run=$BUILD/bin/synctax-run
 status=0
 
