@@ -14,6 +14,7 @@
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 #include "ui/configpanel.h"
+#include "ui/launcherrun.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
 #include "ui/results/diffdialog.h"
@@ -100,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent, bool restoreSettings)
     createActions();
     createStatusBar();
     connectController();
+    connectLauncher();
     loadPreset(QString::fromStdString(defaultPresetName(false)));
     sizeToScreen();
     if (m_restoreSettings)
@@ -117,7 +119,11 @@ void MainWindow::sizeToScreen()
     move(available.center() - rect().center());
 }
 
-MainWindow::~MainWindow() { m_controller.stopAndWait(); }
+MainWindow::~MainWindow()
+{
+    m_controller.stopAndWait();
+    m_launcher->stopAndWait();
+}
 
 void MainWindow::createViews()
 {
@@ -466,7 +472,7 @@ void MainWindow::connectController()
 
 bool MainWindow::run()
 {
-    if (m_controller.isRunning())
+    if (isRunning())
         return false;
     const QStringList problems = m_configPanel->problems();
     if (!problems.isEmpty()) {
@@ -474,6 +480,8 @@ bool MainWindow::run()
         return false;
     }
     ExperimentConfig config = m_configPanel->config();
+    if (config.distributed)
+        return runWithLauncher(config);
     if (config.processes > 1) {
         // The window measures in its own worker thread; synctax-run spreads a run over processes.
         log(tr("%1 asks for %2 processes: the window measures in one; synctax-run spreads the run over them.")
@@ -496,6 +504,11 @@ bool MainWindow::run()
 
 void MainWindow::stop()
 {
+    if (m_launcher->isRunning()) {
+        m_launcher->stop();
+        m_cellLabel->setText(tr("Stopping: the ranks end together at the end of a round…"));
+        return;
+    }
     if (!m_controller.isRunning())
         return;
     m_controller.stop();
@@ -568,7 +581,7 @@ void MainWindow::setRunning(bool running)
 
 void MainWindow::updateStartPage()
 {
-    const bool somethingToShow = m_controller.isRunning() || !m_shown.cells.empty();
+    const bool somethingToShow = isRunning() || !m_shown.cells.empty();
     m_central->setCurrentWidget(somethingToShow ? static_cast<QWidget*>(m_table) : m_startPage);
 }
 
@@ -691,6 +704,10 @@ bool MainWindow::saveConfig(const QString& path, QString* error)
 bool MainWindow::openResults(const QString& path, QString* error)
 {
     // Opening a file replaces what is on screen: a run in progress stops first, and keeps what it measured.
+    if (m_launcher->isRunning()) {
+        fail(tr("Cannot open results"), tr("a data-parallel run is in progress: stop it first"), error);
+        return false;
+    }
     if (m_controller.isRunning()) {
         m_controller.stopAndWait();
         if (m_controller.isRunning())
@@ -924,6 +941,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     // A run in progress stops within one step; its partial result is kept like any other run's.
     m_controller.stopAndWait();
+    m_launcher->stopAndWait();
     if (m_restoreSettings)
         writeSettings();
     event->accept();

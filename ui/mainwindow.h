@@ -28,6 +28,7 @@ class DiffDialog;
 class ConfigPanel;
 class ExplanationPanel;
 class HostWorkTaxChart;
+class LauncherRun;
 class OverheadChart;
 class QueueChart;
 class RanksModel;
@@ -87,6 +88,8 @@ public:
     void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
 
     RunController& controller() { return m_controller; }
+    // A data-parallel run (`distributed:`) goes through synctax-run, which starts its ranks; this runs it.
+    LauncherRun* launcherRun() const { return m_launcher; }
     ConfigPanel* configPanel() const { return m_configPanel; }
     ComparisonModel* comparisonModel() const { return m_comparison; }
     ComparisonView* comparisonView() const { return m_table; }
@@ -146,6 +149,12 @@ private:
     void updateRanks(const ExperimentResult& result);
     void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void onRunFinished(bool stopped);
+    // The data-parallel run's side: the launcher started, its lines logged, its results opened.
+    void connectLauncher();
+    bool runWithLauncher(const ExperimentConfig& config);
+    void onLauncherResults(const QString& path, int exitCode);
+    void onLauncherFailed(const QString& message);
+    bool isRunning() const; // in this process or through the launcher
     void setRunning(bool running);
     void addRecentFile(const QString& path);
     void updateRecentMenu();
@@ -160,6 +169,7 @@ private:
     void writeSettings();
 
     RunController m_controller;
+    LauncherRun* m_launcher = nullptr;
     ExperimentResult m_shown;
     bool m_quiet = false;
     bool m_restoreSettings = true;
