@@ -33,6 +33,15 @@ ExperimentConfig smallDdpConfig()
     return c;
 }
 
+// The real launcher and what it signals.
+struct Watched {
+    LauncherRun run;
+    QSignalSpy progress { &run, &LauncherRun::progress };
+    QSignalSpy results { &run, &LauncherRun::resultsAvailable };
+    QSignalSpy failed { &run, &LauncherRun::runFailed };
+    Watched() { run.setProgram(QStringLiteral(SYNCTAX_RUN_BINARY)); }
+};
+
 QAction* action(MainWindow& w, const char* name) { return w.findChild<QAction*>(QString::fromLatin1(name)); }
 
 } // namespace
@@ -78,11 +87,8 @@ private Q_SLOTS:
     void runsTheRanksAndLoadsTheirResults()
     {
         QTemporaryDir root;
-        LauncherRun run;
-        run.setProgram(QStringLiteral(SYNCTAX_RUN_BINARY));
-        QSignalSpy progress(&run, &LauncherRun::progress);
-        QSignalSpy results(&run, &LauncherRun::resultsAvailable);
-        QSignalSpy failed(&run, &LauncherRun::runFailed);
+        Watched w;
+        auto& [run, progress, results, failed] = w;
         QString error;
         QVERIFY2(run.start(smallDdpConfig(), root.path(), &error), qPrintable(error));
         QVERIFY(run.folder().startsWith(root.path() + QStringLiteral("/ddp-small-")));
@@ -126,11 +132,8 @@ private Q_SLOTS:
     void stopEndsTheRanks()
     {
         QTemporaryDir root;
-        LauncherRun run;
-        run.setProgram(QStringLiteral(SYNCTAX_RUN_BINARY));
-        QSignalSpy progress(&run, &LauncherRun::progress);
-        QSignalSpy results(&run, &LauncherRun::resultsAvailable);
-        QSignalSpy failed(&run, &LauncherRun::runFailed);
+        Watched w;
+        auto& [run, progress, results, failed] = w;
         const ExperimentConfig config
             = *loadConfigFile(SYNCTAX_TEST_DATA "/configs/ddp-long.yaml").config; // far longer than this waits
         QString error;
