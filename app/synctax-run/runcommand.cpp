@@ -33,6 +33,9 @@
 
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <atomic>
 #include <cerrno>
@@ -51,6 +54,17 @@ namespace {
 std::atomic<bool> g_stopRequested { false };
 
 extern "C" void requestStop(int) { g_stopRequested.store(true); }
+
+// A rank stops, as on SIGTERM, when its launcher dies without passing a stop on (killed, crashed):
+// else the ranks, in step with each other, would run their whole budget with nobody to collect it.
+void stopWithLauncher()
+{
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() == 1) // the launcher was gone before the line above
+        g_stopRequested.store(true);
+#endif
+}
 
 void writeText(const std::filesystem::path& path, const std::string& text)
 {
@@ -365,6 +379,8 @@ int runCommand(const RunOptions& options)
     g_stopRequested.store(false);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
+    if (config->distributed && options.rank >= 0)
+        stopWithLauncher();
     ExperimentResult result = runner->run(g_stopRequested);
     if (config->distributed)
         result.distributed = DistributedResult { options.rank, {}, {} };

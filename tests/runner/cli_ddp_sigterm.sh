@@ -8,7 +8,8 @@ rm -rf "$work"
 "$runner" run "$data/configs/ddp-long.yaml" --out "$work" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 300); do
-    [ "$(grep -c '"block"' "$work/rank-0/journal.jsonl" 2>/dev/null || echo 0)" -ge 10 ] && break
+    blocks=$(grep -c '"block"' "$work/rank-0/journal.jsonl" 2>/dev/null)
+    [ "${blocks:-0}" -ge 10 ] && break
     sleep 0.1
 done
 kill -TERM $pid
