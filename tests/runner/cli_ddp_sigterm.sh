@@ -4,14 +4,7 @@
 # results.json keeps what they measured, marked stopped.
 set -u
 runner=$1 data=$2 work=$3
-rm -rf "$work"
-"$runner" run "$data/configs/ddp-long.yaml" --out "$work" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do
-    blocks=$(grep -c '"block"' "$work/rank-0/journal.jsonl" 2>/dev/null)
-    [ "${blocks:-0}" -ge 10 ] && break
-    sleep 0.1
-done
+source "$(dirname "$0")/ddp_long_started.sh"
 kill -TERM $pid
 wait $pid
 rc=$?
