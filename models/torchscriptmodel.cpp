@@ -218,12 +218,8 @@ void checkTorchScriptModel(const TorchScriptModelSpec& spec)
                 + ", not a Tensor: the loss is taken on one output tensor (return the logits or the prediction)");
     }
     checkOutput(spec, result.toTensor(), batch);
-    try {
-        std::vector<torch::Tensor> inputs;
-        inputs.reserve(args.size());
-        for (const auto& arg : args)
-            inputs.push_back(arg.toTensor());
-        modelLoss(built, built.forward(inputs), targetBatch(built, batch, options)).backward();
+    try { // the backward of the forward above: its output holds the autograd graph
+        modelLoss(built, result.toTensor(), targetBatch(built, batch, options)).backward();
     } catch (const std::exception& e) {
         throw TorchScriptError(Part::File, "a training step fails on the CPU: " + torchMessage(e));
     }

@@ -262,7 +262,9 @@ int runCommand(const RunOptions& options)
         std::cerr << "nothing was run\n";
         return 2;
     }
-    if (const auto errors = checkModelFiles(*config); !errors.empty()) {
+    // A rank's launcher checked the same files before it started the ranks.
+    if (const auto errors = options.rank < 0 ? checkModelFiles(*config) : std::vector<ConfigError> {};
+        !errors.empty()) {
         std::cerr << formatErrors(errors) << errors.size() << " error(s) in the torchscript models; nothing was run\n";
         return 2;
     }
