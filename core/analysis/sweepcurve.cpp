@@ -18,15 +18,13 @@ bool sweepsHostWork(const ExperimentConfig& config, const std::string& model)
     return sweep && !sweep->hostWorkUs.empty();
 }
 
-bool isControl(const std::string& style) { return style == aaControlStyle() || style == observerControlStyle(); }
-
 } // namespace
 
 std::vector<SweepCurve> sweepCurves(const ExperimentResult& result)
 {
     std::vector<SweepCurve> curves;
     for (const CellResult& cell : result.cells) {
-        if (cell.style == baselineStyle() || isControl(cell.style) || !sweepsHostWork(result.config, cell.model))
+        if (cell.style == baselineStyle() || isControlStyle(cell.style) || !sweepsHostWork(result.config, cell.model))
             continue;
         auto curve = std::find_if(curves.begin(), curves.end(), [&](const SweepCurve& c) {
             return c.model == cell.model && c.mode == cell.mode && c.batch == cell.batch && c.style == cell.style;

@@ -80,4 +80,10 @@ inline const char* aaControlStyle() { return "aa_control"; }
 // the baseline is (minus) the cost of the instrumentation itself.
 inline const char* observerControlStyle() { return "none_no_events"; }
 
+// A control runs the baseline under another name (aa_control, none_no_events): it logs nothing.
+inline bool isControlStyle(const std::string& style)
+{
+    return style == aaControlStyle() || style == observerControlStyle();
+}
+
 } // namespace synctax

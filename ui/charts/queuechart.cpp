@@ -118,7 +118,7 @@ int QueueChart::currentCell() const
 StyleSpec QueueChart::styleSpecOf(const std::string& style) const
 {
     // The controls run the baseline's loop, which never waits inside a block.
-    if (style == aaControlStyle() || style == observerControlStyle())
+    if (isControlStyle(style))
         return StyleSpec { baselineStyle(), 0 };
     if (m_config) {
         for (const StyleSpec& spec : m_config->styles) {

@@ -71,7 +71,7 @@ std::vector<uint32_t> StepChart::groupCells() const
             continue;
         if (plan.style == baselineStyle())
             cells.insert(cells.begin(), plan.index);
-        else if (plan.style == aaControlStyle() || plan.style == observerControlStyle())
+        else if (isControlStyle(plan.style))
             cells.push_back(plan.index);
         else
             others.push_back(plan.index);

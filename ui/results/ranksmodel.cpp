@@ -155,8 +155,7 @@ int RanksModel::worstRow() const
     int worst = -1;
     for (int row = 0; row < rowCount(); ++row) {
         const CellResult* c = rankCell(row, 0);
-        if (c && c->ok && c->style != baselineStyle() && c->style != aaControlStyle()
-            && c->style != observerControlStyle() && c->overheadPct
+        if (c && c->ok && c->style != baselineStyle() && !isControlStyle(c->style) && c->overheadPct
             && (worst < 0 || c->overheadPct->estimate > rankCell(worst, 0)->overheadPct->estimate))
             worst = row;
     }
