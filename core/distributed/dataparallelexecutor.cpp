@@ -18,21 +18,27 @@ DataParallelExecutor::DataParallelExecutor(
             collectives.broadcast(t, 0);
     }
     m_buckets = std::make_unique<GradientBuckets>(m_state->parameters(), collectives, bucketCapBytes);
-    m_state->beforeOptimizerStep = [this] { m_waitMs.push_back(m_buckets->finish()); };
 }
-
-DataParallelExecutor::~DataParallelExecutor() { m_state->beforeOptimizerStep = nullptr; }
 
 StepOutput DataParallelExecutor::step()
 {
     const Batch& b = m_state->batch(m_next++);
-    return m_state->runStep(b.inputs, b.target);
+    return step(b.inputs, b.target);
+}
+
+StepOutput DataParallelExecutor::step(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target)
+{
+    StepOutput out = m_state->forwardBackward(inputs, target); // its hooks start the all-reduces
+    m_waitMs.push_back(m_buckets->finish());
+    m_state->optimizerStep();
+    return out;
 }
 
 std::vector<double> DataParallelExecutor::takeWaitMs()
 {
-    std::vector<double> taken;
-    taken.swap(m_waitMs);
+    // A copy, so that m_waitMs keeps its capacity: no allocation inside the next block's steps.
+    std::vector<double> taken = m_waitMs;
+    m_waitMs.clear();
     return taken;
 }
 

@@ -18,9 +18,10 @@ class DataParallelExecutor : public StepExecutor {
 public:
     DataParallelExecutor(std::unique_ptr<TrainingState> state, Collectives& collectives,
         int64_t bucketCapBytes = GradientBuckets::defaultCapBytes);
-    ~DataParallelExecutor() override;
 
     StepOutput step() override;
+    // One data-parallel step on this batch (step() takes the state's next).
+    StepOutput step(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target);
     int64_t launchesPerStep() override { return -1; } // a counting step would all-reduce on one rank alone
 
     // Host time each step since the last call spent blocked waiting for its all-reduces, in ms.

@@ -35,7 +35,6 @@ GradientBuckets::GradientBuckets(std::vector<torch::Tensor> parameters, Collecti
             m_bucketOf[k] = m_buckets.size();
             m_offsetOf[k] = numel;
             bucket.members.push_back(k);
-            bucket.offsets.push_back(numel);
             numel += m_parameters[k].numel();
         }
         bucket.flat = torch::zeros({ numel }, m_parameters[group.front()].options());
@@ -82,7 +81,7 @@ double GradientBuckets::finish()
             for (size_t i = 0; i < bucket.members.size(); ++i) {
                 const size_t k = bucket.members[i];
                 if (!m_arrived[k]) {
-                    bucket.flat.narrow(0, bucket.offsets[i], m_parameters[k].numel()).zero_();
+                    bucket.flat.narrow(0, m_offsetOf[k], m_parameters[k].numel()).zero_();
                     m_arrived[k] = true;
                     ++bucket.ready;
                 }
@@ -100,8 +99,9 @@ double GradientBuckets::finish()
         bucket.work.reset();
         bucket.flat.div_(ranks);
         for (size_t i = 0; i < bucket.members.size(); ++i) {
-            torch::Tensor& p = m_parameters[bucket.members[i]];
-            const torch::Tensor average = bucket.flat.narrow(0, bucket.offsets[i], p.numel()).view(p.sizes());
+            const size_t k = bucket.members[i];
+            torch::Tensor& p = m_parameters[k];
+            const torch::Tensor average = bucket.flat.narrow(0, m_offsetOf[k], p.numel()).view(p.sizes());
             if (p.grad().defined())
                 p.mutable_grad().copy_(average);
             else

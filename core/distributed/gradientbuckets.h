@@ -36,7 +36,6 @@ private:
     struct Bucket {
         torch::Tensor flat;
         std::vector<size_t> members; // indices into m_parameters
-        std::vector<int64_t> offsets; // per member, into flat
         size_t ready = 0;
         std::unique_ptr<CollectiveWork> work;
     };

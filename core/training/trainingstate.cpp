@@ -48,15 +48,21 @@ TorchScriptModelSpec torchScriptModelSpec(const TorchScriptSpec& spec)
 
 StepOutput TrainingState::runStep(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target)
 {
+    StepOutput out = forwardBackward(inputs, target);
+    optimizerStep();
+    return out;
+}
+
+StepOutput TrainingState::forwardBackward(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target)
+{
     m_optimizer->zero_grad();
     auto logits = m_model.forward(inputs);
     auto loss = modelLoss(m_model, logits, target);
     loss.backward();
-    if (beforeOptimizerStep)
-        beforeOptimizerStep();
-    m_optimizer->step();
     return { loss, logits, target };
 }
+
+void TrainingState::optimizerStep() { m_optimizer->step(); }
 
 std::vector<torch::Tensor> TrainingState::parameters() const { return m_model.parameters(); }
 

@@ -6,7 +6,6 @@
 #include <torch/optim/optimizer.h>
 #include <torch/types.h>
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -37,15 +36,15 @@ public:
         uint64_t seed, int batches = 4);
 
     StepOutput runStep(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target);
+    // runStep's two halves, for a step that exchanges the gradients between them (data-parallel).
+    StepOutput forwardBackward(const std::vector<torch::Tensor>& inputs, const torch::Tensor& target);
+    void optimizerStep();
     const Batch& batch(size_t i) const { return m_batches[i % m_batches.size()]; }
     size_t batchCount() const { return m_batches.size(); }
     torch::Device device() const { return m_device; }
     void synchronize() const;
     std::vector<torch::Tensor> parameters() const;
     std::vector<torch::Tensor> buffers() const;
-    // Called in runStep between backward and the optimizer step (a data-parallel run's gradient
-    // exchange); nothing when empty.
-    std::function<void()> beforeOptimizerStep;
 
 private:
     torch::Device m_device;

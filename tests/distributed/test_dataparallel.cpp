@@ -89,7 +89,7 @@ TEST(DataParallel, TwoRanksMatchOneProcessWithTheWholeBatch)
         EXPECT_GT(executor.bucketCount(), 1u);
         for (int s = 0; s < steps; ++s) {
             const Batch& b = reference.batch(size_t(s));
-            executor.state().runStep({ b.inputs.at(0).narrow(0, r * mlp.batch, mlp.batch).clone() },
+            executor.step({ b.inputs.at(0).narrow(0, r * mlp.batch, mlp.batch).clone() },
                 b.target.narrow(0, r * mlp.batch, mlp.batch).clone());
         }
         EXPECT_EQ(executor.takeWaitMs().size(), size_t(steps));
