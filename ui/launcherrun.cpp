@@ -1,13 +1,16 @@
 #include "ui/launcherrun.h"
 
+#include "core/analysis/format.h"
 #include "core/config/configwriter.h"
+#include "core/files/runoutputs.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+
+#include <chrono>
 
 namespace synctax {
 
@@ -69,7 +72,7 @@ QString LauncherRun::defaultProgram()
     return QCoreApplication::applicationDirPath() + QStringLiteral("/synctax-run");
 }
 
-QString LauncherRun::resultsPath() const { return m_folder + QStringLiteral("/results.json"); }
+QString LauncherRun::resultsPath() const { return m_folder + QLatin1Char('/') + QLatin1String(resultsFileName); }
 
 bool LauncherRun::start(const ExperimentConfig& config, const QString& root, QString* error)
 {
@@ -83,9 +86,9 @@ bool LauncherRun::start(const ExperimentConfig& config, const QString& root, QSt
     if (!QFileInfo(m_program).isExecutable())
         return failWith(tr("%1: no synctax-run there to start the ranks").arg(m_program));
 
-    // Two runs started within a second get folders of their own.
+    // The folder named as synctax-run names its own; two runs within a millisecond get one each.
     const QString base = root + QLatin1Char('/') + QString::fromStdString(config.name) + QLatin1Char('-')
-        + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"));
+        + QString::fromStdString(formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName));
     QString folder = base;
     for (int n = 2; QFileInfo::exists(folder); ++n)
         folder = base + QLatin1Char('-') + QString::number(n);

@@ -76,8 +76,6 @@ void applyQuick(ExperimentConfig& config)
     shrinkBatches(config.sweep);
 }
 
-std::string toString(TargetSpec::Kind kind) { return kind == TargetSpec::Kind::Classes ? "classes" : "mse"; }
-
 std::string toString(const SinkSpec& sink)
 {
     if (sink.kind == SinkSpec::Kind::File)

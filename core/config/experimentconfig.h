@@ -65,8 +65,6 @@ struct TorchScriptSpec {
     KeyPlace pathAt, inputsAt, targetAt; // where each key was written, for the checks before a run
 };
 
-std::string toString(TargetSpec::Kind kind); // "classes" or "mse"
-
 // One model as an experiment runs it. Sizes start from the catalog's defaults.
 struct ModelSpec {
     std::string name;

@@ -36,7 +36,6 @@ public:
     void setResultsFolder(const QString& folder) { m_folder = folder; }
 
     QTableView* table() const { return m_table; }
-    QLabel* statusLabel() const { return m_status; }
     QLabel* spreadLabel() const { return m_spread; }
     RankStallChart* stallChart() const { return m_chart; }
     // The model's row the chart shows (the table's current row), or -1.
