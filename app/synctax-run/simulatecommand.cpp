@@ -38,6 +38,15 @@ std::string describe(const QueueModel& m)
         + (m.tailMs > 0 ? format(", GPU tail %.3f ms", m.tailMs) : std::string());
 }
 
+// What the fit to the step from an idle GPU did, when it was measured.
+std::string idleStartText(const ReplayFit& fit, double drainMs)
+{
+    if (drainMs <= 0)
+        return {};
+    return format(
+        ", GPU start on an idle queue +%.1f us to the step from an idle GPU's %.3f ms", fit.idleStartUs, drainMs);
+}
+
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
 
 // A measured run, predicted again from each group's D, G, L, K and H: how far the model is off.
@@ -92,8 +101,8 @@ int compareWithMeasured(const std::string& path)
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
                       << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
                       << " to the baseline's " << format("%.3f", f.baselineMs) << " ms, tail +"
-                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs)
-                      << " ms -> " << fit.regime.label << "\n";
+                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
+                      << idleStartText(fit, group.replay->drainMs) << " -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

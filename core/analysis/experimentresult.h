@@ -106,6 +106,9 @@ struct CapturedReplay {
     std::string traceFile; // the capture as Kineto wrote it, when kept (`run --kineto DIR`)
     int capturedSteps = 0;
     double dispatchMs = 0; // unprofiled host time of one step from an idle GPU (median)
+    // Unprofiled, from the start of one step on an idle GPU (after the loop's host work) to its GPU
+    // work done (median); 0 where it was not measured (files from before it was)
+    double drainMs = 0;
     double profiledHostMs = 0; // the same step's host time under the profiler
     ReplayCalibration calibration;
     ReplayCosts costs; // L and every style's cost, measured on an idle GPU
@@ -113,6 +116,7 @@ struct CapturedReplay {
     // calibration; 1 where the replayed baseline was within 2% of it or did not follow the host.
     double baselineHostScale = 1;
     double tailMs = 0; // GPU time moved to the step's last op to meet the baseline's lag (fitTailToLag)
+    double idleStartUs = 0; // the GPU's start on an idle queue, fitted to drainMs (fitIdleStartToDrain)
     ReplayRegime regime; // from the step as predicted (both factors) and the group's host work
     StepSequence step; // the median captured step, calibrated
 };

@@ -12,7 +12,8 @@ BaselineFit fitCapturedReplay(
         f.baselineMs = mean(baseline->blockStepMs);
     if (baseline && baseline->queue)
         f.baselineLagMs = baseline->queue->medianLagMs;
-    f.fit = fitReplayToBaseline(replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs);
+    f.fit = fitReplayToBaseline(
+        replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs, replay.drainMs);
     return f;
 }
 

@@ -105,6 +105,7 @@ void GroupRun::analyse(uint64_t seed)
             const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, double(hostWorkUs));
             group.replay->baselineHostScale = f.fit.hostScale;
             group.replay->tailMs = f.fit.tailMs;
+            group.replay->idleStartUs = f.fit.idleStartUs;
             group.replay->regime = f.fit.regime;
             group.regime.label = f.fit.regime.label;
             predictions = replayPredictions(

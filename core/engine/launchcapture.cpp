@@ -64,18 +64,29 @@ void captureSteps(StepExecutor& executor, const std::string& path)
     prof::disableProfiler()->save(path);
 }
 
-// Host time of one step from an idle GPU, unprofiled: the median of several.
-double dispatchFromIdleMs(StepExecutor& executor, StepOutput& last)
+// One step from an idle GPU, unprofiled, as a loop that syncs every step runs it: the loop's host
+// work first (the GPU idles under it), then the step; its host time and its drain (until its GPU
+// work is done), the medians of several.
+struct FromIdle {
+    double dispatchMs = 0;
+    double drainMs = 0;
+};
+
+FromIdle stepFromIdle(StepExecutor& executor, int64_t hostWorkUs, StepOutput& last)
 {
-    std::vector<double> ms;
+    std::vector<double> dispatch, drain;
+    executor.synchronize();
     for (int i = 0; i < timedSteps; ++i) {
-        executor.synchronize();
+        spinForUs(hostWorkUs);
         const int64_t t0 = steadyNowNs();
         last = executor.step();
-        ms.push_back(double(steadyNowNs() - t0) * 1e-6);
+        const int64_t t1 = steadyNowNs();
+        executor.synchronize();
+        const int64_t t2 = steadyNowNs();
+        dispatch.push_back(double(t1 - t0) * 1e-6);
+        drain.push_back(double(t2 - t0) * 1e-6);
     }
-    executor.synchronize();
-    return median(ms);
+    return { median(dispatch), median(drain) };
 }
 
 // The median over a few calls of `call`, each right after a step has run and the GPU gone idle (as
@@ -181,7 +192,9 @@ std::optional<CapturedReplay> captureLaunchSequence(
     r.capturedSteps = capturedSteps;
     r.profiledHostMs = step.stepHostUs * 1e-3;
     StepOutput out;
-    r.dispatchMs = dispatchFromIdleMs(executor, out);
+    const FromIdle fromIdle = stepFromIdle(executor, int64_t(request.hostWorkUs), out);
+    r.dispatchMs = fromIdle.dispatchMs;
+    r.drainMs = fromIdle.drainMs;
     r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity);
     r.calibration.how = r.calibration.perEventUs > 0
         ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event ("

@@ -28,7 +28,8 @@ bool launchCaptureAvailable();
 
 // Captures a few steps of the executor with Kineto (no host work, no logging), reads the trace back
 // with core/files/kinetoreader.h, keeps the median step, and calibrates it to the unprofiled host
-// time of one step from an idle GPU and to G; measures every style's own cost on an idle GPU.
+// time of one step from an idle GPU and to G; measures that step's drain (drainMs: until its GPU work
+// is done, after the group's host work as its loop does it) and every style's own cost on an idle GPU.
 // Returns nullopt with `reason` set where it cannot (no CUDA, no Kineto, a trace without launches).
 std::optional<CapturedReplay> captureLaunchSequence(
     StepExecutor& executor, const CaptureRequest& request, std::string& reason);

@@ -63,6 +63,7 @@ json replayToJson(const CapturedReplay& r)
         { "trace_file", r.traceFile.empty() ? json(nullptr) : json(r.traceFile) },
         { "captured_steps", r.capturedSteps },
         { "dispatch_ms", number(r.dispatchMs) },
+        { "drain_ms", number(r.drainMs) },
         { "profiled_host_ms", number(r.profiledHostMs) },
         { "calibration",
             { { "per_event_us", number(r.calibration.perEventUs) }, { "host_scale", number(r.calibration.hostScale) },
@@ -70,6 +71,7 @@ json replayToJson(const CapturedReplay& r)
                 { "how", r.calibration.how } } },
         { "baseline_host_scale", number(r.baselineHostScale) },
         { "tail_ms", number(r.tailMs) },
+        { "idle_start_us", number(r.idleStartUs) },
         { "sync_us", number(r.costs.syncUs) },
         { "costs_source", r.costs.source },
         { "style_costs", costs },
@@ -105,6 +107,10 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
         r.baselineHostScale = it->get<double>();
     if (const auto it = j.find("tail_ms"); it != j.end() && it->is_number())
         r.tailMs = it->get<double>();
+    if (const auto it = j.find("drain_ms"); it != j.end() && it->is_number())
+        r.drainMs = it->get<double>();
+    if (const auto it = j.find("idle_start_us"); it != j.end() && it->is_number())
+        r.idleStartUs = it->get<double>();
     r.costs.syncUs = in.num(j, "", "sync_us");
     r.costs.source = in.text(j, "", "costs_source");
     if (const json* costs = in.object(j, "", "style_costs")) {

@@ -29,6 +29,9 @@ struct StepSequence {
     // runtime calls; any host thread), sorted: where a profiler's per-event cost lies, so a
     // calibration can take it out where it was paid (ReplayCalibration::perEventUs).
     std::vector<double> hostEventUs;
+    // How long after its launch call an op that finds the GPU idle starts (µs): fitted to the step
+    // from an idle GPU as measured unprofiled (fitIdleStartToDrain), 0 where nothing was measured.
+    double idleStartUs = 0;
 };
 
 // One sequence per step of the report, ops in issue order; only launches joined to a GPU op (by

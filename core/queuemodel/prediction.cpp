@@ -123,12 +123,40 @@ StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, in
     return out;
 }
 
+StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, double* idleStartUs)
+{
+    if (idleStartUs)
+        *idleStartUs = 0;
+    const int64_t capacity = ReplayOptions {}.queueCapacity;
+    const double targetUs = drainMs * 1e3;
+    const auto drainAt = [&](double startUs) {
+        StepSequence trial = step;
+        trial.idleStartUs = startUs;
+        return replayedDrainUs(trial, capacity);
+    };
+    StepSequence out = step;
+    out.idleStartUs = 0;
+    if (step.ops.empty() || targetUs <= 0 || drainAt(0) >= targetUs)
+        return out;
+    // The drain grows with the start's delay, by at most the delay: it is reached by targetUs.
+    out.idleStartUs = bisect(drainAt, 0, targetUs, targetUs, 60, Halving::Arithmetic);
+    if (idleStartUs)
+        *idleStartUs = out.idleStartUs;
+    return out;
+}
+
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
-    double hostWorkUs, double baselineMs, double baselineLagMs)
+    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs)
 {
     ReplayFit fit;
-    const StepSequence host = fitHostToBaseline(captured, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
-    fit.step = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
+    StepSequence step = captured;
+    for (int pass = 0; pass < (drainMs > 0 ? 2 : 1); ++pass) {
+        const StepSequence host = fitHostToBaseline(step, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
+        const StepSequence tail = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
+        fit.step = fitIdleStartToDrain(tail, drainMs, &fit.idleStartUs);
+        // The next pass refits the captured step's host and tail with the start found here.
+        step.idleStartUs = fit.idleStartUs;
+    }
     fit.regime = replayRegime(fit.step, hostWorkUs);
     return fit;
 }

@@ -57,15 +57,26 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
 StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs,
     double measuredLagMs, double* tailMs = nullptr);
 
+// The GPU's start on an idle queue that the step from an idle GPU shows: where the replayed drain
+// of one step (replayedDrainUs) falls short of the measured one (drainMs: from the step's start on
+// an idle GPU, after the loop's host work, to its GPU work done, unprofiled), the step's
+// idleStartUs is set by bisection so that they meet. A GPU that has been idle starts its next work
+// late (clocks, the host's wake from a wait, the first launch's path), and a loop that syncs every
+// step pays that at every step; a full queue never does. Left as it is where nothing was measured
+// or the replay already takes as long. `idleStartUs` receives what was set.
+StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, double* idleStartUs = nullptr);
+
 // A captured step brought to the run's timed blocks: the host refitted to the baseline's blocks,
-// then the tail to its lag (both from the baseline alone).
+// then the tail to its lag (both from the baseline alone), then the GPU's start on an idle queue to
+// the measured step from an idle GPU (drainMs; 0: not measured), twice over, since each moves the others.
 struct ReplayFit {
     StepSequence step;
     double hostScale = 1;
     double tailMs = 0;
+    double idleStartUs = 0;
     ReplayRegime regime;
 };
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
-    double hostWorkUs, double baselineMs, double baselineLagMs);
+    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0);
 
 } // namespace synctax

@@ -6,7 +6,7 @@
 
 namespace synctax {
 
-void replayLaunch(ReplayState& s, double hostUs, double gpuUs, size_t capacity)
+void replayLaunch(ReplayState& s, double hostUs, double gpuUs, size_t capacity, double idleStartUs)
 {
     while (s.pending.size() >= capacity) {
         const double freed = std::max(s.host, s.pending.front());
@@ -17,7 +17,7 @@ void replayLaunch(ReplayState& s, double hostUs, double gpuUs, size_t capacity)
     s.host += hostUs;
     while (!s.pending.empty() && s.pending.front() <= s.host)
         s.pending.pop_front();
-    s.gpuFree = std::max(s.gpuFree, s.host) + gpuUs;
+    s.gpuFree = std::max(s.gpuFree, s.host + idleStartUs) + gpuUs;
     s.gpuBusy += gpuUs;
     s.pending.push_back(s.gpuFree);
     s.maxPending = std::max<std::int64_t>(s.maxPending, std::int64_t(s.pending.size()));
@@ -41,7 +41,7 @@ void replayRecordedStep(
     };
     const auto issue = [&](const LaunchOp& op) {
         workUntil(op.issueUs);
-        replayLaunch(s, op.hostUs, op.gpuUs, capacity);
+        replayLaunch(s, op.hostUs, op.gpuUs, capacity, seq.idleStartUs);
         recorded = std::max(recorded, op.issueUs + op.hostUs);
     };
     size_t next = 0;

@@ -27,9 +27,9 @@ struct ReplayResult {
 // Replays a recorded step: the host does H, then walks the step's launches and syncs in offset
 // order, doing the recorded host work between them (the gaps, which move when the host is held
 // up); a launch first waits while Q launches are pending, then costs its host time, and its GPU op
-// starts at max(the launch's end, the GPU free): one engine for every stream, in issue order, so
-// each stream's ops run in order. A sync waits until every issued op has finished, then costs L.
-// No wall clock: the same sequence gives the same result.
+// starts at max(the launch's end + the step's idleStartUs, the GPU free): one engine for every stream, in issue order,
+// so each stream's ops run in order. A sync waits until every issued op has finished, then costs L. No wall clock: the
+// same sequence gives the same result.
 ReplayResult replaySteps(const StepSequence& sequence, const ReplayOptions& options = {});
 
 } // namespace synctax

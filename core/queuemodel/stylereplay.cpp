@@ -162,6 +162,7 @@ StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
 StepSequence withoutSyncs(const StepSequence& seq)
 {
     StepSequence out;
+    out.idleStartUs = seq.idleStartUs;
     // The host time removed before an offset: the syncs that ended at or before it.
     const auto removedBefore = [&](double offsetUs) {
         double removed = 0;
@@ -204,6 +205,13 @@ double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity)
     ReplayState s;
     replayRecordedStep(s, seq, 0, size_t(std::max<std::int64_t>(1, queueCapacity)));
     return s.host;
+}
+
+double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity)
+{
+    ReplayState s;
+    replayRecordedStep(s, seq, 0, size_t(std::max<std::int64_t>(1, queueCapacity)));
+    return std::max(s.host, s.gpuFree);
 }
 
 ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity)

@@ -95,6 +95,10 @@ double gpuTimeUs(const StepSequence& seq);
 // The host time of one step replayed from an idle GPU, with the queue blocking when full (µs).
 double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
 
+// The same step's drain: from its start on an idle GPU until its host is done and its GPU work has
+// finished (µs), what a sync right after it returns at, less the sync's own cost.
+double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
+
 // The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle
 // GPU, dispatchMs of host time, by bisection: the cost per recorded host event where the sequence
 // has its host events, else the host scale. The queue's blocking is part of the replay, so a step

@@ -3,6 +3,7 @@
 #include "core/engine/experimentrunner.h"
 #include "core/engine/launchcapture.h"
 #include "core/engine/regimeprobe.h"
+#include "core/queuemodel/prediction.h"
 #include "core/styles/loggingstyle.h"
 #include "core/styles/sink.h"
 #include "core/training/stepexecutor.h"
@@ -253,6 +254,16 @@ TEST(Gpu, ACapturedStepReplaysWithItsLaunchesAndMeasuredCosts)
     EXPECT_GT(replay->calibration.hostScale, 0.05);
     EXPECT_LT(replay->calibration.hostScale, 1.5);
     EXPECT_NEAR(replayedDispatchUs(replay->step, 1021), replay->dispatchMs * 1e3, 1.0);
+    // The step from an idle GPU drains after its host is done and its GPU work has run; the fit to
+    // it makes the replay drain then too.
+    EXPECT_GE(replay->drainMs, replay->dispatchMs);
+    EXPECT_GE(replay->drainMs, 0.9 * m.gMs);
+    double idleStartUs = -1;
+    const StepSequence fitted = fitIdleStartToDrain(replay->step, replay->drainMs, &idleStartUs);
+    if (replayedDrainUs(replay->step, 1021) < replay->drainMs * 1e3)
+        EXPECT_NEAR(replayedDrainUs(fitted, 1021), replay->drainMs * 1e3, 1.0);
+    else
+        EXPECT_DOUBLE_EQ(idleStartUs, 0.0);
     // The styles' own costs, measured: an item reads, a bar does not.
     ASSERT_TRUE(replay->costs.measured.count("item"));
     EXPECT_GT(replay->costs.measured.at("item").readUs, 1.0);
@@ -263,5 +274,6 @@ TEST(Gpu, ACapturedStepReplaysWithItsLaunchesAndMeasuredCosts)
     EXPECT_TRUE(std::filesystem::exists(replay->traceFile));
     std::cout << "captured " << replay->step.ops.size() << " launches; D " << replay->regime.dMs << " ms, G "
               << replay->regime.gMs << " ms, " << replay->regime.label << "; " << replay->calibration.how
-              << "; item read " << replay->costs.measured.at("item").readUs << " us\n";
+              << "; item read " << replay->costs.measured.at("item").readUs << " us; from idle: dispatch "
+              << replay->dispatchMs << " ms, drain " << replay->drainMs << " ms, GPU start +" << idleStartUs << " us\n";
 }

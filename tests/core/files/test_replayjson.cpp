@@ -10,12 +10,14 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.traceFile = "/tmp/resnet50-eager.pt.trace.json";
     r.capturedSteps = 6;
     r.dispatchMs = 27.5;
+    r.drainMs = 33.75;
     r.profiledHostMs = 42.25;
     r.calibration.perEventUs = 1.5;
     r.calibration.hostScale = 0.66;
     r.calibration.gpuGapUs = 1.25;
     r.calibration.how = "host x 0.66";
     r.baselineHostScale = 1.17;
+    r.idleStartUs = 412.5;
     r.costs.syncUs = 9.5;
     r.costs.source = "measured on cuda:0";
     r.costs.measured["item"] = { 11.25, 0.0 };
@@ -31,6 +33,8 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_DOUBLE_EQ(back->calibration.gpuGapUs, 1.25);
     EXPECT_DOUBLE_EQ(back->calibration.perEventUs, 1.5);
     EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
+    EXPECT_DOUBLE_EQ(back->drainMs, 33.75);
+    EXPECT_DOUBLE_EQ(back->idleStartUs, 412.5);
     EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 11.25);
     EXPECT_EQ(back->regime.label, "balanced");
     ASSERT_EQ(back->step.ops.size(), 2u);
@@ -47,6 +51,13 @@ TEST(ReplayJson, AMalformedOpSaysWhere)
     std::string error;
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/step/ops/0: expected 4 numbers [issue_us, host_us, gpu_us, stream]");
+    // Files from before the drain was measured read as not measured.
+    j["step"]["ops"][0] = { 0, 1, 2, 7 };
+    j.erase("drain_ms");
+    j.erase("idle_start_us");
+    const auto older = replayFromJson(j, error);
+    ASSERT_TRUE(older) << error;
+    EXPECT_DOUBLE_EQ(older->drainMs, 0);
     j.erase("calibration");
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/calibration: missing");

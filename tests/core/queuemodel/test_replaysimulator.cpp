@@ -1,6 +1,7 @@
 #include "core/config/experimentconfig.h"
 #include "core/queuemodel/replaysimulator.h"
 #include "core/queuemodel/simulator.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,29 @@ TEST(ReplaySimulator, ASyncAfterALongLastKernelWaitsForItsTail)
     const ReplayResult later = replaySteps(seq, options(10));
     EXPECT_NEAR(later.syncWaitMsPerStep, 0.082, kEps);
     EXPECT_NEAR(later.msPerStep, 0.160, kEps);
+}
+
+TEST(ReplaySimulator, AnOpLaunchedOntoAnIdleGpuStartsItsIdleStartLater)
+{
+    // Ten launches of 10 µs host and 100 µs GPU (D = 0.1 ms, G = 1 ms), a sync after the last. From
+    // an idle GPU the first op's launch ends at 10 and it starts 50 µs later; the GPU then never
+    // catches up with the host, so the whole step moves by those 50 µs: the sync returns at
+    // 10 + 50 + 1000 + L = 1068 µs instead of 1018.
+    StepSequence seq = uniform(10, 100, 1000, true);
+    EXPECT_NEAR(replaySteps(seq, options(0)).msPerStep, 1.018, kEps);
+    seq.idleStartUs = 50;
+    EXPECT_NEAR(replaySteps(seq, options(0)).msPerStep, 1.068, kEps);
+    // Without the sync the queue never empties after the first step: a full queue pays nothing.
+    StepSequence steady = uniform(10, 100, 1000, false);
+    const double before = replaySteps(steady, options(0)).msPerStep;
+    steady.idleStartUs = 50;
+    EXPECT_NEAR(replaySteps(steady, options(0)).msPerStep, before, kEps);
+    // Host-bound (G = 50 µs against D = 100 µs): every op finds the GPU idle and starts 50 µs after
+    // its launch, so only the step's end moves: the last op, launched by 100, is done at 155.
+    StepSequence hostBound = uniform(10, 100, 50, false);
+    EXPECT_NEAR(replayedDrainUs(hostBound, 1021), 105, kEps);
+    hostBound.idleStartUs = 50;
+    EXPECT_NEAR(replayedDrainUs(hostBound, 1021), 155, kEps);
 }
 
 TEST(ReplaySimulator, AFullQueueBlocksTheHost)

@@ -222,6 +222,39 @@ TEST(StyleReplay, TheTailIsFittedToTheMeasuredLagOfADispatchBoundLoop)
     EXPECT_DOUBLE_EQ(tail, 0);
 }
 
+TEST(StyleReplay, TheGpusStartOnAnIdleQueueIsFittedToTheMeasuredStepFromIdle)
+{
+    // GPU-bound: 40 launches of 25 µs host (D = 1 ms), 100 µs GPU each (G = 4 ms). Replayed from an
+    // idle GPU the step drains at the first launch's end plus G: 4.025 ms. Measured 4.325 ms: the
+    // GPU starts its work 300 µs late after an idle queue.
+    const StepSequence seq = uniform(40, 1000, 4000);
+    EXPECT_NEAR(replayedDrainUs(seq, 1021), 4025, 1e-9);
+    double start = -1;
+    const StepSequence fitted = fitIdleStartToDrain(seq, 4.325, &start);
+    EXPECT_NEAR(start, 300, 1e-6);
+    EXPECT_NEAR(replayedDrainUs(fitted, 1021), 4325, 1e-6);
+    // item, which drains the queue every step, pays the 300 µs at every step; the baseline, whose
+    // queue stays full, once per block (its first step), as the runner's blocks start from idle.
+    ReplayCosts costs;
+    ReplayOptions o;
+    o.syncUs = costs.syncUs;
+    const auto plain = predictStyles(seq, { { "none", 0 }, { "item", 0 } }, 10, o, costs);
+    const auto late = predictStyles(fitted, { { "none", 0 }, { "item", 0 } }, 10, o, costs);
+    EXPECT_NEAR(late[0].stepMs - plain[0].stepMs, 0.300 / 10, 1e-9);
+    EXPECT_NEAR(late[1].stepMs - plain[1].stepMs, 0.300, 1e-9);
+    // A measured drain the replay already reaches, or none measured, sets nothing.
+    fitIdleStartToDrain(seq, 4.0, &start);
+    EXPECT_DOUBLE_EQ(start, 0);
+    EXPECT_DOUBLE_EQ(fitIdleStartToDrain(seq, 0, &start).idleStartUs, 0);
+    EXPECT_DOUBLE_EQ(start, 0);
+    // The whole fit carries it: the baseline as replayed, and the drain as measured.
+    const double baselineMs = replayStyleBlock(seq, { "none", 0 }, 10, o, costs).msPerStep;
+    const ReplayFit fit = fitReplayToBaseline(seq, costs, 10, 0, baselineMs, 0, 4.325);
+    EXPECT_NEAR(fit.idleStartUs, 300, 1e-6);
+    EXPECT_NEAR(replayedDrainUs(fit.step, 1021), 4325, 1e-6);
+    EXPECT_DOUBLE_EQ(fitReplayToBaseline(seq, costs, 10, 0, baselineMs, 0).idleStartUs, 0);
+}
+
 TEST(StyleReplay, HostWorkBeforeTheSyncHidesTheTail)
 {
     // A 500 µs kernel launched at the step's end (longLastKernel). With
