@@ -156,8 +156,7 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     // the host's speed, which moves between the capture and the blocks; its own baseline's lag gives
     // that (fitTailToLag), measured in the blocks.
     const bool dispatchBound = replayRegime(captured, 0).label == "dispatch_bound";
-    const StepSequence started
-        = dispatchBound ? captured : fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs);
+    const StepSequence started = dispatchBound ? captured : fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs);
     const StepSequence host = fitHostToBaseline(started, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
     fit.step = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
     fit.regime = replayRegime(fit.step, hostWorkUs);
