@@ -1,6 +1,7 @@
 #include "core/files/ranktable.h"
 
 #include "core/analysis/format.h"
+#include "core/config/sweepgrid.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,12 +35,16 @@ std::string row(int styleWidth, const std::string& who, const CellResult& c, con
     return line(styleWidth, who.c_str(), c.style.c_str(), step.c_str(), wait.c_str(), pred.c_str(), tax);
 }
 
-// What made the model's rank predictions: one line under the model's name, where there are any.
-std::string predictedBy(const DistributedResult& d, const std::string& model)
+// A cell's heading: its model, and its sweep point where the config sweeps (each point is a group
+// of its own, with its own baseline).
+std::string groupOf(const SweptKeys& swept, const CellResult& c) { return c.model + sweepPointSuffix(swept, c); }
+
+// What made the group's rank predictions: one line under its heading, where there are any.
+std::string predictedBy(const DistributedResult& d, const SweptKeys& swept, const std::string& group)
 {
     for (const RankOutcome& r : d.ranks) {
         for (const CellResult& c : r.cells) {
-            if (c.model == model && c.rankPrediction)
+            if (groupOf(swept, c) == group && c.rankPrediction)
                 return "  pred: the " + c.rankPrediction->tax.model + " model's barrier replay of every rank, "
                     + "all-reduce " + formatNumber("%.3f", c.rankPrediction->collectiveMs) + " ms\n";
         }
@@ -62,31 +67,33 @@ std::string formatRankTable(const ExperimentResult& result)
         if (r.status != "ok")
             out << "  rank " << r.rank << ": " << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
     }
-    // Model by model, in the order the cells came: the ranks' rows, then the single process's.
-    std::vector<std::string> models;
+    // Model by model (and sweep point by point), in the order the cells came: the ranks' rows, then
+    // the single process's.
+    const SweptKeys swept = sweptKeys(result.config);
+    std::vector<std::string> groups;
     int styleWidth = 5;
     const auto collect = [&](const std::vector<CellResult>& cells) {
         for (const CellResult& c : cells) {
-            if (std::find(models.begin(), models.end(), c.model) == models.end())
-                models.push_back(c.model);
+            if (std::find(groups.begin(), groups.end(), groupOf(swept, c)) == groups.end())
+                groups.push_back(groupOf(swept, c));
             styleWidth = std::max(styleWidth, int(c.style.size()));
         }
     };
     for (const RankOutcome& r : d.ranks)
         collect(r.cells);
     collect(d.singleProcess);
-    for (const std::string& model : models) {
-        out << model << "\n"
-            << predictedBy(d, model) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
+    for (const std::string& group : groups) {
+        out << group << "\n"
+            << predictedBy(d, swept, group) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
         for (const RankOutcome& r : d.ranks) {
             for (const CellResult& c : r.cells) {
-                if (c.model == model)
+                if (groupOf(swept, c) == group)
                     out << row(styleWidth, std::to_string(r.rank), c,
                         c.rankPrediction ? std::optional<Prediction>(c.rankPrediction->tax) : std::nullopt);
             }
         }
         for (const CellResult& c : d.singleProcess) {
-            if (c.model == model)
+            if (groupOf(swept, c) == group)
                 out << row(styleWidth, "single", c, c.prediction);
         }
     }

@@ -103,6 +103,41 @@ TEST(RankResults, TheTableShowsEveryRankAndTheSingleProcess)
         EXPECT_LE(end - start, 80u) << wideTable.substr(start, end - start);
 }
 
+TEST(RankResults, ASweptRunHasAHeadingPerPoint)
+{
+    // Host work swept over 0 and 5 ms: each point is its own group, with its own baseline and
+    // predictions, so its rows go under their own heading rather than one per model.
+    ExperimentResult r = rankedResult();
+    r.config.sweep = SweepSpec { { 0, 5000 }, {} };
+    r.distributed->ranks[1].status = "ok";
+    for (RankOutcome& rank : r.distributed->ranks) {
+        std::vector<CellResult> cells = rank.cells;
+        for (CellResult c : rank.cells) {
+            c.hostWorkUs = 5000;
+            if (c.rankPrediction)
+                c.rankPrediction->collectiveMs = 0.5;
+            cells.push_back(c);
+        }
+        rank.cells = cells;
+    }
+    const std::string table = formatRankTable(r);
+    const size_t first = table.find(
+        "\ntiny_mlp h=0 ms\n  pred: the uniform model's barrier replay of every rank, all-reduce 0.150 ms\n");
+    const size_t second = table.find(
+        "\ntiny_mlp h=5 ms\n  pred: the uniform model's barrier replay of every rank, all-reduce 0.500 ms\n");
+    ASSERT_NE(first, std::string::npos) << table;
+    ASSERT_NE(second, std::string::npos) << table;
+    EXPECT_LT(first, second);
+    // Rank 1's item row once under each heading; the single process's only under its own point.
+    const std::string itemRow = "\n  1      item    1.000   1.250  +3.5%  +1.4% [+0.9, +2.0]\n";
+    EXPECT_NE(table.find(itemRow, first), std::string::npos);
+    EXPECT_LT(table.find(itemRow, first), second);
+    EXPECT_NE(table.find(itemRow, second), std::string::npos);
+    const size_t single = table.find("\n  single item");
+    EXPECT_LT(single, second) << table;
+    EXPECT_EQ(table.find("\n  single item", second), std::string::npos) << table;
+}
+
 namespace {
 
 ExperimentResult withRankFolders(const std::string& folder1)
