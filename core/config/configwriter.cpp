@@ -37,7 +37,7 @@ void writeTorchScript(YAML::Emitter& out, const TorchScriptSpec& script)
 {
     using namespace torchscriptkeys;
     out << YAML::Key << path.name << YAML::Value << script.path;
-    if (script.inputs.size() == 1) {
+    if (script.inputs.size() == 1 && !script.inputsListed) {
         out << YAML::Key << input.name << YAML::Value;
         writeInput(out, script.inputs.front());
     } else {

@@ -61,6 +61,7 @@ struct TargetSpec {
 struct TorchScriptSpec {
     std::string path; // absolute: resolved against the config file's folder
     std::vector<InputSpec> inputs; // forward's arguments, in order
+    bool inputsListed = false; // written as `inputs:` (a list, even of one), not `input:`
     TargetSpec target;
     KeyPlace pathAt, inputsAt, targetAt; // where each key was written, for the checks before a run
 };

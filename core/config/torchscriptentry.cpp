@@ -49,6 +49,7 @@ public:
                 spec.inputs.push_back(*one);
         } else {
             spec.inputsAt = keyPlace(m_checker, *nodes.inputs);
+            spec.inputsListed = true;
             readInputList(*nodes.inputs, spec.inputs);
         }
         if (!nodes.target) {

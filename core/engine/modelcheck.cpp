@@ -29,8 +29,7 @@ std::vector<ConfigError> checkModelFiles(const ExperimentConfig& config)
             if (e.part() == Part::File) {
                 errors.push_back(located(script.pathAt, torchscriptkeys::path.name, e.what()));
             } else if (e.part() == Part::Inputs) {
-                const char* key
-                    = script.inputs.size() == 1 ? torchscriptkeys::input.name : torchscriptkeys::inputs.name;
+                const char* key = script.inputsListed ? torchscriptkeys::inputs.name : torchscriptkeys::input.name;
                 errors.push_back(located(script.inputsAt, key, e.what()));
             } else {
                 errors.push_back(located(script.targetAt, torchscriptkeys::target.name, e.what()));

@@ -49,7 +49,7 @@ json torchScriptJson(const TorchScriptSpec& script)
 {
     using namespace torchscriptkeys;
     json j { { path.name, script.path } };
-    if (script.inputs.size() == 1) {
+    if (script.inputs.size() == 1 && !script.inputsListed) {
         j[input.name] = inputJson(script.inputs.front());
     } else {
         j[inputs.name] = json::array();

@@ -51,6 +51,7 @@ void expectSameConfig(const ExperimentConfig& a, const ExperimentConfig& b)
         if (a.models[i].torchscript) {
             EXPECT_EQ(a.models[i].torchscript->path, b.models[i].torchscript->path);
             EXPECT_EQ(a.models[i].torchscript->inputs, b.models[i].torchscript->inputs);
+            EXPECT_EQ(a.models[i].torchscript->inputsListed, b.models[i].torchscript->inputsListed);
             EXPECT_EQ(a.models[i].torchscript->target, b.models[i].torchscript->target);
         }
     }
@@ -88,6 +89,22 @@ TEST(ConfigWriter, TorchScriptModelsSurviveARoundTrip)
     expectSameConfig(c, *again.config);
     // The paths are written absolute, so the config runs from any folder.
     EXPECT_EQ(again.config->models[3].torchscript->path, SYNCTAX_TEST_DATA "/torchscript/tokens-and-features.pt");
+}
+
+TEST(ConfigWriter, AOneItemInputsListStaysAList)
+{
+    // Written as the user wrote it, so that a message about it names the key they wrote.
+    const std::string text
+        = "synctax: 1\nmodels:\n  - torchscript: " SYNCTAX_TEST_DATA
+          "/torchscript/mlp.pt\n    inputs: [{shape: [32]}]\n    target: {classes: 10}\nstyles: [none]\n";
+    const auto listed = loadConfigText(text, "listed.yaml");
+    ASSERT_TRUE(listed.config) << formatErrors(listed.errors);
+    EXPECT_TRUE(listed.config->models[0].torchscript->inputsListed);
+    const std::string written = toYaml(*listed.config);
+    EXPECT_NE(written.find("inputs:"), std::string::npos) << written;
+    const auto again = loadConfigText(written, "written.yaml");
+    ASSERT_TRUE(again.config) << formatErrors(again.errors);
+    expectSameConfig(*listed.config, *again.config);
 }
 
 TEST(ConfigWriter, EveryPresetSurvivesARoundTrip)
