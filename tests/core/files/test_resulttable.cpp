@@ -193,3 +193,25 @@ TEST(ResultTable, AGpuRunWhoseQueueWasNotProbedSaysWhyNotThatThereIsNone)
         std::string::npos)
         << table;
 }
+
+TEST(ResultTable, AReplayLineSaysHowItsStepWasCalibrated)
+{
+    ExperimentResult r = seedLikeResult();
+    CapturedReplay replay;
+    replay.step.ops = { { 0, 5, 30000, 7 } };
+    replay.regime = { 26.5, 33.0, "balanced" };
+    replay.calibration.how = "host x 0.66 to the unprofiled step from an idle GPU (26.50 ms)";
+    r.groups[2].replay = replay;
+    std::string table = formatTable(r, 0);
+    EXPECT_NE(table.find("\n  replay: 1 launches, D 26.500 ms, G 33.000 ms; host x 0.66 to the unprofiled step from an "
+                         "idle GPU (26.50 ms)\n"),
+        std::string::npos)
+        << table;
+    // With the step's drain from an idle GPU measured, what the replay's start was fitted to.
+    r.groups[2].replay->drainMs = 34.25;
+    r.groups[2].replay->idleStartUs = 812.5;
+    table = formatTable(r, 0);
+    EXPECT_NE(table.find("(26.50 ms); from idle it drains in 34.25 ms: GPU start on an idle queue +812.5 us\n"),
+        std::string::npos)
+        << table;
+}
