@@ -137,7 +137,10 @@ void TeachView::loadSequenceFromResults(const QString& path)
     }
     for (const GroupResult& group : loaded.result->groups) {
         if (group.replay) {
-            setLaunchSequence(group.replay->step,
+            // With the GPU's start on an idle queue the run fitted to its step from idle.
+            StepSequence step = group.replay->step;
+            step.idleStartUs = group.replay->idleStartUs;
+            setLaunchSequence(step,
                 tr("%1 (%2/%3)").arg(name, QString::fromStdString(group.model), QString::fromStdString(group.mode)),
                 group.replay->costs.syncUs);
             return;
