@@ -30,8 +30,10 @@ std::optional<double> baselineQueueSteps(const GroupResult& group, const std::ve
     return std::nullopt;
 }
 
-std::string gpuBound(
-    const RegimeMeasurement& r, double hostMs, const std::optional<double>& queueSteps, const CellResult* item)
+// restartUs: the GPU's start on an idle queue the replay fitted to the step from an idle GPU (0:
+// none measured), which a sync pays beside its round trip once the queue has drained.
+std::string gpuBound(const RegimeMeasurement& r, double hostMs, const std::optional<double>& queueSteps,
+    const CellResult* item, double restartUs)
 {
     std::string text = "GPU-bound: the GPU needs " + formatMs(r.gMs) + " ms per step and the host only "
         + formatMs(hostMs) + " ms, so ";
@@ -43,9 +45,13 @@ std::string gpuBound(
     } else {
         text += "the host runs ahead and the GPU queue stays full";
     }
-    const double bubblePct = r.gMs > 0 ? 100.0 * r.lUs * 1e-3 / r.gMs : 0;
-    text += "; item() waits for work that had to run anyway, and the bubble costs about " + formatUs(r.lUs)
+    const double bubbleUs = r.lUs + restartUs;
+    const double bubblePct = r.gMs > 0 ? 100.0 * bubbleUs * 1e-3 / r.gMs : 0;
+    text += "; item() waits for work that had to run anyway, and the bubble costs about " + formatUs(bubbleUs)
         + " µs of a " + formatMs(r.gMs) + " ms step (~" + formatNumber("%.1f", bubblePct) + "%";
+    if (restartUs > 0)
+        text += ": its round trip, and " + formatUs(restartUs)
+            + " µs for the GPU to start again on the drained queue, as a step from an idle GPU showed";
     if (item)
         text += "; measured item " + formatOverhead(*item->overheadPct);
     return text + ").";
@@ -153,7 +159,8 @@ std::string explainGroup(const GroupResult& group, const std::vector<CellResult>
     const double hostMs = r.dMs + r.hUs * 1e-3;
     std::string text;
     if (r.label == "gpu_bound")
-        text = gpuBound(r, hostMs, baselineQueueSteps(group, cells), item);
+        text
+            = gpuBound(r, hostMs, baselineQueueSteps(group, cells), item, group.replay ? group.replay->idleStartUs : 0);
     else if (r.label == "dispatch_bound")
         text = dispatchBound(r, hostMs, item);
     else if (r.label == "balanced")

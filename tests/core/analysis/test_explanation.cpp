@@ -51,6 +51,26 @@ TEST(Explanation, GpuBoundQuotesBothTimesTheQueueAndTheItemOverhead)
     EXPECT_FALSE(contains(text, "upper bound")) << text;
 }
 
+TEST(Explanation, GpuBoundCountsTheGpusRestartThatTheStepFromIdleShowed)
+{
+    // The replay fitted 500 µs for the GPU to start again once a sync has drained the queue: with
+    // the 30 µs round trip, a 530 µs bubble of a 32.1 ms step, 1.7%.
+    GroupResult g = group("gpu_bound", 2.3, 32.1, 30, 161);
+    CapturedReplay replay;
+    replay.regime = { 2.3, 32.1, "gpu_bound" };
+    replay.idleStartUs = 500;
+    g.replay = replay;
+    const std::string text = explainGroup(g, { cell("item", { 1.9, 1.2, 2.6 }) });
+    EXPECT_TRUE(contains(text,
+        "the bubble costs about 530 µs of a 32.1 ms step (~1.7%: its round trip, and 500 µs "
+        "for the GPU to start again on the drained queue, as a step from an idle GPU showed; "
+        "measured item +1.9% [+1.2, +2.6])."))
+        << text;
+    // Without the fit, the round trip alone.
+    EXPECT_TRUE(contains(explainGroup(group("gpu_bound", 2.3, 32.1, 30, 161), {}),
+        "the bubble costs about 30.0 µs of a 32.1 ms step (~0.1%)."));
+}
+
 TEST(Explanation, DispatchBoundSaysTheQueueIsEmpty)
 {
     const std::string text
