@@ -39,12 +39,15 @@ std::string describe(const QueueModel& m)
 }
 
 // What the fit to the step from an idle GPU did, when it was measured.
-std::string idleStartText(const ReplayFit& fit, double drainMs)
+std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
 {
-    if (drainMs <= 0)
+    if (replay.drainMs <= 0)
         return {};
-    return format(
-        ", GPU start on an idle queue +%.1f us to the step from an idle GPU's %.3f ms", fit.idleStartUs, drainMs);
+    if (!fitsIdleStart(replay.step))
+        return format(
+            ", no GPU start fitted to the step from an idle GPU's %.3f ms (dispatch-bound by itself)", replay.drainMs);
+    return format(", GPU start on an idle queue +%.1f us to the step from an idle GPU's %.3f ms", fit.idleStartUs,
+        replay.drainMs);
 }
 
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
@@ -102,7 +105,7 @@ int compareWithMeasured(const std::string& path)
                       << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
                       << " to the baseline's " << format("%.3f", f.baselineMs) << " ms, tail +"
                       << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
-                      << idleStartText(fit, group.replay->drainMs) << " -> " << fit.regime.label << "\n";
+                      << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

@@ -30,10 +30,10 @@ std::optional<double> baselineQueueSteps(const GroupResult& group, const std::ve
     return std::nullopt;
 }
 
-// restartUs: the GPU's start on an idle queue the replay fitted to the step from an idle GPU (0:
+// idleStartUs: the GPU's start on an idle queue the replay fitted to the step from an idle GPU (0:
 // none measured), which a sync pays beside its round trip once the queue has drained.
 std::string gpuBound(const RegimeMeasurement& r, double hostMs, const std::optional<double>& queueSteps,
-    const CellResult* item, double restartUs)
+    const CellResult* item, double idleStartUs)
 {
     std::string text = "GPU-bound: the GPU needs " + formatMs(r.gMs) + " ms per step and the host only "
         + formatMs(hostMs) + " ms, so ";
@@ -45,12 +45,12 @@ std::string gpuBound(const RegimeMeasurement& r, double hostMs, const std::optio
     } else {
         text += "the host runs ahead and the GPU queue stays full";
     }
-    const double bubbleUs = r.lUs + restartUs;
+    const double bubbleUs = r.lUs + idleStartUs;
     const double bubblePct = r.gMs > 0 ? 100.0 * bubbleUs * 1e-3 / r.gMs : 0;
     text += "; item() waits for work that had to run anyway, and the bubble costs about " + formatUs(bubbleUs)
         + " µs of a " + formatMs(r.gMs) + " ms step (~" + formatNumber("%.1f", bubblePct) + "%";
-    if (restartUs > 0)
-        text += ": its round trip, and " + formatUs(restartUs)
+    if (idleStartUs > 0)
+        text += ": its round trip, and " + formatUs(idleStartUs)
             + " µs for the GPU to start again on the drained queue, as a step from an idle GPU showed";
     if (item)
         text += "; measured item " + formatOverhead(*item->overheadPct);

@@ -75,8 +75,8 @@ std::optional<RankSteps> fitRankSteps(const std::vector<RankBaseline>& baselines
         if (singleGroup && singleGroup->replay) {
             fitted.costs = singleGroup->replay->costs;
             fitted.model = "replay";
-            fitted.steps.push_back(fitReplayToBaseline(
-                singleGroup->replay->step, fitted.costs, stepsPerBlock, hostWorkUs, b.ownMs(), b.lagMs)
+            fitted.steps.push_back(fitReplayToBaseline(singleGroup->replay->step, fitted.costs, stepsPerBlock,
+                hostWorkUs, b.ownMs(), b.lagMs, singleGroup->replay->drainMs)
                                        .step);
         } else if (singleGroup && singleGroup->regime.available) {
             const RegimeMeasurement& m = singleGroup->regime;

@@ -1,5 +1,7 @@
 #include "core/files/resulttable.h"
 
+#include "core/queuemodel/prediction.h"
+
 #include "core/files/textwrap.h"
 
 #include "core/analysis/format.h"
@@ -194,8 +196,10 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
             lines.push_back("  replay: " + std::to_string(g.replay->step.ops.size()) + " launches, D "
                 + fixed(g.replay->regime.dMs, "%.3f") + " ms, G " + fixed(g.replay->regime.gMs, "%.3f") + " ms; "
                 + g.replay->calibration.how
-                + (g.replay->drainMs > 0 ? "; from idle it drains in " + fixed(g.replay->drainMs, "%.2f")
-                            + " ms: GPU start on an idle queue +" + fixed(g.replay->idleStartUs, "%.1f") + " us"
+                + (g.replay->drainMs > 0 ? "; from idle it drains in " + fixed(g.replay->drainMs, "%.2f") + " ms: "
+                            + (fitsIdleStart(g.replay->step)
+                                    ? "GPU start on an idle queue +" + fixed(g.replay->idleStartUs, "%.1f") + " us"
+                                    : std::string("no GPU start fitted (dispatch-bound by itself)"))
                                          : std::string()));
         } else if (!g.replayAbsent.empty() && g.regime.available) {
             lines.push_back("  uniform model (no replay: " + g.replayAbsent + ")");

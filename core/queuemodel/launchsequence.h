@@ -29,8 +29,10 @@ struct StepSequence {
     // runtime calls; any host thread), sorted: where a profiler's per-event cost lies, so a
     // calibration can take it out where it was paid (ReplayCalibration::perEventUs).
     std::vector<double> hostEventUs;
-    // How long after its launch call an op that finds the GPU idle starts (µs): fitted to the step
-    // from an idle GPU as measured unprofiled (fitIdleStartToDrain), 0 where nothing was measured.
+    // The soonest an op starts after its launch call ends (µs): what a GPU that has run dry takes to
+    // start again. An op queued behind work that runs longer than that never waits for it; one
+    // launched onto an idle GPU does. Fitted to the step from an idle GPU as measured unprofiled
+    // (fitIdleStartToDrain); 0 where nothing was fitted.
     double idleStartUs = 0;
 };
 

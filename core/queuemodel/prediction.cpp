@@ -145,18 +145,16 @@ StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, doubl
     return out;
 }
 
+bool fitsIdleStart(const StepSequence& captured) { return replayRegime(captured, 0).label != "dispatch_bound"; }
+
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs)
 {
     ReplayFit fit;
     // The drain was measured beside the dispatch the captured step is calibrated to, at the same
-    // host speed: the start is fitted there, before the host moves to the baseline's. Not for a step
-    // that is dispatch-bound by itself (host work aside: the GPU idles under that, then runs the step
-    // as any other): its GPU waits on the host inside the step, so what is left at its end follows
-    // the host's speed, which moves between the capture and the blocks; its own baseline's lag gives
-    // that (fitTailToLag), measured in the blocks.
-    const bool dispatchBound = replayRegime(captured, 0).label == "dispatch_bound";
-    const StepSequence started = dispatchBound ? captured : fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs);
+    // host speed: the start is fitted there, before the host moves to the baseline's.
+    const StepSequence started
+        = fitsIdleStart(captured) ? fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs) : captured;
     const StepSequence host = fitHostToBaseline(started, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
     fit.step = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
     fit.regime = replayRegime(fit.step, hostWorkUs);

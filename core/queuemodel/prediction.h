@@ -59,16 +59,24 @@ StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, in
 
 // The GPU's start on an idle queue that the step from an idle GPU shows: where the replayed drain
 // of one step (replayedDrainUs) falls short of the measured one (drainMs: from the step's start on
-// an idle GPU, after the loop's host work, to its GPU work done, unprofiled), the step's
-// idleStartUs is set by bisection so that they meet. A GPU that has been idle starts its next work
-// late (clocks, the host's wake from a wait, the first launch's path), and a loop that syncs every
-// step pays that at every step; a full queue never does. Left as it is where nothing was measured
-// or the replay already takes as long. `idleStartUs` receives what was set.
+// an idle GPU, after the loop's host work, until the synchronize after it returned, unprofiled), the
+// step's idleStartUs is set by bisection so that they meet; the synchronize's own return is part of
+// what it takes up. A GPU that has been idle starts its next work late (clocks, the host's wake from
+// a wait, the first launch's path), and a loop that syncs every step pays that at every step; a full
+// queue never does. 0 where nothing was measured or the replay already drains as late. `idleStartUs`
+// receives what was set.
 StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, double* idleStartUs = nullptr);
 
-// A captured step brought to the run's timed blocks: the host refitted to the baseline's blocks,
-// then the tail to its lag (both from the baseline alone), then the GPU's start on an idle queue to
-// the measured step from an idle GPU (drainMs; 0: not measured), twice over, since each moves the others.
+// Whether the fit above applies to a captured step: not to one that is dispatch-bound by itself (host
+// work aside: the GPU idles under that, then runs the step as any other). Its GPU waits on the host
+// inside the step, so what is left at its end follows the host's speed, which moves between the
+// capture and the blocks; its own baseline's lag gives that (fitTailToLag), measured in the blocks.
+bool fitsIdleStart(const StepSequence& captured);
+
+// A captured step brought to the run's timed blocks: first the GPU's start on an idle queue to the
+// measured step from an idle GPU (drainMs; 0: not measured), where fitsIdleStart, at the capture's
+// host speed; then the host refitted to the baseline's blocks, then the tail to its lag (both from the
+// baseline alone).
 struct ReplayFit {
     StepSequence step;
     double hostScale = 1;

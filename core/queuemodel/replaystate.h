@@ -22,7 +22,8 @@ struct ReplayState {
 };
 
 // A launch: waits while `capacity` ops are pending, costs hostUs on the host, and its GPU op of
-// gpuUs starts at max(the launch's end + idleStartUs, the GPU free).
+// gpuUs starts at max(the launch's end + idleStartUs, the GPU free): idleStartUs costs only an op
+// that the GPU would otherwise reach sooner than that after its launch.
 void replayLaunch(ReplayState& s, double hostUs, double gpuUs, std::size_t capacity, double idleStartUs = 0);
 
 // A sync: waits until every issued op has finished, then costs costUs on the host.

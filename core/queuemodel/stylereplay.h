@@ -96,7 +96,7 @@ double gpuTimeUs(const StepSequence& seq);
 double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
 
 // The same step's drain: from its start on an idle GPU until its host is done and its GPU work has
-// finished (µs), what a sync right after it returns at, less the sync's own cost.
+// finished (µs), when a sync right after it would stop waiting.
 double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
 
 // The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle

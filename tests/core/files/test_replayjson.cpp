@@ -52,12 +52,15 @@ TEST(ReplayJson, AMalformedOpSaysWhere)
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/step/ops/0: expected 4 numbers [issue_us, host_us, gpu_us, stream]");
     // Files from before the drain was measured read as not measured.
-    j["step"]["ops"][0] = { 0, 1, 2, 7 };
+    r.drainMs = 12.5;
+    r.idleStartUs = 250;
+    j = replayToJson(r);
     j.erase("drain_ms");
     j.erase("idle_start_us");
     const auto older = replayFromJson(j, error);
     ASSERT_TRUE(older) << error;
     EXPECT_DOUBLE_EQ(older->drainMs, 0);
+    EXPECT_DOUBLE_EQ(older->idleStartUs, 0);
     j.erase("calibration");
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/calibration: missing");

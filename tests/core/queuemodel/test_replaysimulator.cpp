@@ -125,8 +125,9 @@ TEST(ReplaySimulator, AnOpLaunchedOntoAnIdleGpuStartsItsIdleStartLater)
     const double before = replaySteps(steady, options(0)).msPerStep;
     steady.idleStartUs = 50;
     EXPECT_NEAR(replaySteps(steady, options(0)).msPerStep, before, kEps);
-    // Host-bound (G = 50 µs against D = 100 µs): every op finds the GPU idle and starts 50 µs after
-    // its launch, so only the step's end moves: the last op, launched by 100, is done at 155.
+    // Host-bound (G = 50 µs against D = 100 µs): each 5 µs op would start as its launch ends, 10 µs
+    // after the one before; with the start it starts 50 µs after its launch, behind nothing, so only
+    // the step's end moves: the last op, launched by 100, is done at 155.
     StepSequence hostBound = uniform(10, 100, 50, false);
     EXPECT_NEAR(replayedDrainUs(hostBound, 1021), 105, kEps);
     hostBound.idleStartUs = 50;
