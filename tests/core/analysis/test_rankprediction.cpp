@@ -2,6 +2,7 @@
 // measurements. The expected values are worked out by hand in each test.
 #include "core/analysis/rankprediction.h"
 #include "core/queuemodel/launchsequence.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,32 @@ TEST(RankPrediction, TheSingleProcesssCapturedStepIsReplayedWhereItHasOne)
     EXPECT_EQ(item1.tax.model, "replay");
     EXPECT_NEAR(item1.stepMs, 1.09, 1e-6);
     EXPECT_NEAR(item1.tax.overheadPct, 9, 1e-4);
+}
+
+TEST(RankPrediction, TheSingleProcesssStepFromIdleIsFittedForTheRanksToo)
+{
+    // A GPU-bound captured step (10 launches over 0.2 ms, 0.8 ms of GPU work) whose step from an
+    // idle GPU drained 0.1 ms later than it replays, on NCCL ranks (the all-reduce holds the GPU, not
+    // the host, so the baseline's queue never drains): item, which drains rank 0's queue every step,
+    // is predicted slower with the GPU's start fitted to that than without it. (With Gloo every step
+    // drains at the all-reduce, and the all-reduce's fitted cost takes up the start.)
+    const auto itemStepMs = [](double drainMs) {
+        ExperimentResult r = twoRanks();
+        r.config.distributed->backend = CollectiveBackend::Nccl;
+        r.distributed->singleProcess.clear();
+        GroupResult g = singleGroup();
+        CapturedReplay replay;
+        replay.step = uniformSequence(0.2, 0.8, 10);
+        replay.costs.syncUs = 0;
+        replay.costs.measured["item"] = { 10, 0 };
+        replay.drainMs = drainMs;
+        g.replay = replay;
+        predictRankCells(r, { g });
+        return r.distributed->ranks[0].cells[2].rankPrediction->stepMs;
+    };
+    const double replayedDrainMs = replayedDrainUs(uniformSequence(0.2, 0.8, 10), 1021) * 1e-3;
+    EXPECT_GT(itemStepMs(replayedDrainMs + 0.1) - itemStepMs(0), 0.05);
+    EXPECT_NEAR(itemStepMs(replayedDrainMs), itemStepMs(0), 1e-9);
 }
 
 TEST(RankPrediction, TheSingleProcesssRegimeIsTheUniformModelsStep)
