@@ -2,7 +2,8 @@
 # On the GPU machine: the replay's fit to the step from an idle GPU, measured against runs. Builds,
 # runs the gpu tests (TESTS=0: not), then the presets named in PRESETS (default `seed regimes`;
 # PRESET@S cuts that preset's time budgets to S seconds, BUDGET_S every preset's), each followed by
-# `synctax-run simulate` over its results. Results into $OUT, one archive.
+# `synctax-run simulate` over its results. Results into $OUT, one archive; KEEP_STEPS=1 keeps each
+# run's steps.csv in it, compressed (per-step dispatch and lag, for looking at the steps after a sync).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-build.sh # sets BUILD and OUT_DIR
@@ -29,7 +30,7 @@ for token in ${PRESETS:-seed regimes}; do
     t0=$(date +%s)
     "$run" run "$BUILD/$name.yaml" --out "$OUT_DIR/$name" --force 2>"$OUT_DIR/$name.stderr" >"$OUT_DIR/$name-table.txt" \
         || status=1
-    rm -f "$OUT_DIR/$name/steps.csv"
+    if [ "${KEEP_STEPS:-0}" = 1 ]; then gzip -f "$OUT_DIR/$name/steps.csv"; else rm -f "$OUT_DIR/$name/steps.csv"; fi
     "$run" simulate "$OUT_DIR/$name/results.json" >"$OUT_DIR/$name-predicted-vs-measured.txt" 2>&1 || status=1
     echo "$name: $(($(date +%s) - t0)) s"
     grep -E ' -> |largest' "$OUT_DIR/$name-predicted-vs-measured.txt" | sed -e 's/; the profiler.*GPU ops and their gaps to G//' || true
