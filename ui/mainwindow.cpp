@@ -8,6 +8,7 @@
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "core/files/runoutputs.h"
+#include "core/files/stepcsvreader.h"
 #include "core/files/sweeptable.h"
 #include "ui/charts/hostworktaxchart.h"
 #include "ui/charts/overheadchart.h"
@@ -232,9 +233,10 @@ bool MainWindow::showCell(const GroupKey& group, const QString& style)
         return false;
     m_followRun = false;
     m_groupBox->setCurrentIndex(index);
-    // A data-parallel run's stall chart shows the same cell (results files have no step history).
+    // A data-parallel run's stall chart shows the same cell.
     const bool ranked = m_ranksView->selectCell(group, style.toStdString());
-    const auto& cells = m_controller.history().cells();
+    // The steps on screen: the run's in this window, else those read beside an opened results file.
+    const auto& cells = (m_controller.history().cells().empty() ? m_fileSteps : m_controller.history()).cells();
     for (const CellPlan& c : cells) {
         if (groupKeyOf(c) == group && QString::fromStdString(c.style) == style) {
             m_queueChart->setCell(int(c.index));
@@ -436,6 +438,7 @@ void MainWindow::connectController()
 {
     connect(&m_controller, &RunController::runStarted, this, [this] {
         m_followRun = true;
+        m_fileSteps.clear();
         m_stepChart->setHistory(&m_controller.history());
         m_queueChart->setHistory(&m_controller.history(), &m_shown.config);
         m_shown = m_controller.result();
@@ -701,6 +704,39 @@ bool MainWindow::saveConfig(const QString& path, QString* error)
     return true;
 }
 
+void MainWindow::showStepsBeside(const QString& resultsPath)
+{
+    m_fileSteps.clear();
+    QDir folder = QFileInfo(resultsPath).absoluteDir();
+    QString who;
+    if (m_shown.distributed && !m_shown.distributed->ranks.empty()) {
+        const RankOutcome& first = m_shown.distributed->ranks.front();
+        folder.setPath(folder.filePath(
+            QString::fromStdString(first.folder.empty() ? "rank-" + std::to_string(first.rank) : first.folder)));
+        who = tr("rank %1's ").arg(first.rank);
+    }
+    const QString csv = folder.filePath(QStringLiteral("steps.csv"));
+    QString noSteps;
+    if (!QFileInfo::exists(csv)) {
+        // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
+        noSteps = tr("No steps.csv beside this results file: per-step times show while a run is measured here, "
+                     "or from the steps.csv synctax-run writes beside its results.json.");
+    } else if (const StepsCsvLoadResult loaded = loadStepsCsvFile(csv.toStdString()); !loaded.steps) {
+        noSteps = tr("%1steps.csv could not be read: %2").arg(who, joinedErrors(loaded.errors));
+        log(noSteps);
+    } else {
+        m_fileSteps.reset(loaded.steps->cells, 0);
+        const size_t kept = m_fileSteps.append(loaded.steps->records);
+        log(tr("Read %1 measured steps from %2steps.csv (%3)").arg(kept).arg(who, csv));
+        m_stepChart->setHistory(&m_fileSteps);
+        m_queueChart->setHistory(&m_fileSteps, &m_shown.config);
+        if (kept == 0)
+            noSteps = tr("%1steps.csv has no measured steps (only warm-up rounds).").arg(who);
+    }
+    m_stepChart->setNoHistoryText(noSteps);
+    m_queueChart->setNoHistoryText(noSteps);
+}
+
 bool MainWindow::openResults(const QString& path, QString* error)
 {
     // Opening a file replaces what is on screen: a run in progress stops first, and keeps what it measured.
@@ -720,15 +756,11 @@ bool MainWindow::openResults(const QString& path, QString* error)
     }
     m_controller.clear();
     m_shownName = path;
-    // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
-    const QString noSteps
-        = tr("Per-step times are not stored in results files: they show while a run is measured here.");
-    m_stepChart->setNoHistoryText(noSteps);
-    m_queueChart->setNoHistoryText(noSteps);
     m_stepChart->setHistory(nullptr);
     m_queueChart->setHistory(nullptr, &m_shown.config);
     m_shown = *loaded.result;
     m_followRun = false;
+    showStepsBeside(path);
     // A data-parallel run's ranks wrote their steps.csv into folders beside its results.json.
     m_ranksView->setResultsFolder(QFileInfo(path).absolutePath());
     showResult(m_shown);

@@ -167,8 +167,12 @@ private:
     void pumpWatchQueue();
     void setTraceLoading(bool loading);
     void writeSettings();
+    // The steps.csv synctax-run wrote beside the results file (a data-parallel run: rank 0's, in
+    // its folder) into the step and queue charts; where there is none, they say so.
+    void showStepsBeside(const QString& resultsPath);
 
     RunController m_controller;
+    RunHistory m_fileSteps; // the opened results' steps.csv, when one was read
     LauncherRun* m_launcher = nullptr;
     ExperimentResult m_shown;
     bool m_quiet = false;

@@ -254,6 +254,35 @@ private Q_SLOTS:
         QVERIFY(!error.isEmpty());
     }
 
+    void openedResultsShowTheStepsCsvBesideThem()
+    {
+        // A data-parallel run: rank 0's steps.csv, in its folder beside the launcher's results.
+        const QString runDir = QStringLiteral(SYNCTAX_TEST_DATA "/results/ddp-cpu-steps");
+        QFile csv(runDir + QStringLiteral("/rank-0/steps.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const int roundColumn = lines.front().split(QLatin1Char(',')).indexOf(QStringLiteral("round"));
+        QVERIFY(roundColumn >= 0);
+        uint64_t measured = 0; // rows of measured rounds (warm-up rounds are -1)
+        for (int i = 1; i < lines.size(); ++i)
+            measured += lines[i].split(QLatin1Char(','))[roundColumn].toInt() >= 0 ? 1 : 0;
+        QVERIFY(measured > 0);
+
+        MainWindow w;
+        w.setQuiet(true);
+        QString error;
+        QVERIFY2(w.openResults(runDir + QStringLiteral("/results.json"), &error), qPrintable(error));
+        QVERIFY(w.stepChart()->history() != nullptr);
+        QCOMPARE(w.stepChart()->history()->totalSteps(), measured);
+        QCOMPARE(w.stepChart()->history()->cells().size(), size_t(4)); // none, aa_control, item, postfix
+
+        // A results file with no steps.csv beside it: the charts say where steps come from.
+        QVERIFY2(w.openResults(QStringLiteral(SYNCTAX_TEST_DATA "/results/ddp-cpu.json"), &error), qPrintable(error));
+        QVERIFY(w.stepChart()->history() == nullptr);
+        QVERIFY2(w.stepChart()->noHistoryText().startsWith(QStringLiteral("No steps.csv beside this results file")),
+            qPrintable(w.stepChart()->noHistoryText()));
+    }
+
     void experimentYamlRoundTripsThroughTheWindow()
     {
         MainWindow w;

@@ -23,6 +23,7 @@ public:
     explicit StepChart(QWidget* parent = nullptr);
 
     void setHistory(const RunHistory* history);
+    const RunHistory* history() const { return m_history; }
     // The group's cells are drawn; `name` titles the chart (the app's name for the group).
     void setGroup(const GroupKey& group, const QString& name);
     // Called by the drain timer: redraws only when the history, the group or the width changed.
