@@ -68,6 +68,19 @@ GroupResult singleGroup()
     return g;
 }
 
+// The same group with a captured step, item's measured cost and the step's drain from idle.
+GroupResult replayedGroup(const StepSequence& step, StyleHostCost item, double drainMs = 0)
+{
+    GroupResult g = singleGroup();
+    CapturedReplay replay;
+    replay.step = step;
+    replay.costs.syncUs = 0;
+    replay.costs.measured["item"] = item;
+    replay.drainMs = drainMs;
+    g.replay = replay;
+    return g;
+}
+
 } // namespace
 
 TEST(RankPrediction, TheBarrierReplayCalibratedFromTheRunsBaselines)
@@ -113,13 +126,7 @@ TEST(RankPrediction, TheSingleProcesssCapturedStepIsReplayedWhereItHasOne)
     // ones above, from the "replay" model.
     ExperimentResult r = twoRanks();
     r.distributed->singleProcess.clear();
-    GroupResult g = singleGroup();
-    CapturedReplay replay;
-    replay.step = uniformSequence(0.5, 0, 0);
-    replay.costs.syncUs = 0;
-    replay.costs.measured["item"] = { 100, 100 };
-    g.replay = replay;
-    predictRankCells(r, { g });
+    predictRankCells(r, { replayedGroup(uniformSequence(0.5, 0, 0), { 100, 100 }) });
     ASSERT_TRUE(r.distributed->ranks[1].cells[2].rankPrediction);
     const RankPrediction& item1 = *r.distributed->ranks[1].cells[2].rankPrediction;
     EXPECT_EQ(item1.tax.model, "replay");
@@ -138,14 +145,7 @@ TEST(RankPrediction, TheSingleProcesssStepFromIdleIsFittedForTheRanksToo)
         ExperimentResult r = twoRanks();
         r.config.distributed->backend = CollectiveBackend::Nccl;
         r.distributed->singleProcess.clear();
-        GroupResult g = singleGroup();
-        CapturedReplay replay;
-        replay.step = uniformSequence(0.2, 0.8, 10);
-        replay.costs.syncUs = 0;
-        replay.costs.measured["item"] = { 10, 0 };
-        replay.drainMs = drainMs;
-        g.replay = replay;
-        predictRankCells(r, { g });
+        predictRankCells(r, { replayedGroup(uniformSequence(0.2, 0.8, 10), { 10, 0 }, drainMs) });
         return r.distributed->ranks[0].cells[2].rankPrediction->stepMs;
     };
     const double replayedDrainMs = replayedDrainUs(uniformSequence(0.2, 0.8, 10), 1021) * 1e-3;
