@@ -73,14 +73,14 @@ std::vector<std::vector<RankStylePrediction>> predictRankStyles(const std::vecto
         if (stepsPerBlock > 0) {
             const auto block = replayBarrierBlock(ranks, style, stepsPerBlock, options, costs, barrier);
             for (size_t r = 0; r < ranks.size(); ++r)
-                perRank[r] = { style, block[r].msPerStep, block[r].collectiveWaitMsPerStep, 0 };
+                perRank[r] = { block[r].msPerStep, block[r].collectiveWaitMsPerStep, 0 };
             return perRank;
         }
         const std::int64_t n = steadySteps(style);
         const auto shortBlock = replayBarrierBlock(ranks, style, n, options, costs, barrier);
         const auto longBlock = replayBarrierBlock(ranks, style, 2 * n, options, costs, barrier);
         for (size_t r = 0; r < ranks.size(); ++r) {
-            perRank[r] = { style, steadyPerStep(n, shortBlock[r].msPerStep, longBlock[r].msPerStep),
+            perRank[r] = { steadyPerStep(n, shortBlock[r].msPerStep, longBlock[r].msPerStep),
                 steadyPerStep(n, shortBlock[r].collectiveWaitMsPerStep, longBlock[r].collectiveWaitMsPerStep), 0 };
         }
         return perRank;
@@ -91,7 +91,6 @@ std::vector<std::vector<RankStylePrediction>> predictRankStyles(const std::vecto
         const std::vector<RankStylePrediction> perRank = style.name == baselineStyle() ? baseline : replay(style);
         for (size_t r = 0; r < ranks.size(); ++r) {
             RankStylePrediction p = perRank[r];
-            p.style = style;
             p.taxPct = baseline[r].stepMs > 0 ? (p.stepMs / baseline[r].stepMs - 1.0) * 100.0 : 0.0;
             out[r].push_back(p);
         }

@@ -43,7 +43,6 @@ std::vector<RankBlockReplay> replayBarrierBlock(const std::vector<StepSequence>&
     std::int64_t stepsPerBlock, const ReplayOptions& options, const ReplayCosts& costs, const BarrierOptions& barrier);
 
 struct RankStylePrediction {
-    StyleSpec style;
     double stepMs = 0;
     double collectiveWaitMs = 0; // per step
     double taxPct = 0; // against the same rank's baseline ("none") replayed the same way
