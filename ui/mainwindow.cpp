@@ -54,6 +54,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -235,9 +236,12 @@ bool MainWindow::showCell(const GroupKey& group, const QString& style)
     m_groupBox->setCurrentIndex(index);
     // A data-parallel run's stall chart shows the same cell.
     const bool ranked = m_ranksView->selectCell(group, style.toStdString());
-    // The steps on screen: the run's in this window, else those read beside an opened results file.
-    const auto& cells = (m_controller.history().cells().empty() ? m_fileSteps : m_controller.history()).cells();
-    for (const CellPlan& c : cells) {
+    // The steps on screen (the step chart's): the run's in this window, or those read beside an opened
+    // results file.
+    const RunHistory* shown = m_stepChart->history();
+    if (!shown)
+        return ranked;
+    for (const CellPlan& c : shown->cells()) {
         if (groupKeyOf(c) == group && QString::fromStdString(c.style) == style) {
             m_queueChart->setCell(int(c.index));
             m_queueChart->refresh();
@@ -707,15 +711,17 @@ bool MainWindow::saveConfig(const QString& path, QString* error)
 void MainWindow::showStepsBeside(const QString& resultsPath)
 {
     m_fileSteps.clear();
-    QDir folder = QFileInfo(resultsPath).absoluteDir();
+    const QString dir = QFileInfo(resultsPath).absolutePath();
+    QString csv = QDir(dir).filePath(QStringLiteral("steps.csv"));
     QString who;
-    if (m_shown.distributed && !m_shown.distributed->ranks.empty()) {
-        const RankOutcome& first = m_shown.distributed->ranks.front();
-        folder.setPath(folder.filePath(
-            QString::fromStdString(first.folder.empty() ? "rank-" + std::to_string(first.rank) : first.folder)));
-        who = tr("rank %1's ").arg(first.rank);
+    if (m_shown.distributed) {
+        const auto& ranks = m_shown.distributed->ranks;
+        const auto rank0 = std::find_if(ranks.begin(), ranks.end(), [](const RankOutcome& r) { return r.rank == 0; });
+        if (rank0 != ranks.end()) {
+            csv = QString::fromStdString(rankStepsPath(dir.toStdString(), *rank0));
+            who = tr("rank 0's ");
+        }
     }
-    const QString csv = folder.filePath(QStringLiteral("steps.csv"));
     QString noSteps;
     if (!QFileInfo::exists(csv)) {
         // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
