@@ -123,8 +123,9 @@ void MainWindow::sizeToScreen()
 
 MainWindow::~MainWindow()
 {
+    // A data-parallel run through the launcher stops in ~LauncherRun (a child), with its signals cut
+    // first: stopping it here would tell this half-destroyed window that it finished.
     m_controller.stopAndWait();
-    m_launcher->stopAndWait();
 }
 
 void MainWindow::createViews()
