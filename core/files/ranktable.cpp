@@ -2,6 +2,7 @@
 
 #include "core/analysis/format.h"
 #include "core/config/sweepgrid.h"
+#include "core/files/resulttable.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -35,16 +36,12 @@ std::string row(int styleWidth, const std::string& who, const CellResult& c, con
     return line(styleWidth, who.c_str(), c.style.c_str(), step.c_str(), wait.c_str(), pred.c_str(), tax);
 }
 
-// A cell's heading: its model, and its sweep point where the config sweeps (each point is a group
-// of its own, with its own baseline).
-std::string groupOf(const SweptKeys& swept, const CellResult& c) { return c.model + sweepPointSuffix(swept, c); }
-
 // What made the group's rank predictions: one line under its heading, where there are any.
-std::string predictedBy(const DistributedResult& d, const SweptKeys& swept, const std::string& group)
+std::string predictedBy(const DistributedResult& d, const GroupKey& group)
 {
     for (const RankOutcome& r : d.ranks) {
         for (const CellResult& c : r.cells) {
-            if (groupOf(swept, c) == group && c.rankPrediction)
+            if (sameGroup(c, group) && c.rankPrediction)
                 return "  pred: the " + c.rankPrediction->tax.model + " model's barrier replay of every rank, "
                     + "all-reduce " + formatNumber("%.3f", c.rankPrediction->collectiveMs) + " ms\n";
         }
@@ -67,33 +64,32 @@ std::string formatRankTable(const ExperimentResult& result)
         if (r.status != "ok")
             out << "  rank " << r.rank << ": " << r.status << (r.message.empty() ? "" : ": " + r.message) << "\n";
     }
-    // Model by model (and sweep point by point), in the order the cells came: the ranks' rows, then
-    // the single process's.
-    const SweptKeys swept = sweptKeys(result.config);
-    std::vector<std::string> groups;
+    // Group by group (a model, and its sweep point where the config sweeps: each point has its own
+    // baseline), in the order the cells came: the ranks' rows, then the single process's.
+    std::vector<GroupKey> groups;
     int styleWidth = 5;
     const auto collect = [&](const std::vector<CellResult>& cells) {
         for (const CellResult& c : cells) {
-            if (std::find(groups.begin(), groups.end(), groupOf(swept, c)) == groups.end())
-                groups.push_back(groupOf(swept, c));
+            if (std::find(groups.begin(), groups.end(), groupKeyOf(c)) == groups.end())
+                groups.push_back(groupKeyOf(c));
             styleWidth = std::max(styleWidth, int(c.style.size()));
         }
     };
     for (const RankOutcome& r : d.ranks)
         collect(r.cells);
     collect(d.singleProcess);
-    for (const std::string& group : groups) {
-        out << group << "\n"
-            << predictedBy(d, swept, group) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
+    for (const GroupKey& group : groups) {
+        out << groupLabel(result, group) << "\n"
+            << predictedBy(d, group) << line(styleWidth, "rank", "style", "step", "wait", "pred", "tax");
         for (const RankOutcome& r : d.ranks) {
             for (const CellResult& c : r.cells) {
-                if (groupOf(swept, c) == group)
+                if (sameGroup(c, group))
                     out << row(styleWidth, std::to_string(r.rank), c,
                         c.rankPrediction ? std::optional<Prediction>(c.rankPrediction->tax) : std::nullopt);
             }
         }
         for (const CellResult& c : d.singleProcess) {
-            if (groupOf(swept, c) == group)
+            if (sameGroup(c, group))
                 out << row(styleWidth, "single", c, c.prediction);
         }
     }
