@@ -76,10 +76,8 @@ int compareWithMeasured(const std::string& path)
         for (const auto& c : run.cells) {
             if (!sameGroup(c, group) || !c.overheadPct)
                 continue;
-            const auto spec = std::find_if(run.config.styles.begin(), run.config.styles.end(),
-                [&](const StyleSpec& s) { return s.name == c.style; });
             cells.push_back(&c);
-            styles.push_back(spec != run.config.styles.end() ? *spec : StyleSpec { baselineStyle(), 0 });
+            styles.push_back(run.config.styleSpecOf(c.style));
         }
         const auto model = std::find_if(run.config.models.begin(), run.config.models.end(),
             [&](const ModelSpec& m) { return m.name == group.model; });

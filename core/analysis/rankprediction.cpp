@@ -19,14 +19,6 @@ const CellResult* findCell(const std::vector<CellResult>& cells, const GroupKey&
     return it == cells.end() ? nullptr : &*it;
 }
 
-// A control cell runs the baseline, as the runner makes it (core/engine/experimentrunner.cpp).
-StyleSpec specOf(const ExperimentConfig& config, const std::string& style)
-{
-    const auto it
-        = std::find_if(config.styles.begin(), config.styles.end(), [&](const StyleSpec& s) { return s.name == style; });
-    return it != config.styles.end() ? *it : StyleSpec { baselineStyle(), 0 };
-}
-
 // A rank's measured baseline: its mean block ms/step and mean collective wait per step.
 struct RankBaseline {
     double stepMs = 0;
@@ -114,7 +106,7 @@ void predictGroup(ExperimentResult& result, const GroupKey& key, const std::vect
     std::int64_t stepsPerBlock = 0;
     for (const CellResult& c : d.ranks.front().cells) {
         if (groupKeyOf(c) == key && c.ok) {
-            styles.push_back(specOf(result.config, c.style));
+            styles.push_back(result.config.styleSpecOf(c.style));
             names.push_back(c.style);
             stepsPerBlock = c.stepsPerBlock;
         }

@@ -1,6 +1,7 @@
 #include "core/config/experimentconfig.h"
 
 #include "core/config/configschema.h"
+#include "core/config/stylecatalog.h"
 
 #include <algorithm>
 
@@ -38,6 +39,12 @@ double ExperimentConfig::timeBudgetSFor(const ModelSpec& model) const
 const std::optional<SweepSpec>& ExperimentConfig::sweepFor(const ModelSpec& model) const
 {
     return model.sweep ? model.sweep : sweep;
+}
+
+StyleSpec ExperimentConfig::styleSpecOf(const std::string& style) const
+{
+    const auto it = std::find_if(styles.begin(), styles.end(), [&](const StyleSpec& s) { return s.name == style; });
+    return it != styles.end() ? *it : StyleSpec { baselineStyle(), 0 };
 }
 
 namespace {

@@ -151,6 +151,9 @@ struct ExperimentConfig {
     int64_t hostWorkUsFor(const ModelSpec& model) const;
     double timeBudgetSFor(const ModelSpec& model) const;
     const std::optional<SweepSpec>& sweepFor(const ModelSpec& model) const;
+    // How a cell of this style runs: its entry in `styles`; a control cell (stylecatalog.h's
+    // isControlStyle), or a style the config does not list, runs the baseline.
+    StyleSpec styleSpecOf(const std::string& style) const;
 };
 
 // Shrinks every cell to a few steps of a tiny batch, for smoke tests.

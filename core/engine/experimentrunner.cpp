@@ -193,10 +193,7 @@ void ExperimentRunner::addCells(GroupRun& run, ExperimentResult& result)
         cell.result = &result.cells.back();
         cell.index = plan.index;
         run.cells.push_back(std::move(cell));
-        const bool aa = isControlStyle(plan.style);
-        auto spec = std::find_if(m_config.styles.begin(), m_config.styles.end(),
-            [&](const StyleSpec& s) { return s.name == (aa ? baselineStyle() : plan.style); });
-        run.specs.push_back(*spec);
+        run.specs.push_back(m_config.styleSpecOf(plan.style));
     }
 }
 
