@@ -61,30 +61,33 @@ std::optional<RankSteps> fitRankSteps(const std::vector<RankBaseline>& baselines
     const std::vector<CellResult>& single, const GroupKey& key, const std::vector<StyleSpec>& styles,
     std::int64_t stepsPerBlock)
 {
+    // Which step and costs stand for every rank comes from the single process alone; each rank's
+    // step is then fitted to its own baseline.
     RankSteps fitted;
+    fitted.model = "uniform";
     const double hostWorkUs = double(key.hostWorkUs);
-    for (const RankBaseline& b : baselines) {
-        if (singleGroup && singleGroup->replay) {
-            fitted.costs = singleGroup->replay->costs;
-            fitted.model = "replay";
-            fitted.steps.push_back(fitReplayToBaseline(singleGroup->replay->step, fitted.costs, stepsPerBlock,
-                hostWorkUs, b.ownMs(), b.lagMs, singleGroup->replay->drainMs)
+    if (singleGroup && singleGroup->replay) {
+        const CapturedReplay& replay = *singleGroup->replay;
+        fitted.costs = replay.costs;
+        fitted.model = "replay";
+        for (const RankBaseline& b : baselines) {
+            fitted.steps.push_back(fitReplayToBaseline(
+                replay.step, fitted.costs, stepsPerBlock, hostWorkUs, b.ownMs(), b.lagMs, replay.drainMs)
                                        .step);
-        } else if (singleGroup && singleGroup->regime.available) {
-            const RegimeMeasurement& m = singleGroup->regime;
-            fitted.costs = ReplayCosts {};
-            fitted.costs.syncUs = m.lUs;
-            fitted.model = "uniform";
-            fitted.steps.push_back(fitHostToBaseline(
-                uniformSequence(m.dMs, m.gMs, m.k > 0 ? m.k : 1), fitted.costs, stepsPerBlock, hostWorkUs, b.ownMs()));
-        } else {
-            const std::optional<ReplayCosts> costs = singleProcessCosts(single, key, styles);
-            if (!costs)
-                return std::nullopt;
-            fitted.costs = *costs;
-            fitted.model = "uniform";
-            fitted.steps.push_back(uniformSequence(b.ownMs() - hostWorkUs * 1e-3, 0, 0));
         }
+    } else if (singleGroup && singleGroup->regime.available) {
+        const RegimeMeasurement& m = singleGroup->regime;
+        fitted.costs.syncUs = m.lUs;
+        const StepSequence uniform = uniformSequence(m.dMs, m.gMs, m.k > 0 ? m.k : 1);
+        for (const RankBaseline& b : baselines)
+            fitted.steps.push_back(fitHostToBaseline(uniform, fitted.costs, stepsPerBlock, hostWorkUs, b.ownMs()));
+    } else {
+        const std::optional<ReplayCosts> costs = singleProcessCosts(single, key, styles);
+        if (!costs)
+            return std::nullopt;
+        fitted.costs = *costs;
+        for (const RankBaseline& b : baselines)
+            fitted.steps.push_back(uniformSequence(b.ownMs() - hostWorkUs * 1e-3, 0, 0));
     }
     return fitted;
 }
