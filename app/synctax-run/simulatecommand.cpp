@@ -50,6 +50,15 @@ std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
         replay.drainMs);
 }
 
+// What the host was brought to: the baseline blocks' own host time, or their step time.
+std::string hostFitText(const ReplayFit& fit, double baselineMs)
+{
+    if (fit.spreadScales.empty())
+        return format(" to the baseline's %.3f ms", baselineMs);
+    return format(" to the baseline blocks' host time (median %.3f ms, deciles 1-9 %.3f-%.3f ms, replayed at each)",
+        fit.blockDispatchMs, fit.blockDispatchP10Ms, fit.blockDispatchP90Ms);
+}
+
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
 
 // A measured run, predicted again from each group's D, G, L, K and H: how far the model is off.
@@ -94,15 +103,14 @@ int compareWithMeasured(const std::string& path)
             // The run's own predictions again: the captured step, refitted to the measured baseline.
             const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
             const ReplayFit& fit = f.fit;
-            predictions
-                = replayPredictions(fit.step, group.replay->costs, styles, steps, group.regime.hUs, fit.regime.label);
+            predictions = replayPredictions(fit, group.replay->costs, styles, steps, group.regime.hUs);
             std::cout << "\n"
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
                       << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
-                      << " to the baseline's " << format("%.3f", f.baselineMs) << " ms, tail +"
-                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
+                      << hostFitText(fit, f.baselineMs) << ", tail +" << format("%.3f", fit.tailMs)
+                      << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
                       << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);

@@ -64,6 +64,9 @@ struct CellResult {
     int64_t warmupSteps = 0; // dropped before measuring, for the cell's model and mode
     std::vector<int> blockRounds; // the rounds in which a whole block was measured
     std::vector<double> blockStepMs; // per such block: its duration / its steps
+    // Per such block: the host's own time per step, host work left out (BlockTiming::dispatchMsPerStep);
+    // empty in files from before it was measured.
+    std::vector<double> blockDispatchMs;
     StepStats stepMs;
     std::optional<Interval> overheadPct; // against the baseline of the same model and mode
     std::optional<double> naiveBestOfPct;

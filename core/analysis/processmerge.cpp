@@ -123,6 +123,8 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
         for (size_t i = 0; i < part->blockRounds.size(); ++i) {
             c.blockRounds.push_back(part->blockRounds[i] + offset);
             c.blockStepMs.push_back(part->blockStepMs[i]);
+            if (i < part->blockDispatchMs.size())
+                c.blockDispatchMs.push_back(part->blockDispatchMs[i]);
         }
         offset += rounds;
         const double w = double(part->stepsMeasured);
@@ -153,6 +155,8 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
                 c.prediction = part->prediction;
         }
     }
+    if (c.blockDispatchMs.size() != c.blockRounds.size()) // a part from a file without them
+        c.blockDispatchMs.clear();
     if (weight > 0) {
         c.stepMs.mean /= weight;
         c.stepMs.median /= weight;

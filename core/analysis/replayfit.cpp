@@ -12,8 +12,8 @@ BaselineFit fitCapturedReplay(
         f.baselineMs = mean(baseline->blockStepMs);
     if (baseline && baseline->queue)
         f.baselineLagMs = baseline->queue->medianLagMs;
-    f.fit = fitReplayToBaseline(
-        replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs, replay.drainMs);
+    f.fit = fitReplayToBaseline(replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs,
+        replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {});
     return f;
 }
 

@@ -8,7 +8,8 @@
 namespace synctax {
 
 // A group's captured step brought to its run's timed blocks from its baseline cell alone: the
-// baseline's mean block ms/step and its median lag (0 where the cell has none), and the fit.
+// baseline's mean block ms/step, its median lag (0 where the cell has none) and its blocks' host time
+// per step (where measured), and the fit.
 struct BaselineFit {
     ReplayFit fit;
     double baselineMs = 0;

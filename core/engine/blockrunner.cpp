@@ -99,6 +99,10 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
     if (!timing.complete)
         return timing;
     timing.msPerStep = double(end - starts[0]) * 1e-6 / double(done);
+    int64_t dispatchNs = 0;
+    for (size_t i = 0; i < n; ++i)
+        dispatchNs += dispatched[i] - starts[i];
+    timing.dispatchMsPerStep = std::max(0.0, double(dispatchNs) * 1e-6 / double(done) - double(job.hostWorkUs) * 1e-3);
     timing.stepMs.resize(n);
     for (size_t i = 0; i < n; ++i) {
         const int64_t next = i + 1 < n ? starts[i + 1] : end;

@@ -36,6 +36,9 @@ struct BlockJob {
 struct BlockTiming {
     bool complete = false;
     double msPerStep = 0;
+    // The host's own time per step, host work left out: from a step's start to all of its work queued,
+    // the mean over the block's steps (its launches; a wait for a full queue where there is one).
+    double dispatchMsPerStep = 0;
     std::vector<double> stepMs; // start of a step to the start of the next (or the block's end)
     std::vector<QueueSample> queue; // per step; empty without a timeline
     std::vector<double> waitMs; // per step, from takeWaitMs; empty without it

@@ -350,6 +350,7 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
                 = std::max<int64_t>(cell.result->graphReplays, 0) + run.executor->replays() - replaysBefore;
         cell.result->blockRounds.push_back(round);
         cell.result->blockStepMs.push_back(t.msPerStep);
+        cell.result->blockDispatchMs.push_back(t.dispatchMsPerStep);
         cell.result->stepsMeasured += run.steps;
         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
         cell.waitMs.insert(cell.waitMs.end(), t.waitMs.begin(), t.waitMs.end());

@@ -108,8 +108,7 @@ void GroupRun::analyse(uint64_t seed)
             group.replay->idleStartUs = f.fit.idleStartUs;
             group.replay->regime = f.fit.regime;
             group.regime.label = f.fit.regime.label;
-            predictions = replayPredictions(
-                f.fit.step, group.replay->costs, specs, steps, double(hostWorkUs), group.regime.label);
+            predictions = replayPredictions(f.fit, group.replay->costs, specs, steps, double(hostWorkUs));
         } else {
             const double baselineLagMs = baseline && baseline->queue ? baseline->queue->medianLagMs : 0;
             predictions = predictOverheads(group.regime, specs, steps, baselineLagMs);

@@ -66,9 +66,11 @@ json replayToJson(const CapturedReplay& r)
         { "drain_ms", number(r.drainMs) },
         { "profiled_host_ms", number(r.profiledHostMs) },
         { "calibration",
-            { { "per_event_us", number(r.calibration.perEventUs) }, { "host_scale", number(r.calibration.hostScale) },
-                { "gpu_gap_us", number(r.calibration.gpuGapUs) }, { "gpu_scale", number(r.calibration.gpuScale) },
-                { "how", r.calibration.how } } },
+            { { "per_event_us", number(r.calibration.perEventUs) },
+                { "per_event_off_loop_us",
+                    r.calibration.perEventOffLoopUs ? number(*r.calibration.perEventOffLoopUs) : json(nullptr) },
+                { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
+                { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
         { "baseline_host_scale", number(r.baselineHostScale) },
         { "tail_ms", number(r.tailMs) },
         { "idle_start_us", number(r.idleStartUs) },
@@ -98,6 +100,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
     if (const json* c = in.object(j, "", "calibration")) {
         if (const auto it = c->find("per_event_us"); it != c->end() && it->is_number())
             r.calibration.perEventUs = it->get<double>();
+        if (const auto it = c->find("per_event_off_loop_us"); it != c->end() && it->is_number())
+            r.calibration.perEventOffLoopUs = it->get<double>();
         r.calibration.hostScale = in.num(*c, "/calibration", "host_scale");
         r.calibration.gpuGapUs = in.num(*c, "/calibration", "gpu_gap_us");
         r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");

@@ -103,6 +103,7 @@ json cellJson(const CellResult& c, const GroupResult* group)
         { "graph_replays", c.graphReplays >= 0 ? json(c.graphReplays) : json(nullptr) },
         { "block_rounds", c.blockRounds },
         { "block_ms_per_step", c.blockStepMs },
+        { "block_dispatch_ms", c.blockDispatchMs },
     };
     if (!c.ok)
         cell["error"] = c.error;

@@ -356,6 +356,25 @@ private:
             cell.blockStepMs.push_back(
                 checked(value.get<double>(), p + "/block_ms_per_step/" + std::to_string(i), 1e-9, largest));
         }
+        // Files from before the host's time per block was kept have none.
+        const json* dispatch = member(c, p, "block_dispatch_ms", json::value_t::array, true);
+        if (!dispatch || dispatch->empty())
+            return;
+        if (dispatch->size() != rounds->size()) {
+            error(p + "/block_dispatch_ms",
+                "has " + std::to_string(dispatch->size()) + " entries for " + std::to_string(rounds->size())
+                    + " block_rounds");
+            return;
+        }
+        for (size_t i = 0; i < dispatch->size(); ++i) {
+            const json& value = (*dispatch)[i];
+            const std::string at = p + "/block_dispatch_ms/" + std::to_string(i);
+            if (!value.is_number()) {
+                error(at, "expected a number, found " + kindOf(value));
+                return;
+            }
+            cell.blockDispatchMs.push_back(checked(value.get<double>(), at, 0, largest));
+        }
     }
 
     void readRoundOrder(const json& o, const std::string& p, ExperimentResult& r)

@@ -38,9 +38,17 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
         const TraceStep& step = report.steps[i];
         auto it = std::lower_bound(trace.events.begin(), trace.events.end(), step.startNs,
             [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+        // The loop's own thread: the one of the step's marker.
+        std::int64_t loopTid = -1;
+        for (auto marker = it; marker != trace.events.end() && marker->startNs <= step.startNs; ++marker) {
+            if (marker->kind == TraceEventKind::Step)
+                loopTid = trace.lanes[marker->lane].tid;
+        }
         for (; it != trace.events.end() && it->startNs < step.endNs; ++it) {
-            if (!isGpuKind(it->kind) && it->kind != TraceEventKind::Step)
-                sequences[i].hostEventUs.push_back(usBetween(step.startNs, it->startNs));
+            if (isGpuKind(it->kind) || it->kind == TraceEventKind::Step)
+                continue;
+            sequences[i].hostEventUs.push_back(usBetween(step.startNs, it->startNs));
+            sequences[i].hostEventOffLoop.push_back(loopTid >= 0 && trace.lanes[it->lane].tid != loopTid ? 1 : 0);
         }
     }
     for (const TraceSync& sync : report.syncs) {

@@ -29,6 +29,10 @@ struct StepSequence {
     // runtime calls; any host thread), sorted: where a profiler's per-event cost lies, so a
     // calibration can take it out where it was paid (ReplayCalibration::perEventUs).
     std::vector<double> hostEventUs;
+    // One per hostEventUs: 1 where the event is on another host thread than the loop's own (the one
+    // whose step marker opens the step): the autograd engine's, which runs a GPU backward. Empty
+    // where not known: all on the loop's.
+    std::vector<std::uint8_t> hostEventOffLoop;
     // The soonest an op starts after its launch call ends (µs): what a GPU that has run dry takes to
     // start again. An op queued behind work that runs longer than that never waits for it; one
     // launched onto an idle GPU does. Fitted to the step from an idle GPU as measured unprofiled

@@ -1,5 +1,6 @@
 #include "core/queuemodel/prediction.h"
 
+#include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulator.h"
@@ -148,17 +149,56 @@ StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, doubl
 bool fitsIdleStart(const StepSequence& captured) { return replayRegime(captured, 0).label != "dispatch_bound"; }
 
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
-    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs)
+    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs,
+    const std::vector<double>& blockDispatchMs)
 {
     ReplayFit fit;
     // The drain was measured beside the dispatch the captured step is calibrated to, at the same
     // host speed: the start is fitted there, before the host moves to the baseline's.
     const StepSequence started
         = fitsIdleStart(captured) ? fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs) : captured;
-    const StepSequence host = fitHostToBaseline(started, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
+    const double ownMs = replayRegime(started, 0).dMs;
+    StepSequence host;
+    if (!blockDispatchMs.empty() && ownMs > 0) {
+        // The host's own time is linear in the host factor: each decile is a ratio.
+        fit.blockDispatchMs = median(blockDispatchMs);
+        fit.blockDispatchP10Ms = quantile(blockDispatchMs, 0.1);
+        fit.blockDispatchP90Ms = quantile(blockDispatchMs, 0.9);
+        fit.hostScale = fit.blockDispatchMs / ownMs;
+        ReplayCalibration c;
+        c.hostScale = fit.hostScale;
+        host = calibrated(started, c);
+        for (int decile = 1; decile <= 9; ++decile)
+            fit.spreadScales.push_back(quantile(blockDispatchMs, decile / 10.0) / fit.blockDispatchMs);
+    } else {
+        host = fitHostToBaseline(started, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
+    }
     fit.step = fitTailToLag(host, costs, stepsPerBlock, hostWorkUs, baselineLagMs, &fit.tailMs);
     fit.regime = replayRegime(fit.step, hostWorkUs);
     return fit;
+}
+
+std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs)
+{
+    if (fit.spreadScales.empty())
+        return replayPredictions(fit.step, costs, styles, stepsPerBlock, hostWorkUs, fit.regime.label);
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    std::vector<double> logRatio(styles.size(), 0.0);
+    for (const double scale : fit.spreadScales) {
+        ReplayCalibration c;
+        c.hostScale = scale;
+        const std::vector<StyleReplayPrediction> at
+            = predictStyles(calibrated(fit.step, c), styles, stepsPerBlock, options, costs);
+        for (size_t i = 0; i < at.size(); ++i)
+            logRatio[i] += std::log1p(at[i].taxPct * 1e-2);
+    }
+    std::vector<Prediction> predictions;
+    for (const double sum : logRatio)
+        predictions.push_back({ std::expm1(sum / double(fit.spreadScales.size())) * 1e2, fit.regime.label, "replay" });
+    return predictions;
 }
 
 } // namespace synctax

@@ -75,16 +75,36 @@ bool fitsIdleStart(const StepSequence& captured);
 
 // A captured step brought to the run's timed blocks: first the GPU's start on an idle queue to the
 // measured step from an idle GPU (drainMs; 0: not measured), where fitsIdleStart, at the capture's
-// host speed; then the host refitted to the baseline's blocks, then the tail to its lag (both from the
+// host speed; then the host brought to the baseline's blocks, then the tail to its lag (both from the
 // baseline alone).
+//
+// The host: where the baseline's blocks timed the host's own time per step (blockDispatchMs, one per
+// block), the step's host time is their median, and the replay spreads over their deciles. The host's
+// speed moves from block to block (by ±20% on the H200's host, within seconds), and near the balance
+// a sync's cost is far from linear in it: a block whose host is slower than the GPU pays the whole
+// tail, one whose host is faster pays only the GPU's start. Without them (older files), the host is
+// refitted to the baseline's block time (fitHostToBaseline) and the replay runs at that one speed.
 struct ReplayFit {
-    StepSequence step;
-    double hostScale = 1;
+    StepSequence step; // at the median host
+    double hostScale = 1; // the captured step's host x this (at the median)
     double tailMs = 0;
     double idleStartUs = 0;
-    ReplayRegime regime;
+    ReplayRegime regime; // of `step`
+    // The host at each decile of the baseline's blocks, as factors on `step`'s host; empty where the
+    // blocks' host time was not measured.
+    std::vector<double> spreadScales;
+    double blockDispatchMs = 0; // the median of the baseline's blocks' host time per step; 0: none
+    double blockDispatchP10Ms = 0;
+    double blockDispatchP90Ms = 0;
 };
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
-    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0);
+    double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0,
+    const std::vector<double>& blockDispatchMs = {});
+
+// The styles' predictions from a fit: over its spread of host speeds where it has one (the mean of
+// the log step times at each decile, style and baseline alike, as the runner's paired estimate
+// averages the log ratios of rounds), else at its one host.
+std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs);
 
 } // namespace synctax

@@ -107,23 +107,30 @@ namespace {
 // (two events closer than the cost do not move time backwards), then scaled.
 class HostMap {
 public:
-    HostMap(const std::vector<double>& events, const ReplayCalibration& c)
-        : m_events(events)
-        , m_cost(std::max(0.0, c.perEventUs))
+    HostMap(const StepSequence& seq, const ReplayCalibration& c)
+        : m_events(seq.hostEventUs)
         , m_scale(c.hostScale)
     {
-        double previous = -1e300;
+        const double onLoop = std::max(0.0, c.perEventUs);
+        const double offLoop = std::max(0.0, c.perEventOffLoopUs.value_or(c.perEventUs));
+        m_costed = onLoop > 0 || offLoop > 0;
+        double removed = 0, previous = -1e300;
+        m_removedBefore.reserve(m_events.size() + 1);
+        m_removedBefore.push_back(0);
         for (size_t j = 0; j < m_events.size(); ++j) {
-            previous = std::max(previous, m_events[j] - m_cost * double(j));
+            previous = std::max(previous, m_events[j] - removed);
             m_mapped.push_back(previous);
+            const bool off = j < seq.hostEventOffLoop.size() && seq.hostEventOffLoop[j] != 0;
+            removed += off ? offLoop : onLoop;
+            m_removedBefore.push_back(removed);
         }
     }
     double operator()(double t) const
     {
-        if (m_cost <= 0)
+        if (!m_costed)
             return t * m_scale;
         const size_t before = size_t(std::lower_bound(m_events.begin(), m_events.end(), t) - m_events.begin());
-        double mapped = t - m_cost * double(before);
+        double mapped = t - m_removedBefore[before];
         if (before > 0)
             mapped = std::max(mapped, m_mapped[before - 1]);
         return std::max(0.0, mapped) * m_scale;
@@ -131,8 +138,9 @@ public:
 
 private:
     const std::vector<double>& m_events;
-    double m_cost;
     double m_scale;
+    bool m_costed = false;
+    std::vector<double> m_removedBefore; // the cost taken out before event j (j = events: all of it)
     std::vector<double> m_mapped; // each event's own mapped offset
 };
 
@@ -141,7 +149,7 @@ private:
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
 {
     StepSequence out = seq;
-    const HostMap map(seq.hostEventUs, c);
+    const HostMap map(seq, c);
     for (LaunchOp& op : out.ops) {
         const double start = map(op.issueUs);
         // The launch call's own span keeps its events' share: its end maps like any offset.
@@ -214,7 +222,45 @@ double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity)
     return std::max(s.host, s.gpuFree);
 }
 
-ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity)
+namespace {
+
+// fitCalibration's split: the cost per event moved from the other threads' events to the loop's,
+// the dispatch kept, until the replayed drain meets drainUs (or nothing is left on the others).
+void splitToDrain(
+    const StepSequence& seq, ReplayCalibration& c, double dispatchUs, double drainUs, std::int64_t queueCapacity)
+{
+    const auto offLoop = size_t(std::count(seq.hostEventOffLoop.begin(), seq.hostEventOffLoop.end(), 1));
+    const size_t onLoop = seq.hostEventUs.size() - offLoop;
+    if (drainUs <= 0 || offLoop == 0 || onLoop == 0 || c.perEventUs <= 0)
+        return;
+    if (replayRegime(calibrated(seq, c), 0).label == "dispatch_bound")
+        return; // its GPU waits on the host anyway: what is left at its end follows the host
+    const double even = c.perEventUs;
+    const double largestOnLoop = 0.95 * seq.stepHostUs / double(onLoop);
+    // At a share s of the even cost left on the other threads, the loop's cost that keeps the dispatch.
+    const auto at = [&](double share) {
+        ReplayCalibration trial = c;
+        trial.perEventOffLoopUs = share * even;
+        const auto dispatchAt = [&](double cost) {
+            trial.perEventUs = cost;
+            return -replayedDispatchUs(calibrated(seq, trial), queueCapacity);
+        };
+        trial.perEventUs = bisect(dispatchAt, 0, largestOnLoop, -dispatchUs, 50, Halving::Arithmetic);
+        return trial;
+    };
+    const auto drainAt = [&](double share) { return replayedDrainUs(calibrated(seq, at(share)), queueCapacity); };
+    if (drainAt(1) <= drainUs)
+        return; // the even cost drains soon enough: a late start of the GPU, if anything (fitIdleStartToDrain)
+    const double share = drainAt(0) >= drainUs ? 0 : bisect(drainAt, 0, 1, drainUs, 40, Halving::Arithmetic);
+    const ReplayCalibration split = at(share);
+    c.perEventUs = split.perEventUs;
+    c.perEventOffLoopUs = split.perEventOffLoopUs;
+}
+
+} // namespace
+
+ReplayCalibration fitCalibration(
+    const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity, double drainMs)
 {
     ReplayCalibration c;
     const double recordedGpu = gpuTimeUs(seq);
@@ -245,6 +291,7 @@ ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, dou
         if (hostWithCost(lo) >= targetHost && hostWithCost(hi) <= targetHost) {
             c.perEventUs = bisect(
                 [&](double cost) { return -hostWithCost(cost); }, lo, hi, -targetHost, 60, Halving::Arithmetic);
+            splitToDrain(seq, c, targetHost, drainMs * 1e3, queueCapacity);
             return c;
         }
         if (hostWithCost(hi) > targetHost)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,9 @@ struct ReplayCalibration {
     double gpuScale = 1; // GPU durations x this, when the recorded ops add up to more than the target
     double hostUncertaintyPct = 0; // how far the host scale may be off, in percent (0: not known)
     std::string how; // one line: what the scales were fitted to
+    // The cost per event on the other host threads (StepSequence::hostEventOffLoop) where it was
+    // fitted apart from the loop's own (fitCalibration, to the step's drain); else perEventUs.
+    std::optional<double> perEventOffLoopUs;
 };
 
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);
@@ -103,7 +107,16 @@ double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
 // GPU, dispatchMs of host time, by bisection: the cost per recorded host event where the sequence
 // has its host events, else the host scale. The queue's blocking is part of the replay, so a step
 // that fills the queue is fitted without counting its wait as dispatch.
-ReplayCalibration fitCalibration(const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity);
+//
+// With drainMs (the same step's drain from an idle GPU, unprofiled; 0: not measured), for a step
+// that is not dispatch-bound by itself and has events on another thread than the loop's: where the
+// even cost leaves the replayed step draining later than measured, the cost moves from the other
+// threads' events to the loop's, the dispatch kept, until the drains meet. The profiler costs an
+// event of the loop's thread more than one of the autograd engine's (the Python loops on the H200:
+// about 3.6 against 2.2-3.0 us per op), so an even cost leaves the replayed forward too slow and the
+// backward too fast: the GPU starves early in the step and is left with a tail at its end.
+ReplayCalibration fitCalibration(
+    const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity, double drainMs = 0);
 
 // D and G of the calibrated sequence, and the regime in classifyRegime's words: D is the host's own
 // time per step (no waits), so a step that fills the queue does not read as dispatch.

@@ -1,8 +1,13 @@
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
+#include "sampleresult.h"
 #include "tests/core/corpus.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
 
 using namespace synctax;
 
@@ -32,4 +37,29 @@ TEST(ResultsLoader, ADirectorySaysSo)
     const auto r = loadResultsFile(dir);
     ASSERT_EQ(r.errors.size(), 1u);
     EXPECT_EQ(r.errors[0].format(), dir + ": is a directory; expected a results.json file");
+}
+
+TEST(ResultsLoader, TheBlocksHostTimesRoundTripAndOlderFilesHaveNone)
+{
+    ExperimentResult written = sampleResult();
+    ASSERT_GE(written.cells.size(), 2u);
+    CellResult& item = written.cells[1];
+    item.blockRounds = { 0, 1, 2 };
+    item.blockStepMs = { 1.5, 1.6, 1.4 };
+    item.blockDispatchMs = { 1.25, 1.375, 1.125 };
+    const auto path = (std::filesystem::temp_directory_path() / "synctax-test-dispatch.json").string();
+    writeJsonFileAtomically(path, toJson(written));
+    const ResultsLoadResult back = loadResultsFile(path);
+    ASSERT_TRUE(back.result) << formatErrors(back.errors);
+    EXPECT_EQ(back.result->cells[1].blockDispatchMs, item.blockDispatchMs);
+
+    // A file written before the host's time per block was kept: the key is absent.
+    nlohmann::json older = toJson(written);
+    older["cells"][1].erase("block_dispatch_ms");
+    writeJsonFileAtomically(path, older);
+    const ResultsLoadResult old = loadResultsFile(path);
+    ASSERT_TRUE(old.result) << formatErrors(old.errors);
+    EXPECT_TRUE(old.result->cells[1].blockDispatchMs.empty());
+    EXPECT_EQ(old.result->cells[1].blockStepMs, item.blockStepMs);
+    std::remove(path.c_str());
 }

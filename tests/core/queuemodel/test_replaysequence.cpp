@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace synctax;
@@ -52,5 +53,42 @@ TEST(LaunchSequence, ARealTraceGivesEachStepItsJoinedLaunchesAndItsSync)
             EXPECT_EQ(op.stream, 7) << step.name; // the trace's one stream (GPU 0 stream 7)
             previous = op.issueUs;
         }
+    }
+}
+
+TEST(LaunchSequence, EventsOnAnotherThreadThanTheLoopsAreMarked)
+{
+    // A Python ResNet-50 step: its backward runs on the autograd engine's thread.
+    const TraceReadResult read
+        = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/whatif/resnet50-none.pt.trace.json.gz");
+    ASSERT_TRUE(read.trace);
+    const KinetoTrace& trace = *read.trace;
+    const TraceReport report = analyseTrace(trace);
+    const std::vector<StepSequence> sequences = launchSequences(trace, report);
+    ASSERT_EQ(sequences.size(), report.steps.size());
+    ASSERT_FALSE(sequences.empty());
+    for (size_t i = 0; i < sequences.size(); ++i) {
+        const TraceStep& step = report.steps[i];
+        const StepSequence& seq = sequences[i];
+        ASSERT_EQ(seq.hostEventOffLoop.size(), seq.hostEventUs.size()) << step.name;
+        // Counted here from the events: the step marker's thread, then the host events inside the
+        // step on any other.
+        std::int64_t loopTid = -1;
+        for (const TraceEvent& e : trace.events)
+            if (e.kind == TraceEventKind::Step && e.startNs == step.startNs)
+                loopTid = trace.lanes[e.lane].tid;
+        ASSERT_GE(loopTid, 0) << step.name;
+        size_t off = 0, all = 0;
+        for (const TraceEvent& e : trace.events) {
+            if (isGpuKind(e.kind) || e.kind == TraceEventKind::Step || e.startNs < step.startNs
+                || e.startNs >= step.endNs)
+                continue;
+            ++all;
+            off += trace.lanes[e.lane].tid != loopTid ? 1 : 0;
+        }
+        EXPECT_EQ(seq.hostEventUs.size(), all) << step.name;
+        EXPECT_EQ(size_t(std::count(seq.hostEventOffLoop.begin(), seq.hostEventOffLoop.end(), 1)), off) << step.name;
+        EXPECT_GT(off, 1000u) << step.name; // the backward's ops and launches
+        EXPECT_LT(off, all / 2) << step.name; // the forward's and the optimizer's Python frames are the loop's
     }
 }

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace synctax;
 
 namespace {
@@ -274,4 +277,127 @@ TEST(StyleReplay, HostWorkBeforeTheSyncHidesTheTail)
     EXPECT_NEAR(p[1].syncWaitMs, 0, kEps);
     EXPECT_NEAR(p[0].stepMs, 1.100, kEps); // the baseline does not care where H goes
     EXPECT_NEAR(p[1].stepMs - p[0].stepMs, 0.008, kEps); // item pays only L
+}
+
+namespace {
+
+// A forward on the loop's thread, then a backward on another (the autograd engine's), as profiled:
+// ten launches 100 µs apart from 60 (10 µs host, 50 µs GPU each), then ten 60 µs apart from 1060
+// (10 µs host, 200 µs GPU each). Five recorded host events precede each launch, 10 µs apart from
+// 50 µs before it (its op, its dispatch), on its launch's thread. The step's host time is 1650 µs;
+// G = 2.5 ms.
+StepSequence forwardThenBackward()
+{
+    StepSequence seq;
+    for (int j = 0; j < 20; ++j) {
+        const bool backward = j >= 10;
+        const double at = backward ? 1060 + (j - 10) * 60.0 : 60 + j * 100.0;
+        for (int e = 0; e < 5; ++e) {
+            seq.hostEventUs.push_back(at - 50 + 10 * e);
+            seq.hostEventOffLoop.push_back(backward ? 1 : 0);
+        }
+        seq.ops.push_back({ at, 10.0, backward ? 200.0 : 50.0, 7 });
+    }
+    seq.stepHostUs = 1650;
+    return seq;
+}
+
+} // namespace
+
+TEST(StyleReplay, TheProfilersCostPerEventCanDifferBetweenTheLoopsThreadAndTheOthers)
+{
+    const StepSequence seq = forwardThenBackward();
+    ReplayCalibration c;
+    c.perEventUs = 4;
+    // The same cost everywhere: 100 events x 4 µs come out of the step; the first backward launch
+    // moves back by the 55 events before it.
+    const StepSequence even = calibrated(seq, c);
+    EXPECT_NEAR(even.stepHostUs, 1650 - 400, kEps);
+    EXPECT_NEAR(even.ops[10].issueUs, 1060 - 220, kEps);
+    EXPECT_NEAR(even.ops[10].hostUs, 10, kEps);
+    // None on the other thread: only the forward's 200 µs come out.
+    c.perEventOffLoopUs = 0;
+    const StepSequence loopOnly = calibrated(seq, c);
+    EXPECT_NEAR(loopOnly.stepHostUs, 1650 - 200, kEps);
+    EXPECT_NEAR(loopOnly.ops[10].issueUs, 1060 - 200, kEps);
+    EXPECT_NEAR(loopOnly.ops[19].issueUs, 1600 - 200, kEps);
+    // 2 µs on the other thread: the backward's events take 10 µs more per launch.
+    c.perEventOffLoopUs = 2;
+    const StepSequence split = calibrated(seq, c);
+    EXPECT_NEAR(split.stepHostUs, 1650 - 200 - 100, kEps);
+    EXPECT_NEAR(split.ops[11].issueUs, 1120 - 200 - 20, kEps);
+}
+
+TEST(StyleReplay, TheCalibrationSplitsTheCostBetweenThreadsToMeetTheMeasuredDrain)
+{
+    // The unprofiled step: 8 µs per event on the loop's thread, 1 µs on the other. Its dispatch is
+    // 1650 - 400 - 50 = 1200 µs. The forward's GPU work keeps up with its launches (60 µs apart, 50
+    // µs each), so the backward's first launch, at 1060 - 400 - 5 = 655 µs, ends at 665 and the GPU
+    // drains at 665 + 2000 = 2665 µs.
+    const StepSequence seq = forwardThenBackward();
+    ReplayCalibration truth;
+    truth.perEventUs = 8;
+    truth.perEventOffLoopUs = 1;
+    const double dispatchUs = replayedDispatchUs(calibrated(seq, truth), 1021);
+    const double drainUs = replayedDrainUs(calibrated(seq, truth), 1021);
+    EXPECT_NEAR(dispatchUs, 1200, 1e-6);
+    EXPECT_NEAR(drainUs, 2665, 1e-6);
+    // One cost for every event (4.5 µs) keeps the dispatch but leaves the forward too slow: the
+    // backward starts at 1060 - 55 x 4.5 and the step drains at 2822.5 µs.
+    const ReplayCalibration even = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021);
+    EXPECT_NEAR(even.perEventUs, 4.5, 1e-6);
+    EXPECT_FALSE(even.perEventOffLoopUs);
+    EXPECT_NEAR(replayedDrainUs(calibrated(seq, even), 1021), 2822.5, 1e-6);
+    // With the drain measured, the split comes back: the dispatch asks on + off = 9, the drain
+    // 3025 - 45 on = 2665.
+    const ReplayCalibration fitted = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, drainUs * 1e-3);
+    EXPECT_NEAR(fitted.perEventUs, 8, 1e-3);
+    ASSERT_TRUE(fitted.perEventOffLoopUs);
+    EXPECT_NEAR(*fitted.perEventOffLoopUs, 1, 1e-3);
+    EXPECT_NEAR(replayedDispatchUs(calibrated(seq, fitted), 1021), dispatchUs, 1e-3);
+    EXPECT_NEAR(replayedDrainUs(calibrated(seq, fitted), 1021), drainUs, 1e-2);
+    // A drain the even cost already meets moves nothing (a late GPU start is fitted elsewhere).
+    EXPECT_FALSE(fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, 3.0).perEventOffLoopUs);
+    // Nor does a step with all its events on the loop's thread.
+    StepSequence oneThread = seq;
+    oneThread.hostEventOffLoop.clear();
+    EXPECT_FALSE(fitCalibration(oneThread, dispatchUs * 1e-3, 2.5, 1021, drainUs * 1e-3).perEventOffLoopUs);
+}
+
+TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePrediction)
+{
+    // GPU-bound at 1 ms of host for 1.2 ms of GPU (uniform, 40 launches), blocks of 10.
+    const StepSequence seq = uniform(40, 1000, 1200);
+    ReplayCosts costs;
+    const std::vector<StyleSpec> styles { { "item", 0 } };
+    const auto at = [&](std::vector<double> blocks) { return fitReplayToBaseline(seq, costs, 10, 0, 0, 0, 0, blocks); };
+    // Every block at 1.1 ms: the host is 1.1 ms, each decile the same, and the prediction is the
+    // one host's.
+    const ReplayFit same = at(std::vector<double>(9, 1.1));
+    EXPECT_NEAR(same.hostScale, 1.1, 1e-9);
+    EXPECT_NEAR(same.regime.dMs, 1.1, 1e-9);
+    ASSERT_EQ(same.spreadScales.size(), 9u);
+    for (const double s : same.spreadScales)
+        EXPECT_NEAR(s, 1.0, 1e-12);
+    const double one = replayPredictions(same.step, costs, styles, 10, 0, same.regime.label)[0].overheadPct;
+    EXPECT_NEAR(replayPredictions(same, costs, styles, 10, 0)[0].overheadPct, one, 1e-9);
+    // Half the blocks at 0.8 ms, half at 1.4 ms (the median between): the host is the median, and
+    // the prediction is the mean log ratio of the two speeds, which is not the median speed's.
+    std::vector<double> blocks(10, 0.8);
+    std::fill(blocks.begin() + 5, blocks.end(), 1.4);
+    const ReplayFit spread = at(blocks);
+    EXPECT_NEAR(spread.blockDispatchMs, 1.1, 1e-9);
+    EXPECT_NEAR(spread.regime.dMs, 1.1, 1e-9);
+    const auto taxAt = [&](double ms) {
+        const ReplayFit f = at({ ms });
+        return replayPredictions(f.step, costs, styles, 10, 0, f.regime.label)[0].overheadPct;
+    };
+    double logSum = 0;
+    for (const double ms : { 0.8, 0.8, 0.8, 0.8, 1.1, 1.4, 1.4, 1.4, 1.4 }) // the deciles of `blocks`
+        logSum += std::log1p(taxAt(ms) * 1e-2);
+    const double expected = std::expm1(logSum / 9) * 1e2;
+    EXPECT_NEAR(replayPredictions(spread, costs, styles, 10, 0)[0].overheadPct, expected, 1e-6);
+    EXPECT_GT(std::abs(expected - one), 0.3) << expected << " against " << one;
+    // Without the blocks' host times (older files) the host follows the baseline's block time.
+    EXPECT_TRUE(at({}).spreadScales.empty());
 }
