@@ -115,8 +115,9 @@ struct CapturedReplay {
     double profiledHostMs = 0; // the same step's host time under the profiler
     ReplayCalibration calibration;
     ReplayCosts costs; // L and every style's cost, measured on an idle GPU
-    // The host's factor fitted to the baseline's measured blocks (fitHostToBaseline), after the
-    // calibration; 1 where the replayed baseline was within 2% of it or did not follow the host.
+    // The host's factor that brings the calibrated step to the baseline's measured blocks, after the
+    // calibration: to the median of their host time per step where measured (block_dispatch_ms),
+    // else to their step time (fitHostToBaseline: 1 where within 2% of it or GPU-bound).
     double baselineHostScale = 1;
     double tailMs = 0; // GPU time moved to the step's last op to meet the baseline's lag (fitTailToLag)
     double idleStartUs = 0; // the GPU's start on an idle queue, fitted to drainMs (fitIdleStartToDrain)

@@ -196,14 +196,19 @@ std::optional<CapturedReplay> captureLaunchSequence(
     r.dispatchMs = fromIdle.dispatchMs;
     r.drainMs = fromIdle.drainMs;
     r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, r.drainMs);
-    const std::string split = r.calibration.perEventOffLoopUs
-        ? " on the loop's thread and " + formatNumber("%.2f", *r.calibration.perEventOffLoopUs)
-            + " us on the others (to its drain of " + formatNumber("%.2f", r.drainMs) + " ms)"
-        : std::string();
+    std::string split;
+    if (r.calibration.perEventOffLoopUs) {
+        split = " on the loop's thread and " + formatNumber("%.2f", *r.calibration.perEventOffLoopUs)
+            + " us on the others (toward its drain of " + formatNumber("%.2f", r.drainMs) + " ms"
+            + (r.calibration.splitDrainShortUs > 0
+                    ? ", still " + formatNumber("%.0f", r.calibration.splitDrainShortUs) + " us later"
+                    : std::string())
+            + ")";
+    }
     r.calibration.how = r.calibration.perEventUs > 0
-        ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event" + split
-            + " (" + std::to_string(step.hostEventUs.size())
-            + " per step) taken out, to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
+        ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event ("
+            + std::to_string(step.hostEventUs.size()) + " per step) taken out" + split
+            + ", to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
             + " ms); GPU ops and their gaps to G"
         : "host x " + formatNumber("%.2f", r.calibration.hostScale) + " to the unprofiled step from an idle GPU ("
             + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G";

@@ -69,6 +69,7 @@ json replayToJson(const CapturedReplay& r)
             { { "per_event_us", number(r.calibration.perEventUs) },
                 { "per_event_off_loop_us",
                     r.calibration.perEventOffLoopUs ? number(*r.calibration.perEventOffLoopUs) : json(nullptr) },
+                { "split_drain_short_us", number(r.calibration.splitDrainShortUs) },
                 { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
                 { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
         { "baseline_host_scale", number(r.baselineHostScale) },
@@ -102,6 +103,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
             r.calibration.perEventUs = it->get<double>();
         if (const auto it = c->find("per_event_off_loop_us"); it != c->end() && it->is_number())
             r.calibration.perEventOffLoopUs = it->get<double>();
+        if (const auto it = c->find("split_drain_short_us"); it != c->end() && it->is_number())
+            r.calibration.splitDrainShortUs = it->get<double>();
         r.calibration.hostScale = in.num(*c, "/calibration", "host_scale");
         r.calibration.gpuGapUs = in.num(*c, "/calibration", "gpu_gap_us");
         r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");

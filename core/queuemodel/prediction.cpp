@@ -159,9 +159,10 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
         = fitsIdleStart(captured) ? fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs) : captured;
     const double ownMs = replayRegime(started, 0).dMs;
     StepSequence host;
-    if (!blockDispatchMs.empty() && ownMs > 0) {
+    const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
+    if (blocksMs > 0 && ownMs > 0) {
         // The host's own time is linear in the host factor: each decile is a ratio.
-        fit.blockDispatchMs = median(blockDispatchMs);
+        fit.blockDispatchMs = blocksMs;
         fit.blockDispatchP10Ms = quantile(blockDispatchMs, 0.1);
         fit.blockDispatchP90Ms = quantile(blockDispatchMs, 0.9);
         fit.hostScale = fit.blockDispatchMs / ownMs;
@@ -196,6 +197,7 @@ std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCost
             logRatio[i] += std::log1p(at[i].taxPct * 1e-2);
     }
     std::vector<Prediction> predictions;
+    predictions.reserve(logRatio.size());
     for (const double sum : logRatio)
         predictions.push_back({ std::expm1(sum / double(fit.spreadScales.size())) * 1e2, fit.regime.label, "replay" });
     return predictions;

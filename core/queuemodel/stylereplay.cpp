@@ -103,8 +103,9 @@ std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const 
 
 namespace {
 
-// Host offsets with perEventUs taken out at every recorded host event before them, kept in order
-// (two events closer than the cost do not move time backwards), then scaled.
+// Host offsets with the profiler's cost taken out at every recorded host event before them
+// (perEventUs on the loop's thread, perEventOffLoopUs on the others), kept in order (two events
+// closer than the cost do not move time backwards), then scaled.
 class HostMap {
 public:
     HostMap(const StepSequence& seq, const ReplayCalibration& c)
@@ -251,10 +252,12 @@ void splitToDrain(
     const auto drainAt = [&](double share) { return replayedDrainUs(calibrated(seq, at(share)), queueCapacity); };
     if (drainAt(1) <= drainUs)
         return; // the even cost drains soon enough: a late start of the GPU, if anything (fitIdleStartToDrain)
-    const double share = drainAt(0) >= drainUs ? 0 : bisect(drainAt, 0, 1, drainUs, 40, Halving::Arithmetic);
+    const double atZero = drainAt(0);
+    const double share = atZero >= drainUs ? 0 : bisect(drainAt, 0, 1, drainUs, 40, Halving::Arithmetic);
     const ReplayCalibration split = at(share);
     c.perEventUs = split.perEventUs;
     c.perEventOffLoopUs = split.perEventOffLoopUs;
+    c.splitDrainShortUs = share == 0 ? std::max(0.0, atZero - drainUs) : 0;
 }
 
 } // namespace

@@ -85,6 +85,9 @@ struct ReplayCalibration {
     // The cost per event on the other host threads (StepSequence::hostEventOffLoop) where it was
     // fitted apart from the loop's own (fitCalibration, to the step's drain); else perEventUs.
     std::optional<double> perEventOffLoopUs;
+    // How much later than measured the replayed step from an idle GPU still drains with nothing left
+    // on the other threads (µs); 0 where the split met the drain or was not made.
+    double splitDrainShortUs = 0;
 };
 
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);
@@ -111,7 +114,8 @@ double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
 // With drainMs (the same step's drain from an idle GPU, unprofiled; 0: not measured), for a step
 // that is not dispatch-bound by itself and has events on another thread than the loop's: where the
 // even cost leaves the replayed step draining later than measured, the cost moves from the other
-// threads' events to the loop's, the dispatch kept, until the drains meet. The profiler costs an
+// threads' events to the loop's, the dispatch kept, until the drains meet or nothing is left on the
+// others (then the replay still drains late: `splitDrainShortUs`). The profiler costs an
 // event of the loop's thread more than one of the autograd engine's (the Python loops on the H200:
 // about 3.6 against 2.2-3.0 us per op), so an even cost leaves the replayed forward too slow and the
 // backward too fast: the GPU starves early in the step and is left with a tail at its end.

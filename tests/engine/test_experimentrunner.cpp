@@ -136,6 +136,27 @@ TEST(ExperimentRunner, AGroupWithoutASweepCarriesItsHostWorkAndBatch)
     }
 }
 
+TEST(ExperimentRunner, EachBlockKeepsTheHostsOwnTimePerStepWithoutTheHostWork)
+{
+    ExperimentConfig c = smallConfig();
+    c.blocks = 2;
+    c.minBlocks = 2;
+    c.hostWorkUs = 5000; // far longer than a tiny step on the CPU
+    const std::atomic<bool> stop { false };
+    const ExperimentResult r = ExperimentRunner(c).run(stop);
+    ASSERT_FALSE(r.cells.empty());
+    for (const CellResult& cell : r.cells) {
+        ASSERT_EQ(cell.blockDispatchMs.size(), cell.blockRounds.size()) << cell.style;
+        for (size_t i = 0; i < cell.blockDispatchMs.size(); ++i) {
+            EXPECT_GT(cell.blockDispatchMs[i], 0) << cell.style;
+            // The step's own work, its host work left out: under the 5 ms, and no more than the
+            // block's time per step less it.
+            EXPECT_LT(cell.blockDispatchMs[i], 5.0) << cell.style;
+            EXPECT_LE(cell.blockDispatchMs[i], cell.blockStepMs[i] - 5.0) << cell.style;
+        }
+    }
+}
+
 TEST(ExperimentRunner, BlockOrderFollowsTheSeed)
 {
     auto orders = [](uint64_t seed) {

@@ -110,6 +110,28 @@ TEST(ProcessMerge, RoundsAreNumberedAcrossProcessesAndAnalysedAgain)
         merged.notes.end());
 }
 
+TEST(ProcessMerge, TheBlocksHostTimesFollowTheirBlocksOrGoWhenAProcessHasNone)
+{
+    ExperimentConfig c = spreadConfig();
+    c.models.resize(1);
+    ExperimentResult first = part(2, 1.0, 1.04);
+    ExperimentResult second = part(3, 1.2, 1.05);
+    for (auto* r : { &first, &second }) {
+        for (CellResult& cell : r->cells)
+            for (const double ms : cell.blockStepMs)
+                cell.blockDispatchMs.push_back(ms * 0.5);
+    }
+    const ExperimentResult merged = mergeProcessResults(c, { first, second });
+    const CellResult& item = merged.cells[2];
+    ASSERT_EQ(item.blockDispatchMs.size(), item.blockRounds.size());
+    for (size_t i = 0; i < item.blockRounds.size(); ++i)
+        EXPECT_DOUBLE_EQ(item.blockDispatchMs[i], item.blockStepMs[i] * 0.5) << i;
+    // A process whose file has none: the merged cell has none, rather than a list out of step.
+    for (CellResult& cell : second.cells)
+        cell.blockDispatchMs.clear();
+    EXPECT_TRUE(mergeProcessResults(c, { first, second }).cells[2].blockDispatchMs.empty());
+}
+
 TEST(ProcessMerge, AFailedOrStoppedProcessSaysSo)
 {
     ExperimentConfig c = spreadConfig();

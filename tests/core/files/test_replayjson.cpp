@@ -13,6 +13,8 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.drainMs = 33.75;
     r.profiledHostMs = 42.25;
     r.calibration.perEventUs = 1.5;
+    r.calibration.perEventOffLoopUs = 0.75;
+    r.calibration.splitDrainShortUs = 125;
     r.calibration.hostScale = 0.66;
     r.calibration.gpuGapUs = 1.25;
     r.calibration.how = "host x 0.66";
@@ -32,6 +34,16 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_EQ(back->capturedSteps, 6);
     EXPECT_DOUBLE_EQ(back->calibration.gpuGapUs, 1.25);
     EXPECT_DOUBLE_EQ(back->calibration.perEventUs, 1.5);
+    ASSERT_TRUE(back->calibration.perEventOffLoopUs);
+    EXPECT_DOUBLE_EQ(*back->calibration.perEventOffLoopUs, 0.75);
+    EXPECT_DOUBLE_EQ(back->calibration.splitDrainShortUs, 125);
+    // Without a split (and in files from before it), the other threads cost what the loop's do.
+    r.calibration.perEventOffLoopUs.reset();
+    r.calibration.splitDrainShortUs = 0;
+    const auto even = replayFromJson(replayToJson(r), error);
+    ASSERT_TRUE(even) << error;
+    EXPECT_FALSE(even->calibration.perEventOffLoopUs);
+    EXPECT_DOUBLE_EQ(even->calibration.splitDrainShortUs, 0);
     EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
     EXPECT_DOUBLE_EQ(back->drainMs, 33.75);
     EXPECT_DOUBLE_EQ(back->idleStartUs, 412.5);

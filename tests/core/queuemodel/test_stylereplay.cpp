@@ -356,6 +356,15 @@ TEST(StyleReplay, TheCalibrationSplitsTheCostBetweenThreadsToMeetTheMeasuredDrai
     EXPECT_NEAR(*fitted.perEventOffLoopUs, 1, 1e-3);
     EXPECT_NEAR(replayedDispatchUs(calibrated(seq, fitted), 1021), dispatchUs, 1e-3);
     EXPECT_NEAR(replayedDrainUs(calibrated(seq, fitted), 1021), drainUs, 1e-2);
+    EXPECT_DOUBLE_EQ(fitted.splitDrainShortUs, 0);
+    // A drain sooner than any split reaches: all of the cost on the loop's thread (9 µs per event:
+    // the backward's first launch ends at 1060 - 450 + 10 = 620, the drain at 2620 µs), and how
+    // much later it still drains is said.
+    const ReplayCalibration unreachable = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, 2.5);
+    ASSERT_TRUE(unreachable.perEventOffLoopUs);
+    EXPECT_NEAR(*unreachable.perEventOffLoopUs, 0, 1e-12);
+    EXPECT_NEAR(unreachable.perEventUs, 9, 1e-3);
+    EXPECT_NEAR(unreachable.splitDrainShortUs, 120, 1e-2);
     // A drain the even cost already meets moves nothing (a late GPU start is fitted elsewhere).
     EXPECT_FALSE(fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, 3.0).perEventOffLoopUs);
     // Nor does a step with all its events on the loop's thread.
