@@ -329,18 +329,24 @@ private:
             number(s, sp, "mean", 0) };
     }
 
+    // A per-block list beside block_rounds: one entry per round, else reported at `pointer`.
+    bool oneEntryPerRound(const json& list, const json& rounds, const std::string& pointer)
+    {
+        if (list.size() == rounds.size())
+            return true;
+        error(pointer,
+            "has " + std::to_string(list.size()) + " entries for " + std::to_string(rounds.size()) + " block_rounds");
+        return false;
+    }
+
     void readBlocks(const json& c, const std::string& p, CellResult& cell)
     {
         const json* rounds = member(c, p, "block_rounds", json::value_t::array);
         const json* ms = member(c, p, "block_ms_per_step", json::value_t::array);
         if (!rounds || !ms)
             return;
-        if (rounds->size() != ms->size()) {
-            error(p + "/block_ms_per_step",
-                "has " + std::to_string(ms->size()) + " entries for " + std::to_string(rounds->size())
-                    + " block_rounds");
+        if (!oneEntryPerRound(*ms, *rounds, p + "/block_ms_per_step"))
             return;
-        }
         for (size_t i = 0; i < rounds->size(); ++i) {
             const json& round = (*rounds)[i];
             const json& value = (*ms)[i];
@@ -360,12 +366,8 @@ private:
         const json* dispatch = member(c, p, "block_dispatch_ms", json::value_t::array, true);
         if (!dispatch || dispatch->empty())
             return;
-        if (dispatch->size() != rounds->size()) {
-            error(p + "/block_dispatch_ms",
-                "has " + std::to_string(dispatch->size()) + " entries for " + std::to_string(rounds->size())
-                    + " block_rounds");
+        if (!oneEntryPerRound(*dispatch, *rounds, p + "/block_dispatch_ms"))
             return;
-        }
         for (size_t i = 0; i < dispatch->size(); ++i) {
             const json& value = (*dispatch)[i];
             const std::string at = p + "/block_dispatch_ms/" + std::to_string(i);

@@ -6,19 +6,42 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace synctax;
 
+namespace {
+
+// A committed trace read and analysed, with its steps' sequences.
+struct Sequenced {
+    KinetoTrace trace;
+    TraceReport report;
+    std::vector<StepSequence> sequences;
+};
+
+Sequenced sequenced(const std::string& path)
+{
+    TraceReadResult read = readKinetoTrace(path);
+    if (!read.trace)
+        return {};
+    Sequenced s { std::move(*read.trace), {}, {} };
+    s.report = analyseTrace(s.trace);
+    s.sequences = launchSequences(s.trace, s.report);
+    return s;
+}
+
+} // namespace
+
 TEST(LaunchSequence, ARealTraceGivesEachStepItsJoinedLaunchesAndItsSync)
 {
-    const TraceReadResult read
-        = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz");
-    ASSERT_TRUE(read.trace);
-    const KinetoTrace& trace = *read.trace;
-    const TraceReport report = analyseTrace(trace);
-    const std::vector<StepSequence> sequences = launchSequences(trace, report);
-    ASSERT_EQ(sequences.size(), report.steps.size());
+    const Sequenced s = sequenced(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz");
+    const KinetoTrace& trace = s.trace;
+    const TraceReport& report = s.report;
+    const std::vector<StepSequence>& sequences = s.sequences;
     ASSERT_FALSE(sequences.empty());
+    ASSERT_EQ(sequences.size(), report.steps.size());
 
     // Counted here from the events, not through the join: the correlations of GPU work, then the
     // launches starting inside each step that carry one of them. A Python count over the raw JSON
@@ -59,14 +82,12 @@ TEST(LaunchSequence, ARealTraceGivesEachStepItsJoinedLaunchesAndItsSync)
 TEST(LaunchSequence, EventsOnAnotherThreadThanTheLoopsAreMarked)
 {
     // A Python ResNet-50 step: its backward runs on the autograd engine's thread.
-    const TraceReadResult read
-        = readKinetoTrace(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/whatif/resnet50-none.pt.trace.json.gz");
-    ASSERT_TRUE(read.trace);
-    const KinetoTrace& trace = *read.trace;
-    const TraceReport report = analyseTrace(trace);
-    const std::vector<StepSequence> sequences = launchSequences(trace, report);
-    ASSERT_EQ(sequences.size(), report.steps.size());
+    const Sequenced s = sequenced(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/whatif/resnet50-none.pt.trace.json.gz");
+    const KinetoTrace& trace = s.trace;
+    const TraceReport& report = s.report;
+    const std::vector<StepSequence>& sequences = s.sequences;
     ASSERT_FALSE(sequences.empty());
+    ASSERT_EQ(sequences.size(), report.steps.size());
     for (size_t i = 0; i < sequences.size(); ++i) {
         const TraceStep& step = report.steps[i];
         const StepSequence& seq = sequences[i];
