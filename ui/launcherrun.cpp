@@ -1,6 +1,5 @@
 #include "ui/launcherrun.h"
 
-#include "core/analysis/format.h"
 #include "core/config/configwriter.h"
 #include "core/files/runoutputs.h"
 
@@ -87,8 +86,8 @@ bool LauncherRun::start(const ExperimentConfig& config, const QString& root, QSt
         return failWith(tr("%1: no synctax-run there to start the ranks").arg(m_program));
 
     // The folder named as synctax-run names its own; two runs within a millisecond get one each.
-    const QString base = root + QLatin1Char('/') + QString::fromStdString(config.name) + QLatin1Char('-')
-        + QString::fromStdString(formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName));
+    const QString base = root + QLatin1Char('/')
+        + QString::fromStdString(runFolderName(config.name, std::chrono::system_clock::now()));
     QString folder = base;
     for (int n = 2; QFileInfo::exists(folder); ++n)
         folder = base + QLatin1Char('-') + QString::number(n);

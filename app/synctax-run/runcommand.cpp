@@ -278,9 +278,9 @@ int runCommand(const RunOptions& options)
         return 2;
     }
 
-    const std::filesystem::path outDir = options.outDir.empty() ? std::filesystem::path("results")
-            / (config->name + "-" + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::FolderName))
-                                                                : std::filesystem::path(options.outDir);
+    const std::filesystem::path outDir = options.outDir.empty()
+        ? std::filesystem::path("results") / runFolderName(config->name, std::chrono::system_clock::now())
+        : std::filesystem::path(options.outDir);
     std::error_code ec;
     const bool outDirExisted = std::filesystem::exists(outDir, ec);
     std::filesystem::create_directories(outDir, ec);

@@ -1,5 +1,6 @@
 #include "core/files/runoutputs.h"
 
+#include "core/analysis/format.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resulttable.h"
 #include "core/files/stepcsvwriter.h"
@@ -8,6 +9,11 @@
 #include <filesystem>
 
 namespace synctax {
+
+std::string runFolderName(const std::string& configName, std::chrono::system_clock::time_point start)
+{
+    return configName + "-" + formatTimestamp(start, TimestampStyle::FolderName);
+}
 
 std::string rankFolderName(int rank) { return "rank-" + std::to_string(rank); }
 

@@ -4,6 +4,7 @@
 #include "core/steps/cellplan.h"
 #include "core/steps/steprecord.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ inline constexpr const char* summaryFileName = "summary.csv";
 inline constexpr const char* stepsFileName = "steps.csv";
 inline constexpr const char* journalFileName = "journal.jsonl";
 inline constexpr const char* traceFileName = "trace.json";
+
+// A run's own folder, as synctax-run names it under results/ and the app's data-parallel launcher
+// under its runs folder: "NAME-YYYYMMDD-HHMMSS-mmm", the time the run starts in local time.
+std::string runFolderName(const std::string& configName, std::chrono::system_clock::time_point start);
 
 // A data-parallel rank's outputs, beside the launcher's results.json: "rank-K".
 std::string rankFolderName(int rank);

@@ -1,4 +1,5 @@
 #include "core/analysis/format.h"
+#include "core/files/runoutputs.h"
 
 #include <gtest/gtest.h>
 
@@ -37,6 +38,7 @@ TEST(Format, TimestampsInEachStyle)
     setenv("TZ", "XYZ-2", 1);
     tzset();
     EXPECT_EQ(formatTimestamp(t, TimestampStyle::FolderName), "20240501-140000-123");
+    EXPECT_EQ(runFolderName("seed", t), "seed-20240501-140000-123");
     if (oldTz)
         setenv("TZ", saved.c_str(), 1);
     else
