@@ -163,8 +163,6 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     if (blocksMs > 0 && ownMs > 0) {
         // The host's own time is linear in the host factor: each decile is a ratio.
         fit.blockDispatchMs = blocksMs;
-        fit.blockDispatchP10Ms = quantile(blockDispatchMs, 0.1);
-        fit.blockDispatchP90Ms = quantile(blockDispatchMs, 0.9);
         fit.hostScale = fit.blockDispatchMs / ownMs;
         ReplayCalibration c;
         c.hostScale = fit.hostScale;

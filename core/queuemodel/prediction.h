@@ -94,8 +94,6 @@ struct ReplayFit {
     // blocks' host time was not measured.
     std::vector<double> spreadScales;
     double blockDispatchMs = 0; // the median of the baseline's blocks' host time per step; 0: none
-    double blockDispatchP10Ms = 0;
-    double blockDispatchP90Ms = 0;
 };
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0,
