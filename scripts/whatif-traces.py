@@ -4,9 +4,12 @@ of record-traces.py, in one fresh process: first the unprofiled, interleaved pai
 of `item` against `none` (host work 0 and a middle-regime host work), the unprofiled host time of
 one step from an idle GPU, and a Python .item()'s own cost on an idle GPU; then traces of the same
 loops (none and item, host work 0) recorded with torch.profiler. Writes OUT/whatif.json and the
-traces under OUT/<model>-<syncs>/.
+traces under OUT/<model>-<syncs>/; with --recordings N, N recordings of each, the later ones under
+OUT/<model>-<syncs>-<k>/, to see how far two recordings of one loop differ. Each model's entry also
+holds the host time of its `none` loop's phases (zero_grad, forward, backward, optimizer) without
+the profiler (phase-times.py's steady way).
 
-    python3 scripts/whatif-traces.py OUT
+    python3 scripts/whatif-traces.py OUT [--recordings N] [MODEL...]
 """
 import importlib.util
 import json
@@ -21,6 +24,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("record_traces", os.path.join(HERE, "record-traces.py"))
 rt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rt)
+spec = importlib.util.spec_from_file_location("phase_times", os.path.join(HERE, "phase-times.py"))
+pt = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pt)
 
 # Host work per step at which each loop's host time comes close to its GPU time (unprofiled).
 MIDDLE_HOST_MS = {"tiny_mlp": 1.0, "small_resnet": 4.0, "resnet50": 15.0}
@@ -49,8 +55,12 @@ def item_cost_us(calls=201):
 
 
 def main():
-    out = sys.argv[1]
-    models = sys.argv[2:] or ["tiny_mlp", "small_resnet", "resnet50"]
+    out, args, recordings = sys.argv[1], sys.argv[2:], 1
+    if "--recordings" in args:
+        at = args.index("--recordings")
+        recordings = int(args[at + 1])
+        del args[at:at + 2]
+    models = args or ["tiny_mlp", "small_resnet", "resnet50"]
     os.makedirs(out, exist_ok=True)
     torch.backends.cudnn.benchmark = True
     print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
@@ -63,7 +73,10 @@ def main():
         rt.mean_step_ms(loop, 10)
         entry["dispatch_from_idle_ms"] = dispatch_from_idle_ms(loop)
         entry["item_cost_us"] = item_cost_us()
-        entry["traces"] = [rt.record(out, f"{model}-{syncs}", model, syncs, active=5) for syncs in ("none", "item")]
+        steady = pt.phases(loop, 40 if model != "tiny_mlp" else 200, False, False)
+        entry["phases_us"] = steady["median_us"]
+        entry["traces"] = [rt.record(out, f"{model}-{syncs}" + (f"-{k + 1}" if k else ""), model, syncs, active=5)
+                           for k in range(recordings) for syncs in ("none", "item")]
         print(f"{model}: dispatch from idle {entry['dispatch_from_idle_ms']:.3f} ms, python item {entry['item_cost_us']:.1f} us",
               flush=True)
         results["models"].append(entry)

@@ -50,6 +50,14 @@ std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
         replay.drainMs);
 }
 
+// How the host was moved: the profiler's cost per event refitted, or the host scaled.
+std::string hostMoveText(const ReplayFit& fit)
+{
+    if (fit.costFactor > 0)
+        return format("; the profiler's cost per event x %.2f", fit.costFactor);
+    return format("; host x %.2f", fit.hostScale);
+}
+
 // What the host was brought to: the baseline blocks' own host time, or their step time.
 std::string hostFitText(const ReplayFit& fit, double baselineMs)
 {
@@ -109,8 +117,7 @@ int compareWithMeasured(const std::string& path)
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
-                      << " us; " << group.replay->calibration.how << "; host x " << format("%.2f", fit.hostScale)
-                      << hostFitText(fit, f.baselineMs) << ", tail +" << format("%.3f", fit.tailMs)
+                      << " us; " << group.replay->calibration.how << hostMoveText(fit) << hostFitText(fit, f.baselineMs) << ", tail +" << format("%.3f", fit.tailMs)
                       << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
                       << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
         } else {

@@ -13,7 +13,7 @@ BaselineFit fitCapturedReplay(
     if (baseline && baseline->queue)
         f.baselineLagMs = baseline->queue->medianLagMs;
     f.fit = fitReplayToBaseline(replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs,
-        replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {});
+        replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {}, &replay.calibration);
     return f;
 }
 

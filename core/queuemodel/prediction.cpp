@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace synctax {
 
@@ -146,11 +147,43 @@ StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, doubl
     return out;
 }
 
+namespace {
+
+// The captured step with the profiler's cost per event refitted (all its classes by one factor on
+// the capture's) so that its host's own time is targetMs; nullopt where no cost meets it (a target
+// beyond the profiled host, or a calibration that took no cost out).
+std::optional<StepSequence> refitCostToHost(
+    const StepSequence& step, const ReplayCalibration& capture, double targetMs, double* factor)
+{
+    if (targetMs <= 0 || capture.perEventUs <= 0 || step.hostEventUs.empty())
+        return std::nullopt;
+    const StepSequence raw = uncalibratedHost(step, capture);
+    const auto at = [&](double f) {
+        ReplayCalibration c;
+        c.perEventUs = f * capture.perEventUs;
+        if (capture.perEventOffLoopUs)
+            c.perEventOffLoopUs = f * *capture.perEventOffLoopUs;
+        return c;
+    };
+    const auto ownMs = [&](double f) { return replayRegime(calibrated(raw, at(f)), 0).dMs; };
+    const double most = 0.95 * raw.stepHostUs / double(raw.hostEventUs.size()) / capture.perEventUs;
+    if (ownMs(0) < targetMs || ownMs(most) > targetMs)
+        return std::nullopt;
+    const double f = bisect([&](double x) { return -ownMs(x); }, 0, most, -targetMs, 60, Halving::Arithmetic);
+    if (factor)
+        *factor = f;
+    StepSequence out = calibrated(raw, at(f));
+    out.idleStartUs = step.idleStartUs;
+    return out;
+}
+
+} // namespace
+
 bool fitsIdleStart(const StepSequence& captured) { return replayRegime(captured, 0).label != "dispatch_bound"; }
 
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs,
-    const std::vector<double>& blockDispatchMs)
+    const std::vector<double>& blockDispatchMs, const ReplayCalibration* calibration)
 {
     ReplayFit fit;
     // The drain was measured beside the dispatch the captured step is calibrated to, at the same
@@ -160,7 +193,14 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     const double ownMs = replayRegime(started, 0).dMs;
     StepSequence host;
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
-    if (blocksMs > 0 && ownMs > 0) {
+    const auto refitted = calibration ? refitCostToHost(started, *calibration, blocksMs, &fit.costFactor)
+                                      : std::optional<StepSequence> {};
+    if (blocksMs > 0 && refitted) {
+        fit.blockDispatchMs = blocksMs;
+        host = *refitted;
+        for (int decile = 1; decile <= 9; ++decile)
+            fit.spreadScales.push_back(quantile(blockDispatchMs, decile / 10.0) / fit.blockDispatchMs);
+    } else if (blocksMs > 0 && ownMs > 0) {
         // The host's own time is linear in the host factor: each decile is a ratio.
         fit.blockDispatchMs = blocksMs;
         fit.hostScale = fit.blockDispatchMs / ownMs;

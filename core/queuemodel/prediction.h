@@ -94,10 +94,14 @@ struct ReplayFit {
     // blocks' host time was not measured.
     std::vector<double> spreadScales;
     double blockDispatchMs = 0; // the median of the baseline's blocks' host time per step; 0: none
+    // Where the captured step's calibration took a profiler cost out of each event and the blocks'
+    // host time is known: that cost refitted so the step's host meets the blocks' median, as a factor
+    // on the capture's costs (1: as captured). 0 where the host was scaled instead.
+    double costFactor = 0;
 };
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0,
-    const std::vector<double>& blockDispatchMs = {});
+    const std::vector<double>& blockDispatchMs = {}, const ReplayCalibration* calibration = nullptr);
 
 // The styles' predictions from a fit: over its spread of host speeds where it has one (the mean of
 // the log step times at each decile, style and baseline alike, as the runner's paired estimate

@@ -168,6 +168,39 @@ StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
     return out;
 }
 
+StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& c)
+{
+    const double onLoop = std::max(0.0, c.perEventUs);
+    const double offLoop = std::max(0.0, c.perEventOffLoopUs.value_or(c.perEventUs));
+    const double scale = c.hostScale > 0 ? c.hostScale : 1.0;
+    // The cost calibrated() took out before each mapped event (the events keep their order).
+    std::vector<double> removedBefore(seq.hostEventUs.size() + 1, 0.0);
+    for (size_t j = 0; j < seq.hostEventUs.size(); ++j) {
+        const bool off = j < seq.hostEventOffLoop.size() && seq.hostEventOffLoop[j] != 0;
+        removedBefore[j + 1] = removedBefore[j] + (off ? offLoop : onLoop);
+    }
+    const auto raw = [&](double mapped) {
+        const double unscaled = mapped / scale;
+        const size_t before = size_t(
+            std::lower_bound(seq.hostEventUs.begin(), seq.hostEventUs.end(), mapped) - seq.hostEventUs.begin());
+        return unscaled + removedBefore[before];
+    };
+    StepSequence out = seq;
+    for (LaunchOp& op : out.ops) {
+        const double start = raw(op.issueUs);
+        op.hostUs = std::max(0.0, raw(op.issueUs + op.hostUs) - start);
+        op.issueUs = start;
+    }
+    out.stepHostUs = raw(seq.stepHostUs);
+    for (double& at : out.syncAtUs)
+        at = raw(at);
+    for (double& end : out.syncEndUs)
+        end = raw(end);
+    for (size_t j = 0; j < out.hostEventUs.size(); ++j)
+        out.hostEventUs[j] = seq.hostEventUs[j] / scale + removedBefore[j];
+    return out;
+}
+
 StepSequence withoutSyncs(const StepSequence& seq)
 {
     StepSequence out;

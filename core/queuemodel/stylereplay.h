@@ -92,6 +92,11 @@ struct ReplayCalibration {
 
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);
 
+// The host side of a sequence as recorded, from one that `calibration` made: each offset gets back the
+// profiler's cost taken out before it and loses the host scale. The GPU ops stay as they are. Where
+// two events were closer than the cost (calibrated() kept them in order), they come back together.
+StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& calibration);
+
 // The step with its recorded syncs taken out: the host's time inside each (the wait and the
 // call) removed and the later offsets moved back by it, with the launches made inside it.
 StepSequence withoutSyncs(const StepSequence& seq);

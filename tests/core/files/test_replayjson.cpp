@@ -27,6 +27,9 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.regime = { 27.5, 33.25, "balanced" };
     r.step.stepHostUs = 27500;
     r.step.ops = { { 0, 4.5, 2.5, 7 }, { 10.5, 4.25, 30000, 7 } };
+    r.step.hostEventUs = { 0.0, 3.25, 10.5 };
+    r.step.hostEventOffLoop = { 0, 1, 0 };
+    r.baselineCostFactor = 0.625;
     std::string error;
     const auto back = replayFromJson(replayToJson(r), error);
     ASSERT_TRUE(back) << error;
@@ -52,6 +55,35 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     ASSERT_EQ(back->step.ops.size(), 2u);
     EXPECT_DOUBLE_EQ(back->step.ops[1].gpuUs, 30000);
     EXPECT_EQ(back->step.ops[1].stream, 7);
+    EXPECT_EQ(back->step.hostEventUs, r.step.hostEventUs);
+    EXPECT_EQ(back->step.hostEventOffLoop, r.step.hostEventOffLoop);
+    EXPECT_DOUBLE_EQ(back->baselineCostFactor, 0.625);
+}
+
+TEST(ReplayJson, TheStepsHostEventsAreCheckedWhereTheFileHasThem)
+{
+    CapturedReplay r;
+    r.step.ops = { { 0, 1, 2, 7 } };
+    r.step.hostEventUs = { 0.0, 0.5 };
+    r.step.hostEventOffLoop = { 0, 1 };
+    std::string error;
+    nlohmann::json j = replayToJson(r);
+    j["step"]["host_events_off_loop"] = { 0 };
+    EXPECT_FALSE(replayFromJson(j, error));
+    EXPECT_EQ(error, "/step/host_events_off_loop: expected an array of 2 (one per host event)");
+    j["step"]["host_events_off_loop"] = { 0, 2 };
+    EXPECT_FALSE(replayFromJson(j, error));
+    EXPECT_EQ(error, "/step/host_events_off_loop/1: expected 0 or 1");
+    j["step"]["host_events_us"] = { 0.5, 0.25 };
+    EXPECT_FALSE(replayFromJson(j, error));
+    EXPECT_EQ(error, "/step/host_events_us/1: expected a number, not below the one before");
+    // Files from before the events were kept have none: the step reads without them.
+    j["step"].erase("host_events_us");
+    j["step"].erase("host_events_off_loop");
+    const auto older = replayFromJson(j, error);
+    ASSERT_TRUE(older) << error;
+    EXPECT_TRUE(older->step.hostEventUs.empty());
+    EXPECT_TRUE(older->step.hostEventOffLoop.empty());
 }
 
 TEST(ReplayJson, AMalformedOpSaysWhere)

@@ -373,6 +373,84 @@ TEST(StyleReplay, TheCalibrationSplitsTheCostBetweenThreadsToMeetTheMeasuredDrai
     EXPECT_FALSE(fitCalibration(oneThread, dispatchUs * 1e-3, 2.5, 1021, drainUs * 1e-3).perEventOffLoopUs);
 }
 
+TEST(StyleReplay, TheRecordedHostComesBackFromACalibratedStep)
+{
+    const StepSequence seq = forwardThenBackward();
+    ReplayCalibration c;
+    c.perEventUs = 4;
+    c.perEventOffLoopUs = 2;
+    c.hostScale = 0.8;
+    c.gpuScale = 0.5;
+    const StepSequence cal = calibrated(seq, c);
+    const StepSequence back = uncalibratedHost(cal, c);
+    EXPECT_NEAR(back.stepHostUs, seq.stepHostUs, kEps);
+    ASSERT_EQ(back.ops.size(), seq.ops.size());
+    for (size_t i = 0; i < seq.ops.size(); ++i) {
+        EXPECT_NEAR(back.ops[i].issueUs, seq.ops[i].issueUs, kEps) << i;
+        EXPECT_NEAR(back.ops[i].hostUs, seq.ops[i].hostUs, kEps) << i;
+        EXPECT_NEAR(back.ops[i].gpuUs, cal.ops[i].gpuUs, kEps) << i; // the GPU side stays calibrated
+    }
+    ASSERT_EQ(back.hostEventUs.size(), seq.hostEventUs.size());
+    for (size_t j = 0; j < seq.hostEventUs.size(); ++j)
+        EXPECT_NEAR(back.hostEventUs[j], seq.hostEventUs[j], kEps) << j;
+}
+
+namespace {
+
+// As profiled: ten launches 100 µs apart from 50 with five host events before each (from 50 µs
+// before it, 10 µs apart, on the loop's thread), then ten more from 1050 with none; 2000 µs of host,
+// 10 µs of GPU per launch.
+StepSequence denseThenBare()
+{
+    StepSequence seq;
+    for (int j = 0; j < 20; ++j) {
+        const double at = 50 + j * 100.0;
+        if (j < 10) {
+            for (int e = 0; e < 5; ++e) {
+                seq.hostEventUs.push_back(at - 50 + 10 * e);
+                seq.hostEventOffLoop.push_back(0);
+            }
+        }
+        seq.ops.push_back({ at, 10.0, 10.0, 7 });
+    }
+    seq.stepHostUs = 2000;
+    return seq;
+}
+
+} // namespace
+
+TEST(StyleReplay, TheBlocksHostTimeRefitsTheProfilersCostWhereTheStepsEventsAreKnown)
+{
+    // Captured at 4 µs per event (1800 µs of host); the blocks ran at 1.9 ms. Refitting the cost
+    // takes 2 µs from each of the 50 events: the first bare launch lands at 1050 - 100 = 950 µs.
+    // Scaling the captured step instead would put it at (1050 - 200) x 1900 / 1800.
+    const StepSequence raw = denseThenBare();
+    ReplayCalibration capture;
+    capture.perEventUs = 4;
+    const StepSequence captured = calibrated(raw, capture);
+    EXPECT_NEAR(captured.stepHostUs, 1800, kEps);
+    ReplayCosts costs;
+    const std::vector<double> blocks(5, 1.9);
+    const ReplayFit refit = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks, &capture);
+    EXPECT_NEAR(refit.costFactor, 0.5, 1e-6);
+    EXPECT_DOUBLE_EQ(refit.hostScale, 1);
+    EXPECT_NEAR(refit.regime.dMs, 1.9, 1e-6);
+    EXPECT_NEAR(refit.step.ops[10].issueUs, 950, 1e-3);
+    EXPECT_NEAR(refit.step.ops[9].issueUs, 950 - 100, 1e-3); // all 50 events lie before it
+    const ReplayFit scaled = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks);
+    EXPECT_DOUBLE_EQ(scaled.costFactor, 0);
+    EXPECT_NEAR(scaled.step.ops[10].issueUs, 850 * 1900.0 / 1800.0, 1e-6);
+    // Blocks slower than the step as profiled: no cost reaches them, so the host is scaled.
+    const ReplayFit beyond = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 2.1 }, &capture);
+    EXPECT_DOUBLE_EQ(beyond.costFactor, 0);
+    EXPECT_NEAR(beyond.hostScale, 2100.0 / 1800.0, 1e-9);
+    // Nor is anything refitted for a step without its events (files from before they were kept).
+    StepSequence bare = captured;
+    bare.hostEventUs.clear();
+    bare.hostEventOffLoop.clear();
+    EXPECT_DOUBLE_EQ(fitReplayToBaseline(bare, costs, 10, 0, 0, 0, 0, blocks, &capture).costFactor, 0);
+}
+
 TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePrediction)
 {
     // GPU-bound at 1 ms of host for 1.2 ms of GPU (uniform, 40 launches), blocks of 10.
