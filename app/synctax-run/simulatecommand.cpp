@@ -117,9 +117,10 @@ int compareWithMeasured(const std::string& path)
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
-                      << " us; " << group.replay->calibration.how << hostMoveText(fit) << hostFitText(fit, f.baselineMs) << ", tail +" << format("%.3f", fit.tailMs)
-                      << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
-                      << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
+                      << " us; " << group.replay->calibration.how << hostMoveText(fit) << hostFitText(fit, f.baselineMs)
+                      << ", tail +" << format("%.3f", fit.tailMs) << " ms to its lag of "
+                      << format("%.3f", f.baselineLagMs) << " ms" << idleStartText(fit, *group.replay) << " -> "
+                      << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

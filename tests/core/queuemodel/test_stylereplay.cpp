@@ -286,17 +286,23 @@ namespace {
 // (10 µs host, 200 µs GPU each). Five recorded host events precede each launch, 10 µs apart from
 // 50 µs before it (its op, its dispatch), on its launch's thread. The step's host time is 1650 µs;
 // G = 2.5 ms.
+// A launch at `at` (10 µs of host, gpuUs of GPU) after `events` recorded host events, 10 µs apart
+// from 50 µs before it, on the loop's thread or another.
+void addLaunch(StepSequence& seq, double at, double gpuUs, int events, bool offLoop)
+{
+    for (int e = 0; e < events; ++e) {
+        seq.hostEventUs.push_back(at - 50 + 10 * e);
+        seq.hostEventOffLoop.push_back(offLoop ? 1 : 0);
+    }
+    seq.ops.push_back({ at, 10.0, gpuUs, 7 });
+}
+
 StepSequence forwardThenBackward()
 {
     StepSequence seq;
     for (int j = 0; j < 20; ++j) {
         const bool backward = j >= 10;
-        const double at = backward ? 1060 + (j - 10) * 60.0 : 60 + j * 100.0;
-        for (int e = 0; e < 5; ++e) {
-            seq.hostEventUs.push_back(at - 50 + 10 * e);
-            seq.hostEventOffLoop.push_back(backward ? 1 : 0);
-        }
-        seq.ops.push_back({ at, 10.0, backward ? 200.0 : 50.0, 7 });
+        addLaunch(seq, backward ? 1060 + (j - 10) * 60.0 : 60 + j * 100.0, backward ? 200.0 : 50.0, 5, backward);
     }
     seq.stepHostUs = 1650;
     return seq;
@@ -403,16 +409,8 @@ namespace {
 StepSequence denseThenBare()
 {
     StepSequence seq;
-    for (int j = 0; j < 20; ++j) {
-        const double at = 50 + j * 100.0;
-        if (j < 10) {
-            for (int e = 0; e < 5; ++e) {
-                seq.hostEventUs.push_back(at - 50 + 10 * e);
-                seq.hostEventOffLoop.push_back(0);
-            }
-        }
-        seq.ops.push_back({ at, 10.0, 10.0, 7 });
-    }
+    for (int j = 0; j < 20; ++j)
+        addLaunch(seq, 50 + j * 100.0, 10.0, j < 10 ? 5 : 0, false);
     seq.stepHostUs = 2000;
     return seq;
 }
