@@ -195,18 +195,17 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
     const auto refitted = calibration ? refitCostToHost(started, *calibration, blocksMs, &fit.costFactor)
                                       : std::optional<StepSequence> {};
-    if (blocksMs > 0 && refitted) {
+    if (blocksMs > 0 && (refitted || ownMs > 0)) {
         fit.blockDispatchMs = blocksMs;
-        host = *refitted;
-        for (int decile = 1; decile <= 9; ++decile)
-            fit.spreadScales.push_back(quantile(blockDispatchMs, decile / 10.0) / fit.blockDispatchMs);
-    } else if (blocksMs > 0 && ownMs > 0) {
-        // The host's own time is linear in the host factor: each decile is a ratio.
-        fit.blockDispatchMs = blocksMs;
-        fit.hostScale = fit.blockDispatchMs / ownMs;
-        ReplayCalibration c;
-        c.hostScale = fit.hostScale;
-        host = calibrated(started, c);
+        if (refitted) {
+            host = *refitted;
+        } else {
+            // The host's own time is linear in the host factor: each decile is a ratio.
+            fit.hostScale = fit.blockDispatchMs / ownMs;
+            ReplayCalibration c;
+            c.hostScale = fit.hostScale;
+            host = calibrated(started, c);
+        }
         for (int decile = 1; decile <= 9; ++decile)
             fit.spreadScales.push_back(quantile(blockDispatchMs, decile / 10.0) / fit.blockDispatchMs);
     } else {

@@ -103,6 +103,36 @@ std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const 
 
 namespace {
 
+// The profiler's cost a calibration takes out before each recorded host event (perEventUs on the
+// loop's thread, perEventOffLoopUs on the others): element j before event j, the last all of it.
+std::vector<double> costBeforeEvents(const StepSequence& seq, const ReplayCalibration& c)
+{
+    const double onLoop = std::max(0.0, c.perEventUs);
+    const double offLoop = std::max(0.0, c.perEventOffLoopUs.value_or(c.perEventUs));
+    std::vector<double> before(seq.hostEventUs.size() + 1, 0.0);
+    for (size_t j = 0; j < seq.hostEventUs.size(); ++j) {
+        const bool off = j < seq.hostEventOffLoop.size() && seq.hostEventOffLoop[j] != 0;
+        before[j + 1] = before[j] + (off ? offLoop : onLoop);
+    }
+    return before;
+}
+
+// Every host offset of the sequence but its events' through `map`: the launches (a launch call's
+// own span keeps its events' share: its end maps like any offset), the step's end, the syncs.
+template <typename Map> void mapHostOffsets(StepSequence& seq, const Map& map)
+{
+    for (LaunchOp& op : seq.ops) {
+        const double start = map(op.issueUs);
+        op.hostUs = std::max(0.0, map(op.issueUs + op.hostUs) - start);
+        op.issueUs = start;
+    }
+    seq.stepHostUs = map(seq.stepHostUs);
+    for (double& at : seq.syncAtUs)
+        at = map(at);
+    for (double& end : seq.syncEndUs)
+        end = map(end);
+}
+
 // Host offsets with the profiler's cost taken out at every recorded host event before them
 // (perEventUs on the loop's thread, perEventOffLoopUs on the others), kept in order (two events
 // closer than the cost do not move time backwards), then scaled.
@@ -111,19 +141,13 @@ public:
     HostMap(const StepSequence& seq, const ReplayCalibration& c)
         : m_events(seq.hostEventUs)
         , m_scale(c.hostScale)
+        , m_removedBefore(costBeforeEvents(seq, c))
     {
-        const double onLoop = std::max(0.0, c.perEventUs);
-        const double offLoop = std::max(0.0, c.perEventOffLoopUs.value_or(c.perEventUs));
-        m_costed = onLoop > 0 || offLoop > 0;
-        double removed = 0, previous = -1e300;
-        m_removedBefore.reserve(m_events.size() + 1);
-        m_removedBefore.push_back(0);
+        m_costed = c.perEventUs > 0 || c.perEventOffLoopUs.value_or(0) > 0;
+        double previous = -1e300;
         for (size_t j = 0; j < m_events.size(); ++j) {
-            previous = std::max(previous, m_events[j] - removed);
+            previous = std::max(previous, m_events[j] - m_removedBefore[j]);
             m_mapped.push_back(previous);
-            const bool off = j < seq.hostEventOffLoop.size() && seq.hostEventOffLoop[j] != 0;
-            removed += off ? offLoop : onLoop;
-            m_removedBefore.push_back(removed);
         }
     }
     double operator()(double t) const
@@ -151,18 +175,9 @@ StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
 {
     StepSequence out = seq;
     const HostMap map(seq, c);
-    for (LaunchOp& op : out.ops) {
-        const double start = map(op.issueUs);
-        // The launch call's own span keeps its events' share: its end maps like any offset.
-        op.hostUs = std::max(0.0, map(op.issueUs + op.hostUs) - start);
-        op.issueUs = start;
+    mapHostOffsets(out, map);
+    for (LaunchOp& op : out.ops)
         op.gpuUs = op.gpuUs * c.gpuScale + c.gpuGapUs;
-    }
-    out.stepHostUs = map(seq.stepHostUs);
-    for (double& at : out.syncAtUs)
-        at = map(at);
-    for (double& end : out.syncEndUs)
-        end = map(end);
     for (double& e : out.hostEventUs)
         e = map(e);
     return out;
@@ -170,32 +185,16 @@ StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& c)
 
 StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& c)
 {
-    const double onLoop = std::max(0.0, c.perEventUs);
-    const double offLoop = std::max(0.0, c.perEventOffLoopUs.value_or(c.perEventUs));
     const double scale = c.hostScale > 0 ? c.hostScale : 1.0;
     // The cost calibrated() took out before each mapped event (the events keep their order).
-    std::vector<double> removedBefore(seq.hostEventUs.size() + 1, 0.0);
-    for (size_t j = 0; j < seq.hostEventUs.size(); ++j) {
-        const bool off = j < seq.hostEventOffLoop.size() && seq.hostEventOffLoop[j] != 0;
-        removedBefore[j + 1] = removedBefore[j] + (off ? offLoop : onLoop);
-    }
+    const std::vector<double> removedBefore = costBeforeEvents(seq, c);
     const auto raw = [&](double mapped) {
-        const double unscaled = mapped / scale;
         const size_t before = size_t(
             std::lower_bound(seq.hostEventUs.begin(), seq.hostEventUs.end(), mapped) - seq.hostEventUs.begin());
-        return unscaled + removedBefore[before];
+        return mapped / scale + removedBefore[before];
     };
     StepSequence out = seq;
-    for (LaunchOp& op : out.ops) {
-        const double start = raw(op.issueUs);
-        op.hostUs = std::max(0.0, raw(op.issueUs + op.hostUs) - start);
-        op.issueUs = start;
-    }
-    out.stepHostUs = raw(seq.stepHostUs);
-    for (double& at : out.syncAtUs)
-        at = raw(at);
-    for (double& end : out.syncEndUs)
-        end = raw(end);
+    mapHostOffsets(out, raw);
     for (size_t j = 0; j < out.hostEventUs.size(); ++j)
         out.hostEventUs[j] = seq.hostEventUs[j] / scale + removedBefore[j];
     return out;
