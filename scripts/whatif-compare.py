@@ -28,13 +28,11 @@ def predict(binary, trace, step_ms, host_work_us):
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(os.path.join(out, "trace-summary.json")) as f:
             summary = json.load(f)
-    rows = {r["style"]: r for r in summary["whatif"]["rows"]} if "rows" in summary["whatif"] else \
-        {r["style"]: r for r in summary["whatif"]}
-    return rows, summary
+    return {r["style"]: r for r in summary["whatif"]["rows"]}
 
 
 def main():
-    args = [a for a in sys.argv[1:]]
+    args = sys.argv[1:]
     json_out = None
     with_step = "--no-step-ms" not in args
     if not with_step:
@@ -65,12 +63,11 @@ def main():
                 if not path:
                     continue
                 step_ms = base["none_ms"] if trace["syncs"] == "none" else base["item_ms"]
-                predicted, _ = predict(binary, path[0], step_ms if with_step else None, host_us)
+                predicted = predict(binary, path[0], step_ms if with_step else None, host_us)
                 style = "item" if trace["syncs"] == "none" else "as_recorded"
                 tax = predicted[style]["tax_pct"]
                 m = paired["item"]
                 diff = tax - m["pct"]
-
                 rows.append({"model": model, "host_ms": host_us / 1000, "trace": trace["name"], "predicts": style,
                              "step_ms": step_ms, "predicted_pct": tax, "measured_pct": m["pct"],
                              "measured_ci": [m["ci_low"], m["ci_high"]], "diff_pp": diff})

@@ -21,12 +21,18 @@ import time
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("record_traces", os.path.join(HERE, "record-traces.py"))
-rt = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(rt)
-spec = importlib.util.spec_from_file_location("phase_times", os.path.join(HERE, "phase-times.py"))
-pt = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(pt)
+
+
+def load(name, file):
+    """A sibling script as a module (their names have dashes)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+rt = load("record_traces", "record-traces.py")
+pt = load("phase_times", "phase-times.py")
 
 # Host work per step at which each loop's host time comes close to its GPU time (unprofiled).
 MIDDLE_HOST_MS = {"tiny_mlp": 1.0, "small_resnet": 4.0, "resnet50": 15.0}
