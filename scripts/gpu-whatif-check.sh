@@ -10,7 +10,7 @@ final_out=$OUT_DIR
 if [ "${PYTHON_LOOPS:-1}" = 1 ]; then
     rm -rf "$BUILD/python"
     t0=$(date +%s)
-    PYTHONUNBUFFERED=1 python3 scripts/whatif-traces.py "$BUILD/python" --recordings "${RECORDINGS:-2}" 2>&1 \
+    PYTHONUNBUFFERED=1 python3 scripts/whatif-traces.py "$BUILD/python" --recordings "${RECORDINGS:-2}" ${WHATIF_ARGS:-} 2>&1 \
         | grep -v -i warn | tee "$BUILD/python.log"
     echo "python loops: $(($(date +%s) - t0)) s"
     cp "$BUILD/python.log" "$BUILD/python/"

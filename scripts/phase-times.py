@@ -55,7 +55,9 @@ def phases(loop, steps, sync_before, item):
     torch.cuda.synchronize()
     median = {p: statistics.median(r[i] for r in rows) for i, p in enumerate(PHASES)}
     median["step"] = statistics.median(sum(r) for r in rows)
-    return {"steps": steps, "median_us": median, "per_step_us": rows}
+    mean = {p: statistics.fmean(r[i] for r in rows) for i, p in enumerate(PHASES)}
+    mean["step"] = statistics.fmean(sum(r) for r in rows)
+    return {"steps": steps, "median_us": median, "mean_us": mean, "per_step_us": rows}
 
 
 def main():

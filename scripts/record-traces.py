@@ -160,22 +160,31 @@ def block_ms(loop, steps):
     return (time.perf_counter() - t0) * 1000.0 / steps
 
 
-def measure_paired(model, host_ms, rounds=30, seed=1):
+def measure_paired(model, host_ms, rounds=30, seed=1, extra=None):
     """`item` against `none` and `none` against itself (A/A), unprofiled: blocks of steps in rounds,
     each round in a fresh seeded random order; the overhead is the geometric mean of the paired
-    ratios with a 95% bootstrap interval over rounds (2,000 resamples)."""
+    ratios with a 95% bootstrap interval over rounds (2,000 resamples).
+
+    extra: name -> function(none_loop, steps), run once per round among the blocks, in the same
+    shuffled order, so that what it times drifts with the blocks; its returns are kept per round
+    under result["extra"][name]."""
     rng = random.Random(seed)
     loops = {"none": Loop(model, "none", host_ms), "none_aa": Loop(model, "none", host_ms),
              "item": Loop(model, "item", host_ms)}
     steps = max(5, int(300 / (mean_step_ms(loops["none"], 10) + 1e-9)))  # blocks of about 0.3 s
     for loop in loops.values():
         mean_step_ms(loop, 5)
+    extra = extra or {}
     blocks = {name: [] for name in loops}
+    extras = {name: [] for name in extra}
     for _ in range(rounds):
-        order = list(loops)
+        order = list(loops) + list(extra)
         rng.shuffle(order)
         for name in order:
-            blocks[name].append(block_ms(loops[name], steps))
+            if name in extra:
+                extras[name].append(extra[name](loops["none"], steps))
+            else:
+                blocks[name].append(block_ms(loops[name], steps))
 
     def overhead(name):
         logs = [math.log(a / b) for a, b in zip(blocks[name], blocks["none"])]
@@ -187,6 +196,8 @@ def measure_paired(model, host_ms, rounds=30, seed=1):
     result = {"model": model, "host_ms": host_ms, "rounds": rounds, "steps_per_block": steps,
               "none_ms": sorted(blocks["none"])[rounds // 2], "item_ms": sorted(blocks["item"])[rounds // 2],
               "item": overhead("item"), "aa_control": overhead("none_aa")}
+    if extra:
+        result["extra"] = extras
     print(f"paired {model:12s} host {host_ms:4.1f} ms: none {result['none_ms']:7.3f} ms, item "
           f"{result['item']['pct']:+5.1f}% [{result['item']['ci_low']:+5.1f}, {result['item']['ci_high']:+5.1f}], "
           f"A/A {result['aa_control']['pct']:+5.1f}% ({steps} steps x {rounds} rounds)", flush=True)

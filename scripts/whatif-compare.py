@@ -7,10 +7,14 @@ its own syncs (its as_recorded row against none), both with the loop's unprofile
 sync, where the loop does it), against the paired measurement at that host work.
 
     python3 scripts/whatif-compare.py WHATIF_DIR [SYNCTAX_RUN] [--json OUT.json] [--no-step-ms]
+                                      [--phases KEY]
 
 WHATIF_DIR: what whatif-traces.py wrote, or tests/data/traces/torch-2.11-h200/whatif.
 
 --no-step-ms: from the traces alone (the profiler's default cost per event taken out).
+
+--phases KEY: with --phases-ms from each model's entry KEY of whatif.json (phases_idle_mean_us:
+the phases timed from an idle GPU, mean over every step) in place of --step-ms.
 """
 import glob
 import json
@@ -20,9 +24,18 @@ import sys
 import tempfile
 
 
-def predict(binary, trace, step_ms, host_work_us):
+def phases_ms(phases_us):
+    """whatif-traces.py's phases as --phases-ms takes them: forward (zero_grad in it), backward,
+    optimizer."""
+    return ",".join(f"{v / 1000:.4f}" for v in (phases_us["zero_grad"] + phases_us["forward"],
+                                                 phases_us["backward"], phases_us["optimizer"]))
+
+
+def predict(binary, trace, step_ms, host_work_us, phases=None):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "trace", trace, "--out", out] + (["--step-ms", f"{step_ms:.4f}"] if step_ms else [])
+        if phases:
+            cmd += ["--phases-ms", phases]
         if host_work_us:
             cmd += ["--host-work-us", str(int(host_work_us)), "--host-work-at", "before-sync"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -33,7 +46,11 @@ def predict(binary, trace, step_ms, host_work_us):
 
 def main():
     args = sys.argv[1:]
-    json_out = None
+    json_out, phases_key = None, None
+    if "--phases" in args:
+        at = args.index("--phases")
+        phases_key = args[at + 1]
+        del args[at:at + 2]
     with_step = "--no-step-ms" not in args
     if not with_step:
         args.remove("--no-step-ms")
@@ -63,7 +80,8 @@ def main():
                 if not path:
                     continue
                 step_ms = base["none_ms"] if trace["syncs"] == "none" else base["item_ms"]
-                predicted = predict(binary, path[0], step_ms if with_step else None, host_us)
+                phases = phases_ms(entry[phases_key]) if phases_key else None
+                predicted = predict(binary, path[0], step_ms if with_step and not phases else None, host_us, phases)
                 style = "item" if trace["syncs"] == "none" else "as_recorded"
                 tax = predicted[style]["tax_pct"]
                 m = paired["item"]

@@ -7,9 +7,13 @@ loops (none and item, host work 0) recorded with torch.profiler. Writes OUT/what
 traces under OUT/<model>-<syncs>/; with --recordings N, N recordings of each, the later ones under
 OUT/<model>-<syncs>-<k>/, to see how far two recordings of one loop differ. Each model's entry also
 holds the host time of its `none` loop's phases (zero_grad, forward, backward, optimizer) without
-the profiler (phase-times.py's steady way).
+the profiler (phase-times.py's steady way), and `phases_idle_us`, `phases_steady_us` and
+`phases_item_us`: the phases timed from an idle GPU, in the steady loop and in the loop with
+`item`, each as blocks interleaved with the paired measurement at host work 0 (the median over its
+rounds of each block's median step; `_mean_us` the mean over every step), so that they drift with the blocks they are compared to. With
+--no-stack-too, each loop is also recorded once without Python stacks (OUT/<model>-<syncs>-nostack/).
 
-    python3 scripts/whatif-traces.py OUT [--recordings N] [MODEL...]
+    python3 scripts/whatif-traces.py OUT [--recordings N] [--no-stack-too] [MODEL...]
 """
 import importlib.util
 import json
@@ -66,6 +70,9 @@ def main():
         at = args.index("--recordings")
         recordings = int(args[at + 1])
         del args[at:at + 2]
+    no_stack_too = "--no-stack-too" in args
+    if no_stack_too:
+        args.remove("--no-stack-too")
     models = args or ["tiny_mlp", "small_resnet", "resnet50"]
     os.makedirs(out, exist_ok=True)
     torch.backends.cudnn.benchmark = True
@@ -73,7 +80,20 @@ def main():
     results = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "models": []}
     for model in models:
         entry = {"model": model, "middle_host_ms": MIDDLE_HOST_MS[model]}
-        entry["paired_host0"] = rt.measure_paired(model, 0.0, rounds=24)
+        phase_blocks = {f"phases_{way}": (lambda sync_before, item: lambda loop, steps:
+                                          pt.phases(loop, steps, sync_before, item))(*how)
+                        for way, how in (("idle", (True, False)), ("steady", (False, False)),
+                                         ("item", (False, True)))}
+        entry["paired_host0"] = rt.measure_paired(model, 0.0, rounds=30, extra=phase_blocks)
+        for name, per_round in entry["paired_host0"]["extra"].items():
+            for r in per_round:
+                del r["per_step_us"]
+            phases = per_round[0]["median_us"]
+            entry[f"{name}_us"] = {p: statistics.median(r["median_us"][p] for r in per_round) for p in phases}
+            entry[f"{name}_mean_us"] = {p: statistics.fmean(r["mean_us"][p] for r in per_round) for p in phases}
+            for how in ("", "_mean"):
+                print(f"{model} {name}{how}: " + ", ".join(f"{p} {v / 1000:.3f}" for p, v in
+                                                         entry[f"{name}{how}_us"].items()), flush=True)
         entry["paired_middle"] = rt.measure_paired(model, MIDDLE_HOST_MS[model], rounds=24)
         loop = rt.Loop(model, "none", 0.0)
         rt.mean_step_ms(loop, 10)
@@ -83,6 +103,9 @@ def main():
         entry["phases_us"] = steady["median_us"]
         entry["traces"] = [rt.record(out, f"{model}-{syncs}" + (f"-{k + 1}" if k else ""), model, syncs, active=5)
                            for k in range(recordings) for syncs in ("none", "item")]
+        if no_stack_too:
+            entry["traces"] += [rt.record(out, f"{model}-{syncs}-nostack", model, syncs, active=5, stack=False)
+                                for syncs in ("none", "item")]
         print(f"{model}: dispatch from idle {entry['dispatch_from_idle_ms']:.3f} ms, python item {entry['item_cost_us']:.1f} us",
               flush=True)
         results["models"].append(entry)

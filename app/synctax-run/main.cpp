@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <iostream>
 #include <sstream>
 
@@ -26,6 +27,39 @@ template <typename Bound> CLI::Validator within(const Bound& bound)
     std::ostringstream range;
     range << "in [" << bound.min << ", " << bound.max << "]";
     return CLI::Validator([bound](std::string& text) { return synctax::outOfBound(bound, text); }, range.str());
+}
+
+// Three comma-separated numbers, each held to `bound` as `within` holds one.
+template <typename Bound> CLI::Validator threeWithin(const Bound& bound)
+{
+    return CLI::Validator(
+        [bound](std::string& text) -> std::string {
+            std::vector<std::string> parts;
+            std::stringstream in(text);
+            for (std::string part; std::getline(in, part, ',');)
+                parts.push_back(part);
+            if (parts.size() != 3 || text.empty() || text.back() == ',')
+                return "expected three numbers F,B,O, found '" + text + "'";
+            for (std::string& part : parts) {
+                if (std::string problem = synctax::outOfBound(bound, part); !problem.empty())
+                    return problem;
+            }
+            return "";
+        },
+        "F,B,O");
+}
+
+// What threeWithin accepted, as numbers.
+std::array<double, 3> threeNumbers(const std::string& text)
+{
+    std::array<double, 3> numbers {};
+    std::stringstream in(text);
+    std::string part;
+    for (double& n : numbers) {
+        std::getline(in, part, ',');
+        n = std::stod(part);
+    }
+    return numbers;
 }
 
 // --seed read as a config reads `seed:` (CLI11 alone wraps -1 around to 2^64 - 1), then handed on
@@ -151,6 +185,13 @@ static int runMain(int argc, char** argv)
                                  "What if: the loop's step time without the profiler (ms); the replay's host is "
                                  "fitted to it")
                              ->check(within(whatIfStepMs));
+    std::string tracePhasesMs;
+    auto* phasesMsOption = traceCmd
+                               ->add_option("--phases-ms", tracePhasesMs,
+                                   "What if: the loop's forward (from the step's start), backward and optimizer "
+                                   "step without the profiler, each timed from an idle GPU (ms, three numbers: "
+                                   "F,B,O); the trace's phases are mapped onto them")
+                               ->check(threeWithin(whatIfStepMs));
     auto* syncUsOption
         = traceCmd->add_option("--sync-us", traceSyncUs, "What if: what one sync (.item()) costs on an idle GPU (us)")
               ->check(within(whatIfSyncUs));
@@ -198,6 +239,8 @@ static int runMain(int argc, char** argv)
             trace.stepMs = traceStepMs;
         if (*syncUsOption)
             trace.syncUs = traceSyncUs;
+        if (*phasesMsOption)
+            trace.phasesMs = threeNumbers(tracePhasesMs);
         return synctax::traceCommand(trace);
     }
     return 2;

@@ -74,6 +74,7 @@ ImportedLoopOptions loopOptions(const TraceOptions& options)
 {
     ImportedLoopOptions o;
     o.stepMs = options.stepMs;
+    o.phasesMs = options.phasesMs;
     if (options.syncUs)
         o.syncUs = *options.syncUs;
     return o;

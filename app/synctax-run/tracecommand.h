@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@ struct TraceOptions {
     std::string hostWorkAt = "step-start"; // or "before-sync": after the step's launches, before its read
     std::optional<double> stepMs; // the loop's unprofiled step time: the host is fitted to it
     std::optional<double> syncUs; // a sync's cost, in place of ImportedLoopOptions' default
+    std::optional<std::array<double, 3>> phasesMs; // forward, backward, optimizer: ImportedLoopOptions::phasesMs
 };
 
 // Exit codes: 0 ok, 2 a trace could not be read (its reader's message on stderr) or bad options.

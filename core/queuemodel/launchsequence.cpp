@@ -3,6 +3,7 @@
 #include "core/analysis/tracejoin.h"
 
 #include <algorithm>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -68,6 +69,37 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
             std::tie(seq.syncAtUs[i], seq.syncEndUs[i]) = syncs[i];
     }
     return sequences;
+}
+
+std::vector<LoopPhaseBounds> loopPhaseBounds(const KinetoTrace& trace, const TraceReport& report)
+{
+    const auto startsWith = [](const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; };
+    const auto isBackwardFrame = [](const std::string& s) {
+        return s.find("torch/_tensor.py(") != std::string::npos && s.size() > 10
+            && s.compare(s.size() - 10, 10, ": backward") == 0;
+    };
+    std::vector<LoopPhaseBounds> bounds(report.steps.size());
+    for (size_t i = 0; i < report.steps.size(); ++i) {
+        const TraceStep& step = report.steps[i];
+        LoopPhaseBounds& b = bounds[i];
+        auto it = std::lower_bound(trace.events.begin(), trace.events.end(), step.startNs,
+            [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+        for (; it != trace.events.end() && it->startNs < step.endNs; ++it) {
+            const std::string& name = trace.names[it->name];
+            const double at = usBetween(step.startNs, it->startNs);
+            const bool backward = (it->kind == TraceEventKind::PythonFunction && isBackwardFrame(name))
+                || (it->kind == TraceEventKind::CpuOp && startsWith(name, "autograd::engine::evaluate_function"));
+            if (backward && !b.backwardUs)
+                b.backwardUs = at;
+            if (it->kind == TraceEventKind::Annotation && !trace.lanes[it->lane].gpu
+                && startsWith(name, "Optimizer.step#")) {
+                if (!b.optimizerUs)
+                    b.optimizerUs = at;
+                b.optimizerEndUs = std::max(b.optimizerEndUs.value_or(0.0), usBetween(step.startNs, it->endNs()));
+            }
+        }
+    }
+    return bounds;
 }
 
 StepSequence uniformSequence(double dMs, double gMs, std::int64_t k, double tailMs)

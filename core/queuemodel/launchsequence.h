@@ -4,6 +4,7 @@
 #include "core/analysis/tracereport.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace synctax {
@@ -43,6 +44,21 @@ struct StepSequence {
 // One sequence per step of the report, ops in issue order; only launches joined to a GPU op (by
 // correlation) are kept, since the others queue nothing.
 std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report);
+
+// Where a training step's phases begin, as host offsets from the step's start (µs), found by the
+// names PyTorch records for them; nullopt where the step has none. The forward is what comes before
+// the backward (zero_grad and data included).
+struct LoopPhaseBounds {
+    // The backward's start: its Python frame (`torch/_tensor.py(N): backward`, with stacks) or the
+    // autograd engine's first op (`autograd::engine::evaluate_function: …`), whichever is first.
+    std::optional<double> backwardUs;
+    std::optional<double> optimizerUs; // the first `Optimizer.step#…` annotation's start
+    std::optional<double> optimizerEndUs; // the last one's end
+    bool complete() const { return backwardUs && optimizerUs && optimizerEndUs && *backwardUs < *optimizerUs; }
+};
+
+// One per step of the report.
+std::vector<LoopPhaseBounds> loopPhaseBounds(const KinetoTrace& trace, const TraceReport& report);
 
 // The uniform model's step (simulator.h) as a sequence, for the replays: k launches back to back over
 // dMs of host time, gMs of GPU time split evenly over them but for tailMs on the last. k = 0: host

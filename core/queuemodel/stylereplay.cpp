@@ -133,6 +133,23 @@ template <typename Map> void mapHostOffsets(StepSequence& seq, const Map& map)
         end = map(end);
 }
 
+// t through the knots (ReplayCalibration::hostKnots), from their first coordinate to their second,
+// or back with `inverse`: linear between two knots, and moved by the nearest knot's difference
+// outside them (never below 0).
+double throughKnots(const std::vector<std::pair<double, double>>& knots, double t, bool inverse)
+{
+    const auto from = [&](size_t i) { return inverse ? knots[i].second : knots[i].first; };
+    const auto to = [&](size_t i) { return inverse ? knots[i].first : knots[i].second; };
+    size_t i = 0;
+    while (i + 1 < knots.size() && from(i + 1) <= t)
+        ++i;
+    if (i + 1 == knots.size() || t <= from(i))
+        return std::max(0.0, t - from(i) + to(i));
+    const double span = from(i + 1) - from(i);
+    const double w = span > 0 ? (t - from(i)) / span : 0.0;
+    return to(i) + w * (to(i + 1) - to(i));
+}
+
 // Host offsets with the profiler's cost taken out at every recorded host event before them
 // (perEventUs on the loop's thread, perEventOffLoopUs on the others), kept in order (two events
 // closer than the cost do not move time backwards), then scaled.
@@ -142,6 +159,7 @@ public:
         : m_events(seq.hostEventUs)
         , m_scale(c.hostScale)
         , m_removedBefore(costBeforeEvents(seq, c))
+        , m_knots(c.hostKnots)
     {
         m_costed = c.perEventUs > 0 || c.perEventOffLoopUs.value_or(0) > 0;
         double previous = -1e300;
@@ -152,6 +170,8 @@ public:
     }
     double operator()(double t) const
     {
+        if (!m_knots.empty())
+            return throughKnots(m_knots, t, false) * m_scale;
         if (!m_costed)
             return t * m_scale;
         const size_t before = size_t(std::lower_bound(m_events.begin(), m_events.end(), t) - m_events.begin());
@@ -167,6 +187,7 @@ private:
     bool m_costed = false;
     std::vector<double> m_removedBefore; // the cost taken out before event j (j = events: all of it)
     std::vector<double> m_mapped; // each event's own mapped offset
+    std::vector<std::pair<double, double>> m_knots;
 };
 
 } // namespace
@@ -189,6 +210,8 @@ StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& 
     // The cost calibrated() took out before each mapped event (the events keep their order).
     const std::vector<double> removedBefore = costBeforeEvents(seq, c);
     const auto raw = [&](double mapped) {
+        if (!c.hostKnots.empty())
+            return throughKnots(c.hostKnots, mapped / scale, true);
         const size_t before = size_t(
             std::lower_bound(seq.hostEventUs.begin(), seq.hostEventUs.end(), mapped) - seq.hostEventUs.begin());
         return mapped / scale + removedBefore[before];
@@ -196,7 +219,8 @@ StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& 
     StepSequence out = seq;
     mapHostOffsets(out, raw);
     for (size_t j = 0; j < out.hostEventUs.size(); ++j)
-        out.hostEventUs[j] = seq.hostEventUs[j] / scale + removedBefore[j];
+        out.hostEventUs[j]
+            = c.hostKnots.empty() ? seq.hostEventUs[j] / scale + removedBefore[j] : raw(seq.hostEventUs[j]);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace synctax {
@@ -88,6 +89,11 @@ struct ReplayCalibration {
     // How much later than measured the replayed step from an idle GPU still drains with nothing left
     // on the other threads (µs); 0 where the split met the drain or was not made.
     double splitDrainShortUs = 0;
+    // Recorded host offsets and the unprofiled offsets they map to, both increasing: the host map
+    // is linear between them and moves by the last pair's difference after it (a step's phases
+    // mapped onto their unprofiled times, ImportedLoopOptions::phasesMs). Where set, it takes the
+    // place of the per-event cost; hostScale still applies after it.
+    std::vector<std::pair<double, double>> hostKnots;
 };
 
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);

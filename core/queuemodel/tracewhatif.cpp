@@ -59,7 +59,8 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
         loop.reason = "the trace has no steps";
         return loop;
     }
-    const StepSequence& step = steps[medianStepIndex(steps)];
+    const size_t median = medianStepIndex(steps);
+    const StepSequence& step = steps[median];
     if (step.ops.empty()) {
         loop.reason = "its steps launch no GPU work";
         return loop;
@@ -81,7 +82,25 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
     loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
         + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
-    if (options.stepMs) {
+    // A trace without step markers is one window over several iterations: no phases of one step.
+    const LoopPhaseBounds bounds
+        = options.phasesMs && report.stepsMarked ? loopPhaseBounds(trace, report)[median] : LoopPhaseBounds {};
+    if (options.phasesMs && bounds.complete()) {
+        const std::array<double, 3>& ms = *options.phasesMs;
+        loop.calibration.perEventUs = 0;
+        loop.calibration.hostUncertaintyPct = 0;
+        loop.calibration.hostKnots
+            = { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 }, { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 },
+                  { std::max(*bounds.optimizerEndUs, *bounds.optimizerUs), (ms[0] + ms[1] + ms[2]) * 1e3 } };
+        loop.calibration.how = "the trace's forward, backward and optimizer ("
+            + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
+            + formatNumber("%.1f", (*bounds.optimizerUs - *bounds.backwardUs) * 1e-3) + ", "
+            + formatNumber("%.1f", (*bounds.optimizerEndUs - *bounds.optimizerUs) * 1e-3)
+            + " ms as recorded) mapped onto the unprofiled " + formatNumber("%.1f", ms[0]) + ", "
+            + formatNumber("%.1f", ms[1]) + ", " + formatNumber("%.1f", ms[2]) + " ms";
+        if (options.stepMs)
+            loop.calibration.how += "; the step time given was not used";
+    } else if (options.stepMs) {
         if (const auto cost = perEventCostForStep(step, loop, *options.stepMs, largestCost)) {
             loop.calibration.perEventUs = *cost;
             loop.calibration.hostUncertaintyPct = 0;
@@ -99,6 +118,9 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
                 + " ms) is out of the host's reach, so it was not used";
         }
     }
+    if (options.phasesMs && !bounds.complete())
+        loop.calibration.how += "; the phase times given were not used: the trace "
+            + std::string(report.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
     loop.recorded = calibrated(step, loop.calibration);
     loop.base = withoutSyncs(loop.recorded);
     return loop;

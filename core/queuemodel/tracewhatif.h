@@ -4,6 +4,7 @@
 #include "core/analysis/tracereport.h"
 #include "core/queuemodel/stylereplay.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,11 @@ struct ImportedLoopOptions {
     // The user's unprofiled step time (`--step-ms`): the host scale is fitted so that the loop as
     // recorded replays at it. Without it, the profiler's cost per recorded host event is taken out.
     std::optional<double> stepMs;
+    // The loop's unprofiled host time of its forward (from the step's start to the backward's,
+    // zero_grad and data included), backward and optimizer step (ms), each timed from an idle GPU
+    // (`--phases-ms`): the trace's phases (LoopPhaseBounds) are mapped onto them, each stretched
+    // evenly. Where the trace marks them, this takes the place of the per-event cost and of stepMs.
+    std::optional<std::array<double, 3>> phasesMs;
     // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call):
     // fitted per loop to the unprofiled step time of the Python loops recorded on the H200
     // (tests/data/traces/torch-2.11-h200/measurements/whatif.json): 2.4 to 6.2 us, median 2.9.

@@ -101,3 +101,22 @@ string(JSON at GET "${summary}" whatif host_work_at)
 if(NOT at STREQUAL "before_sync")
     message(FATAL_ERROR "trace-summary.json's whatif.host_work_at is '${at}', expected before_sync")
 endif()
+
+# With the loop's phases timed unprofiled (--phases-ms), the trace's forward, backward and optimizer
+# are mapped onto them: the model line gives both, the step time given beside them is not used.
+run_trace(${h200}/whatif/resnet50-none.pt.trace.json.gz --phases-ms 9.3,13.3,1.1 --step-ms 33 --out ${WORK}/phases)
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")
+if(NOT flat MATCHES "mapped onto the unprofiled 9\\.3, 13\\.3, 1\\.1 ms; the step time given was not used")
+    message(FATAL_ERROR "trace --phases-ms: the model line lacks the phases:\n${out}")
+endif()
+file(READ ${WORK}/phases/trace-summary.json summary)
+string(JSON how GET "${summary}" whatif calibration how)
+if(NOT how MATCHES "^the trace's forward, backward and optimizer \\([0-9.]+, [0-9.]+, [0-9.]+ ms as recorded\\) mapped")
+    message(FATAL_ERROR "trace-summary.json's calibration: '${how}'")
+endif()
+# A trace without step markers has no phases of one step: they are not used, and it says why.
+run_trace(${h200}/tiny_mlp-item-nostack.json --phases-ms 1,2,3)
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")
+if(NOT flat MATCHES "the phase times given were not used: the trace marks no steps")
+    message(FATAL_ERROR "trace --phases-ms on a trace without steps:\n${out}")
+endif()

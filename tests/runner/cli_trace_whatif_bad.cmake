@@ -1,6 +1,6 @@
 # synctax-run trace refuses a bad what-if option with exit 2, the option and what it expected, before
 # reading any trace (no summary is written): --host-work-us is a config's host_work_us (an integer,
-# 0 to 10 s), --step-ms a positive step time, --sync-us a cost of 0 to 1 s, --host-work-at one of
+# 0 to 10 s), --step-ms a positive step time, --phases-ms three of them, --sync-us a cost of 0 to 1 s, --host-work-at one of
 # its two places.
 file(REMOVE_RECURSE ${WORK})
 include(${CMAKE_CURRENT_LIST_DIR}/option_case.cmake)
@@ -17,7 +17,12 @@ foreach(case IN ITEMS
     "--sync-us|-1|-1 is out of range; expected 0 to 1e+06"
     "--sync-us|inf|expected a number, found 'inf'"
     "--sync-us|2e6|2e6 is out of range; expected 0 to 1e+06"
-    "--host-work-at|middle|middle not in {step-start,before-sync}")
+    "--host-work-at|middle|middle not in {step-start,before-sync}"
+    "--phases-ms|9,13|expected three numbers F,B,O, found '9,13'"
+    "--phases-ms|9,13,1,2|expected three numbers F,B,O, found '9,13,1,2'"
+    "--phases-ms|9,13,|expected three numbers F,B,O, found '9,13,'"
+    "--phases-ms|9,0,1|0 is out of range; expected 0.001 to 1e+06"
+    "--phases-ms|9,x,1|expected a number, found 'x'")
     split_option_case("${case}")
     execute_process(COMMAND ${RUNNER} trace ${trace} ${option} ${value} --out ${WORK}
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)

@@ -113,3 +113,56 @@ TEST(LaunchSequence, EventsOnAnotherThreadThanTheLoopsAreMarked)
         EXPECT_LT(off, all / 2) << step.name; // the forward's and the optimizer's Python frames are the loop's
     }
 }
+
+TEST(LaunchSequence, PhaseBoundsOfARealStepAreWherePyTorchNamesThem)
+{
+    // small_resnet's `none` loop, recorded with stacks. Read off the JSON by hand (µs from each
+    // step's start): the `torch/_tensor.py(576): backward` frame, the first `Optimizer.step#SGD.step`
+    // annotation's start, and its end.
+    const Sequenced s
+        = sequenced(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/whatif/small_resnet-none.pt.trace.json.gz");
+    ASSERT_FALSE(s.report.steps.empty());
+    const std::vector<LoopPhaseBounds> bounds = loopPhaseBounds(s.trace, s.report);
+    ASSERT_EQ(bounds.size(), s.report.steps.size());
+    const struct {
+        const char* step;
+        double backward, optimizer, optimizerEnd;
+    } expected[] = { { "ProfilerStep#2", 11675.874, 31785.243, 34058.419 },
+        { "ProfilerStep#3", 10610.294, 22804.552, 24600.648 } };
+    for (const auto& e : expected) {
+        const auto at = std::find_if(
+            s.report.steps.begin(), s.report.steps.end(), [&](const TraceStep& step) { return step.name == e.step; });
+        ASSERT_NE(at, s.report.steps.end()) << e.step;
+        const LoopPhaseBounds& b = bounds[size_t(at - s.report.steps.begin())];
+        ASSERT_TRUE(b.complete()) << e.step;
+        EXPECT_NEAR(*b.backwardUs, e.backward, 0.01) << e.step;
+        EXPECT_NEAR(*b.optimizerUs, e.optimizer, 0.01) << e.step;
+        EXPECT_NEAR(*b.optimizerEndUs, e.optimizerEnd, 0.01) << e.step;
+    }
+    // Every step of the trace has the three, in order, inside it.
+    for (size_t i = 0; i < bounds.size(); ++i) {
+        ASSERT_TRUE(bounds[i].complete()) << i;
+        EXPECT_LT(*bounds[i].optimizerUs, *bounds[i].optimizerEndUs) << i;
+        EXPECT_LE(*bounds[i].optimizerEndUs, s.sequences[i].stepHostUs) << i;
+    }
+}
+
+TEST(LaunchSequence, WithoutStacksTheBackwardStartsAtTheAutogradEngine)
+{
+    // A trace without Python frames marks no backward frame: the engine's first op stands for it.
+    const Sequenced s = sequenced(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item-nostack.json");
+    ASSERT_FALSE(s.report.steps.empty());
+    const LoopPhaseBounds b = loopPhaseBounds(s.trace, s.report).front();
+    ASSERT_TRUE(b.backwardUs);
+    const TraceStep& step = s.report.steps.front();
+    std::int64_t firstEngineNs = -1;
+    for (const TraceEvent& e : s.trace.events) {
+        if (e.startNs >= step.startNs && e.startNs < step.endNs && e.kind == TraceEventKind::CpuOp
+            && s.trace.names[e.name].rfind("autograd::engine::evaluate_function", 0) == 0) {
+            firstEngineNs = e.startNs;
+            break;
+        }
+    }
+    ASSERT_GE(firstEngineNs, 0);
+    EXPECT_NEAR(*b.backwardUs, double(firstEngineNs - step.startNs) * 1e-3, 1e-9);
+}

@@ -401,6 +401,44 @@ TEST(StyleReplay, TheRecordedHostComesBackFromACalibratedStep)
         EXPECT_NEAR(back.hostEventUs[j], seq.hostEventUs[j], kEps) << j;
 }
 
+TEST(StyleReplay, KnotsMapTheHostPhaseByPhase)
+{
+    // Recorded: a launch at 100 (10 µs long), one at 300, one at 600, the step ends at 700. The
+    // phases 0-200 and 200-400 were timed unprofiled at 100 and 300 µs: the first halves, the second
+    // stretches by 1.5; after the last knot the host moves by its difference (400 -> 400).
+    StepSequence seq;
+    seq.ops = { { 100, 10, 5, 0 }, { 300, 10, 5, 0 }, { 600, 10, 5, 0 } };
+    seq.stepHostUs = 700;
+    seq.hostEventUs = { 100, 300, 600 };
+    seq.syncAtUs = { 650 };
+    seq.syncEndUs = { 680 };
+    ReplayCalibration c;
+    c.perEventUs = 3; // a cost per event is not taken as well
+    c.hostKnots = { { 0, 0 }, { 200, 100 }, { 400, 400 } };
+    const StepSequence cal = calibrated(seq, c);
+    EXPECT_NEAR(cal.ops[0].issueUs, 50, kEps);
+    EXPECT_NEAR(cal.ops[0].hostUs, 5, kEps);
+    EXPECT_NEAR(cal.ops[1].issueUs, 250, kEps);
+    EXPECT_NEAR(cal.ops[1].hostUs, 15, kEps);
+    EXPECT_NEAR(cal.ops[2].issueUs, 600, kEps);
+    EXPECT_NEAR(cal.ops[2].hostUs, 10, kEps);
+    EXPECT_NEAR(cal.stepHostUs, 700, kEps);
+    EXPECT_NEAR(cal.syncAtUs[0], 650, kEps);
+    EXPECT_NEAR(cal.hostEventUs[1], 250, kEps);
+    EXPECT_NEAR(cal.ops[1].gpuUs, 5, kEps);
+    // The host scale applies after the knots.
+    c.hostScale = 2;
+    EXPECT_NEAR(calibrated(seq, c).ops[1].issueUs, 500, kEps);
+    // And the recorded host comes back.
+    const StepSequence back = uncalibratedHost(calibrated(seq, c), c);
+    for (size_t i = 0; i < seq.ops.size(); ++i) {
+        EXPECT_NEAR(back.ops[i].issueUs, seq.ops[i].issueUs, kEps) << i;
+        EXPECT_NEAR(back.ops[i].hostUs, seq.ops[i].hostUs, kEps) << i;
+        EXPECT_NEAR(back.hostEventUs[i], seq.hostEventUs[i], kEps) << i;
+    }
+    EXPECT_NEAR(back.stepHostUs, seq.stepHostUs, kEps);
+}
+
 namespace {
 
 // As profiled: ten launches 100 µs apart from 50 with five host events before each (from 50 µs
