@@ -63,8 +63,9 @@ def main():
     # A whatif-traces.py folder, or the committed set (tests/data/traces/torch-2.11-h200/whatif, its
     # measurements beside it and each trace as NAME.pt.trace.json.gz).
     measurements = os.path.join(folder, "whatif.json")
-    if not os.path.exists(measurements):
-        measurements = os.path.join(folder, "..", "measurements", "whatif.json")
+    for beside in (os.path.join(folder, "measurements"), os.path.join(folder, "..", "measurements")):
+        if not os.path.exists(measurements):
+            measurements = os.path.join(beside, "whatif.json")
     with open(measurements) as f:
         measured = json.load(f)
     lines, rows = [], []

@@ -66,6 +66,20 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
         return loop;
     }
     loop.available = true;
+    loop.profiled = step;
+    loop.stepsMarked = report.stepsMarked;
+    // A trace without step markers is one window over several iterations: no phases of one step.
+    if (report.stepsMarked)
+        loop.phases = loopPhaseBounds(trace, report)[median];
+    return recalibrated(std::move(loop), options);
+}
+
+ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
+{
+    if (!loop.available)
+        return loop;
+    const StepSequence& step = loop.profiled;
+    loop.calibration = {};
     loop.recordedSyncsPerStep = double(step.syncAtUs.size());
     loop.hostEventsPerStep = double(step.hostEventUs.size());
     const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
@@ -82,9 +96,7 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
     loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
         + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
-    // A trace without step markers is one window over several iterations: no phases of one step.
-    const LoopPhaseBounds bounds
-        = options.phasesMs && report.stepsMarked ? loopPhaseBounds(trace, report)[median] : LoopPhaseBounds {};
+    const LoopPhaseBounds& bounds = loop.phases;
     if (options.phasesMs && bounds.complete()) {
         const std::array<double, 3>& ms = *options.phasesMs;
         loop.calibration.perEventUs = 0;
@@ -120,7 +132,7 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     }
     if (options.phasesMs && !bounds.complete())
         loop.calibration.how += "; the phase times given were not used: the trace "
-            + std::string(report.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
+            + std::string(loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
     loop.recorded = calibrated(step, loop.calibration);
     loop.base = withoutSyncs(loop.recorded);
     return loop;

@@ -2,6 +2,7 @@
 
 #include "core/analysis/kinetotrace.h"
 #include "core/analysis/tracereport.h"
+#include "core/queuemodel/launchsequence.h"
 #include "core/queuemodel/stylereplay.h"
 
 #include <array>
@@ -44,9 +45,15 @@ struct ImportedLoop {
     double recordedSyncsPerStep = 0;
     double hostEventsPerStep = 0; // recorded host events in the median step, every host thread
     double profiledHostMs = 0; // the median step's host time as recorded, its sync waits left out
+    StepSequence profiled; // the median step as recorded, for calibrating it again
+    LoopPhaseBounds phases; // its phases; none where the trace marks no steps
+    bool stepsMarked = false;
 };
 
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);
+
+// The same loop calibrated with other options (the app's phase times), without the trace.
+ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options);
 
 struct WhatIfRow {
     std::string style; // a catalog style, or "as_recorded": the loop with its own syncs

@@ -95,8 +95,8 @@ TEST(KinetoReader, EveryTraceUnderTestDataReads)
             << path;
         ++read;
     }
-    // 14 HTA traces, 12 torch 2.11 traces at the top, 3 in watch/, 2 in ddp-gloo-2ranks/, 6 in whatif/.
-    EXPECT_EQ(read, 37u);
+    // 14 HTA traces, 12 torch 2.11 traces at the top, 3 in watch/, 2 in ddp-gloo-2ranks/, 6 in whatif/, 2 in phases/.
+    EXPECT_EQ(read, 39u);
 }
 
 TEST(KinetoReader, CountsMatchAnIndependentPythonReading)
