@@ -20,6 +20,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFont>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
@@ -140,6 +141,62 @@ private Q_SLOTS:
         QVERIFY(panel->note().contains(QStringLiteral("Uncertainty: ")));
 
         QVERIFY(keepScreenshot(view.grab(), QStringLiteral("trace-whatif")));
+    }
+
+    void phasesTimedUnprofiledCalibrateTheLoop()
+    {
+        // A loop of the phases set, with the phase times measured beside it (phases/measurements).
+        TraceLoader loader;
+        QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+        loader.load({ h200 + QStringLiteral("phases/resnet50-none.pt.trace.json.gz") });
+        QVERIFY(available.wait(120000) && !available.isEmpty());
+        const TraceFilesPtr files = available.first().at(1).value<TraceFilesPtr>();
+        QVERIFY(files && files->size() == 1);
+        const std::shared_ptr<const ImportedLoop> loop = files->front().loop;
+        QVERIFY(loop && loop->available);
+
+        TraceView view;
+        view.resize(1600, 1000);
+        view.setFiles(files);
+        TraceWhatIfPanel* panel = view.whatIfPanel();
+        const WhatIf fromTrace = whatIf(*loop, 0);
+        COMPARE_ROWS(*panel->model(), fromTrace);
+
+        // Typed and taken at Enter: the rows are those of the loop calibrated to the phases.
+        QSignalSpy changed(panel, &TraceWhatIfPanel::whatIfChanged);
+        panel->phasesEdit()->setFocus();
+        QTest::keyClicks(panel->phasesEdit(), QStringLiteral("11.86, 13.72 1.46"));
+        QTest::keyClick(panel->phasesEdit(), Qt::Key_Return);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(panel->phasesMs());
+        QCOMPARE((*panel->phasesMs())[1], 13.72);
+        ImportedLoopOptions options;
+        options.phasesMs = std::array<double, 3> { 11.86, 13.72, 1.46 };
+        const ImportedLoop phased = recalibrated(*loop, options);
+        COMPARE_ROWS(*panel->model(), whatIf(phased, 0));
+        QVERIFY(panel->whatIf().rows[2].taxPct != fromTrace.rows[2].taxPct); // item: another answer
+        QVERIFY2(panel->note().contains(QStringLiteral("mapped onto the unprofiled 11.9, 13.7, 1.5 ms")),
+            qPrintable(panel->note()));
+        QVERIFY(panel->phasesError().isEmpty());
+        // The slider replays the calibrated loop.
+        panel->setHostWorkMs(5);
+        COMPARE_ROWS(*panel->model(), whatIf(phased, 5000));
+        QVERIFY(keepScreenshot(view.grab(), QStringLiteral("trace-whatif-phases")));
+
+        // Not three numbers in range: refused with the reason, the rows stay.
+        for (const auto& [text, reason] :
+            { std::pair { QStringLiteral("11.86, 13.72"), QStringLiteral("expected three numbers in ms") },
+                std::pair { QStringLiteral("11.86, x, 1"), QStringLiteral("expected a number, found 'x'") },
+                std::pair { QStringLiteral("11.86, 0, 1"), QStringLiteral("0 is out of range") } }) {
+            QVERIFY(!panel->setPhasesText(text));
+            QVERIFY2(panel->phasesError().contains(reason), qPrintable(panel->phasesError()));
+            COMPARE_ROWS(*panel->model(), whatIf(phased, 5000));
+        }
+        // Emptied: the trace alone again.
+        QVERIFY(panel->setPhasesText(QString()));
+        QVERIFY(!panel->phasesMs());
+        QVERIFY(panel->phasesError().isEmpty());
+        COMPARE_ROWS(*panel->model(), whatIf(*loop, 5000));
     }
 
     void severalFilesArePickedInTheComboBox()

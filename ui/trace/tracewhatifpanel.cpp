@@ -9,6 +9,8 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QTableView>
@@ -24,6 +26,31 @@ namespace {
 constexpr int stepsPerMs = 2; // the slider's 0.5 ms steps
 constexpr int maxMs = 50;
 
+// "F, B, O" as three phase times (ms), or the reason it is not.
+std::optional<std::array<double, 3>> parsePhases(const QString& text, QString* why)
+{
+    const QStringList parts = text.trimmed().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    if (parts.size() != 3) {
+        *why = QObject::tr("expected three numbers in ms (forward, backward, optimizer), found '%1'")
+                   .arg(text.trimmed());
+        return std::nullopt;
+    }
+    std::array<double, 3> ms {};
+    for (int i = 0; i < 3; ++i) {
+        bool ok = false;
+        ms[size_t(i)] = parts[i].toDouble(&ok);
+        if (!ok || !std::isfinite(ms[size_t(i)])) {
+            *why = QObject::tr("expected a number, found '%1'").arg(parts[i]);
+            return std::nullopt;
+        }
+        if (ms[size_t(i)] < 0.001 || ms[size_t(i)] > 1e6) {
+            *why = QObject::tr("%1 is out of range; expected 0.001 to 1e+06 ms").arg(parts[i]);
+            return std::nullopt;
+        }
+    }
+    return ms;
+}
+
 } // namespace
 
 TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
@@ -36,6 +63,8 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     , m_hostLabel(new QLabel(this))
     , m_table(new QTableView(this))
     , m_note(new QLabel(this))
+    , m_phases(new QLineEdit(this))
+    , m_phasesError(new QLabel(this))
 {
     setObjectName(QStringLiteral("traceWhatIf"));
     m_fileBox->setObjectName(QStringLiteral("whatIfFile"));
@@ -63,6 +92,18 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     // The style names take what the numbers leave.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(TraceWhatIfModel::Style, QHeaderView::Stretch);
+    m_phases->setObjectName(QStringLiteral("whatIfPhases"));
+    m_phases->setPlaceholderText(tr("forward, backward, optimizer (ms, from an idle GPU)"));
+    m_phases->setToolTip(tr("The loop's phases timed without the profiler, each from an idle GPU: the forward from "
+                            "the step's start (zero_grad, data and loss in it), loss.backward() and "
+                            "optimizer.step(), in ms. The trace's phases are mapped onto them, which brings "
+                            "its host closer to the unprofiled loop than the profiler's cost per event. Empty: "
+                            "the trace alone."));
+    m_phases->setClearButtonEnabled(true);
+    m_phasesError->setObjectName(QStringLiteral("whatIfPhasesError"));
+    m_phasesError->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_phasesError->setWordWrap(true);
+    m_phasesError->hide();
     m_note->setObjectName(QStringLiteral("whatIfNote"));
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -79,6 +120,11 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     controls->addWidget(m_slider, 1, 1);
     controls->addWidget(m_spin, 1, 2);
     controls->addWidget(m_hostLabel, 2, 1, 1, 2);
+    auto* phasesTitle = new QLabel(tr("&Phases:"), this);
+    phasesTitle->setBuddy(m_phases);
+    controls->addWidget(phasesTitle, 3, 0);
+    controls->addWidget(m_phases, 3, 1, 1, 2);
+    controls->addWidget(m_phasesError, 4, 1, 1, 2);
     controls->setColumnStretch(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -99,6 +145,7 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
         m_spin->setValue(hostWorkMs());
     });
     connect(m_fileBox, &QComboBox::currentIndexChanged, this, &TraceWhatIfPanel::setCurrentSource);
+    connect(m_phases, &QLineEdit::editingFinished, this, [this] { setPhasesText(m_phases->text()); });
     setSources({});
 }
 
@@ -106,6 +153,8 @@ void TraceWhatIfPanel::setSources(std::vector<Source> sources)
 {
     const QString picked = m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].label : QString();
     m_sources = std::move(sources);
+    m_phased.reset(); // made from a loop that may be gone
+    m_phasedFrom = nullptr;
     int current = m_sources.empty() ? -1 : 0;
     for (int i = 0; i < sourceCount(); ++i) {
         if (!picked.isEmpty() && m_sources[size_t(i)].label == picked)
@@ -138,8 +187,37 @@ void TraceWhatIfPanel::setCurrentSource(int index)
 
 const ImportedLoop* TraceWhatIfPanel::currentLoop() const
 {
-    return m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+    const ImportedLoop* loop
+        = m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+    return loop && m_phased && m_phasedFrom == loop ? m_phased.get() : loop;
 }
+
+bool TraceWhatIfPanel::setPhasesText(const QString& text)
+{
+    std::optional<std::array<double, 3>> ms;
+    if (!text.trimmed().isEmpty()) {
+        QString why;
+        ms = parsePhases(text, &why);
+        if (!ms) {
+            m_phasesError->setText(tr("Phases: %1.").arg(why));
+            m_phasesError->show();
+            return false;
+        }
+    }
+    m_phasesError->clear();
+    m_phasesError->hide();
+    if (m_phases->text() != text)
+        m_phases->setText(text);
+    if (ms != m_phasesMs) {
+        m_phasesMs = ms;
+        m_phased.reset();
+        m_phasedFrom = nullptr;
+        recompute();
+    }
+    return true;
+}
+
+QString TraceWhatIfPanel::phasesError() const { return m_phasesError->text(); }
 
 double TraceWhatIfPanel::hostWorkMs() const { return double(m_slider->value()) / stepsPerMs; }
 
@@ -160,6 +238,15 @@ void TraceWhatIfPanel::recompute()
 {
     m_hostLabel->setText(tr("if your data loading took %1 ms more per step")
                              .arg(QString::fromStdString(formatNumber("%.1f", hostWorkMs()))));
+    // The file's loop, calibrated to the phases given (once per file and phases: the slider only replays).
+    const ImportedLoop* source
+        = m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+    if (m_phasesMs && source && source->available && m_phasedFrom != source) {
+        ImportedLoopOptions options;
+        options.phasesMs = m_phasesMs;
+        m_phased = std::make_shared<const ImportedLoop>(recalibrated(*source, options));
+        m_phasedFrom = source;
+    }
     const ImportedLoop* loop = currentLoop();
     const bool available = loop && loop->available;
     m_slider->setEnabled(available);

@@ -5,12 +5,15 @@
 #include <QString>
 #include <QWidget>
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QSlider;
 class QTableView;
 
@@ -21,7 +24,9 @@ class TraceWhatIfModel;
 // "What if I logged differently": each logging style's step time and tax replayed on one trace's
 // loop, and a host-work slider (0 to 50 ms in 0.5 ms steps) that replays them again as it moves,
 // on the window's thread (whatIf over every style takes a few ms; bench/whatif-speed). The loops
-// come ready from the load's worker; several files (ranks) are picked in a combo box.
+// come ready from the load's worker; several files (ranks) are picked in a combo box. A field takes
+// the loop's phases timed without the profiler (forward, backward, optimizer in ms, as
+// `synctax-run trace --phases-ms`): the loop is then calibrated to them (recalibrated()).
 class TraceWhatIfPanel : public QWidget {
     Q_OBJECT
 public:
@@ -44,6 +49,14 @@ public:
     void setHostWorkMs(double ms); // to the nearest 0.5 ms step within 0 to 50 ms
     const WhatIf& whatIf() const; // the rows shown
     void focusHostWork(); // the slider, for the keyboard
+
+    // The phases field's text taken: "F, B, O" (ms; commas or spaces between), or empty for none.
+    // False, with the reason shown under the field, where it is not three numbers of 0.001 to
+    // 1e6 ms; the what-if then stays as it was.
+    bool setPhasesText(const QString& text);
+    std::optional<std::array<double, 3>> phasesMs() const { return m_phasesMs; }
+    QLineEdit* phasesEdit() const { return m_phases; }
+    QString phasesError() const; // empty when the field's text was taken
 
     TraceWhatIfModel* model() const { return m_model; }
     QSlider* slider() const { return m_slider; }
@@ -68,6 +81,12 @@ private:
     QLabel* m_hostLabel = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_note = nullptr;
+    QLineEdit* m_phases = nullptr;
+    QLabel* m_phasesError = nullptr;
+    std::optional<std::array<double, 3>> m_phasesMs;
+    // The current file's loop calibrated to m_phasesMs, and the loop it was made from.
+    std::shared_ptr<const ImportedLoop> m_phased;
+    const ImportedLoop* m_phasedFrom = nullptr;
 };
 
 } // namespace synctax
