@@ -162,9 +162,14 @@ private Q_SLOTS:
         const WhatIf fromTrace = whatIf(*loop, 0);
         COMPARE_ROWS(*panel->model(), fromTrace);
 
-        // Typed and taken at Enter: the rows are those of the loop calibrated to the phases.
+        // Alt+A puts the keyboard on the field; typed and taken at Enter, the rows are those of the
+        // loop calibrated to the phases.
         QSignalSpy changed(panel, &TraceWhatIfPanel::whatIfChanged);
-        panel->phasesEdit()->setFocus();
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.activateWindow();
+        QTest::keyClick(&view, Qt::Key_A, Qt::AltModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), panel->phasesEdit());
         QTest::keyClicks(panel->phasesEdit(), QStringLiteral("11.86, 13.72 1.46"));
         QTest::keyClick(panel->phasesEdit(), Qt::Key_Return);
         QCOMPARE(changed.count(), 1);

@@ -120,7 +120,7 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     controls->addWidget(m_slider, 1, 1);
     controls->addWidget(m_spin, 1, 2);
     controls->addWidget(m_hostLabel, 2, 1, 1, 2);
-    auto* phasesTitle = new QLabel(tr("&Phases:"), this);
+    auto* phasesTitle = new QLabel(tr("Ph&ases:"), this);
     phasesTitle->setBuddy(m_phases);
     controls->addWidget(phasesTitle, 3, 0);
     controls->addWidget(m_phases, 3, 1, 1, 2);
