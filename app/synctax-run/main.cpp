@@ -6,6 +6,7 @@
 #include "core/config/configschema.h"
 #include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
+#include "core/queuemodel/tracewhatif.h"
 #ifdef SYNCTAX_RUN_ENGINE
 #include "core/engine/modelcheck.h"
 #endif
@@ -14,7 +15,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <array>
 #include <iostream>
 #include <sstream>
 
@@ -29,37 +29,10 @@ template <typename Bound> CLI::Validator within(const Bound& bound)
     return CLI::Validator([bound](std::string& text) { return synctax::outOfBound(bound, text); }, range.str());
 }
 
-// Three comma-separated numbers, each held to `bound` as `within` holds one.
-template <typename Bound> CLI::Validator threeWithin(const Bound& bound)
+// --phases-ms read as the app's Phases field reads it (readPhasesMs).
+CLI::Validator asPhases()
 {
-    return CLI::Validator(
-        [bound](std::string& text) -> std::string {
-            std::vector<std::string> parts;
-            std::stringstream in(text);
-            for (std::string part; std::getline(in, part, ',');)
-                parts.push_back(part);
-            if (parts.size() != 3 || text.empty() || text.back() == ',')
-                return "expected three numbers F,B,O, found '" + text + "'";
-            for (std::string& part : parts) {
-                if (std::string problem = synctax::outOfBound(bound, part); !problem.empty())
-                    return problem;
-            }
-            return "";
-        },
-        "F,B,O");
-}
-
-// What threeWithin accepted, as numbers.
-std::array<double, 3> threeNumbers(const std::string& text)
-{
-    std::array<double, 3> numbers {};
-    std::stringstream in(text);
-    std::string part;
-    for (double& n : numbers) {
-        std::getline(in, part, ',');
-        n = std::stod(part);
-    }
-    return numbers;
+    return CLI::Validator([](std::string& text) { return synctax::readPhasesMs(text).problem; }, "F,B,O");
 }
 
 // --seed read as a config reads `seed:` (CLI11 alone wraps -1 around to 2^64 - 1), then handed on
@@ -191,7 +164,7 @@ static int runMain(int argc, char** argv)
                                    "What if: the loop's forward (from the step's start), backward and optimizer "
                                    "step without the profiler, each timed from an idle GPU (ms, three numbers: "
                                    "F,B,O); the trace's phases are mapped onto them")
-                               ->check(threeWithin(whatIfStepMs));
+                               ->check(asPhases());
     auto* syncUsOption
         = traceCmd->add_option("--sync-us", traceSyncUs, "What if: what one sync (.item()) costs on an idle GPU (us)")
               ->check(within(whatIfSyncUs));
@@ -240,7 +213,7 @@ static int runMain(int argc, char** argv)
         if (*syncUsOption)
             trace.syncUs = traceSyncUs;
         if (*phasesMsOption)
-            trace.phasesMs = threeNumbers(tracePhasesMs);
+            trace.phasesMs = synctax::readPhasesMs(tracePhasesMs).ms;
         return synctax::traceCommand(trace);
     }
     return 2;

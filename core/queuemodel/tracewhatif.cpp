@@ -3,8 +3,10 @@
 #include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
+#include "core/queuemodel/simulationbounds.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace synctax {
@@ -136,6 +138,36 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     loop.recorded = calibrated(step, loop.calibration);
     loop.base = withoutSyncs(loop.recorded);
     return loop;
+}
+
+PhasesRead readPhasesMs(const std::string& text)
+{
+    static constexpr NumberKey bound { "phases_ms", 0.001, 1e6 };
+    std::vector<std::string> parts;
+    std::string part;
+    for (const char c : text + ",") {
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!part.empty())
+                parts.push_back(part);
+            part.clear();
+        } else {
+            part += c;
+        }
+    }
+    PhasesRead read;
+    if (parts.size() != 3) {
+        read.problem = "expected three numbers F,B,O (ms), found '" + text + "'";
+        return read;
+    }
+    std::array<double, 3> ms {};
+    for (size_t i = 0; i < 3; ++i) {
+        read.problem = outOfBound(bound, parts[i]);
+        if (!read.problem.empty())
+            return read;
+        ms[i] = std::stod(parts[i]);
+    }
+    read.ms = ms;
+    return read;
 }
 
 std::vector<StyleSpec> whatIfStyles()

@@ -52,6 +52,16 @@ struct ImportedLoop {
 
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);
 
+// Phase times as `--phases-ms` and the app's Phases field take them: "F,B,O" in ms (commas, spaces
+// or both between), each 0.001 to 1e6. `problem` says why not, in the words of a simulation file's
+// error ("expected three numbers F,B,O (ms), found '9,13'", "0 is out of range; expected 0.001 to
+// 1e+06"); empty when `ms` is set.
+struct PhasesRead {
+    std::optional<std::array<double, 3>> ms;
+    std::string problem;
+};
+PhasesRead readPhasesMs(const std::string& text);
+
 // The same loop calibrated with other options (the app's phase times), without the trace.
 ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options);
 

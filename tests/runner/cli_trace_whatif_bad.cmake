@@ -18,9 +18,9 @@ foreach(case IN ITEMS
     "--sync-us|inf|expected a number, found 'inf'"
     "--sync-us|2e6|2e6 is out of range; expected 0 to 1e+06"
     "--host-work-at|middle|middle not in {step-start,before-sync}"
-    "--phases-ms|9,13|expected three numbers F,B,O, found '9,13'"
-    "--phases-ms|9,13,1,2|expected three numbers F,B,O, found '9,13,1,2'"
-    "--phases-ms|9,13,|expected three numbers F,B,O, found '9,13,'"
+    "--phases-ms|9,13|expected three numbers F,B,O (ms), found '9,13'"
+    "--phases-ms|9,13,1,2|expected three numbers F,B,O (ms), found '9,13,1,2'"
+    "--phases-ms|9,13,|expected three numbers F,B,O (ms), found '9,13,'"
     "--phases-ms|9,0,1|0 is out of range; expected 0.001 to 1e+06"
     "--phases-ms|9,x,1|expected a number, found 'x'")
     split_option_case("${case}")

@@ -190,7 +190,7 @@ private Q_SLOTS:
 
         // Not three numbers in range: refused with the reason, the rows stay.
         for (const auto& [text, reason] :
-            { std::pair { QStringLiteral("11.86, 13.72"), QStringLiteral("expected three numbers in ms") },
+            { std::pair { QStringLiteral("11.86, 13.72"), QStringLiteral("expected three numbers F,B,O (ms)") },
                 std::pair { QStringLiteral("11.86, x, 1"), QStringLiteral("expected a number, found 'x'") },
                 std::pair { QStringLiteral("11.86, 0, 1"), QStringLiteral("0 is out of range") } }) {
             QVERIFY(!panel->setPhasesText(text));

@@ -10,7 +10,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QTableView>
@@ -25,31 +24,6 @@ namespace {
 
 constexpr int stepsPerMs = 2; // the slider's 0.5 ms steps
 constexpr int maxMs = 50;
-
-// "F, B, O" as three phase times (ms), or the reason it is not.
-std::optional<std::array<double, 3>> parsePhases(const QString& text, QString* why)
-{
-    const QStringList parts = text.trimmed().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
-    if (parts.size() != 3) {
-        *why = QObject::tr("expected three numbers in ms (forward, backward, optimizer), found '%1'")
-                   .arg(text.trimmed());
-        return std::nullopt;
-    }
-    std::array<double, 3> ms {};
-    for (int i = 0; i < 3; ++i) {
-        bool ok = false;
-        ms[size_t(i)] = parts[i].toDouble(&ok);
-        if (!ok || !std::isfinite(ms[size_t(i)])) {
-            *why = QObject::tr("expected a number, found '%1'").arg(parts[i]);
-            return std::nullopt;
-        }
-        if (ms[size_t(i)] < 0.001 || ms[size_t(i)] > 1e6) {
-            *why = QObject::tr("%1 is out of range; expected 0.001 to 1e+06 ms").arg(parts[i]);
-            return std::nullopt;
-        }
-    }
-    return ms;
-}
 
 } // namespace
 
@@ -196,10 +170,10 @@ bool TraceWhatIfPanel::setPhasesText(const QString& text)
 {
     std::optional<std::array<double, 3>> ms;
     if (!text.trimmed().isEmpty()) {
-        QString why;
-        ms = parsePhases(text, &why);
+        const PhasesRead read = readPhasesMs(text.trimmed().toStdString());
+        ms = read.ms;
         if (!ms) {
-            m_phasesError->setText(tr("Phases: %1.").arg(why));
+            m_phasesError->setText(tr("Phases: %1.").arg(QString::fromStdString(read.problem)));
             m_phasesError->show();
             return false;
         }

@@ -65,3 +65,29 @@ TEST(TraceWhatIfPhases, TheItemTaxOfTwoRealLoopsIsWithinThreePointsOfTheirMeasur
         EXPECT_NEAR(itemTax(whatIf(loop, middleUs, true)), middle, 3.0) << model << " at " << middleUs << " us";
     }
 }
+
+TEST(TraceWhatIfPhases, PhaseTimesAreReadAsThreeNumbersInRange)
+{
+    for (const std::string text : { "11.86,13.72,1.46", "11.86 13.72 1.46", " 11.86, 13.72 ,1.46 " }) {
+        const PhasesRead read = readPhasesMs(text);
+        ASSERT_TRUE(read.ms) << text << ": " << read.problem;
+        EXPECT_TRUE(read.problem.empty());
+        EXPECT_EQ((*read.ms)[0], 11.86);
+        EXPECT_EQ((*read.ms)[1], 13.72);
+        EXPECT_EQ((*read.ms)[2], 1.46);
+    }
+    const struct {
+        const char* text;
+        const char* problem;
+    } refused[] = { { "9,13", "expected three numbers F,B,O (ms), found '9,13'" },
+        { "", "expected three numbers F,B,O (ms), found ''" },
+        { "9,13,1,2", "expected three numbers F,B,O (ms), found '9,13,1,2'" },
+        { "9,0,1", "0 is out of range; expected 0.001 to 1e+06" },
+        { "9,2e6,1", "2e6 is out of range; expected 0.001 to 1e+06" }, { "9,x,1", "expected a number, found 'x'" },
+        { "9,nan,1", "expected a number, found 'nan'" } };
+    for (const auto& r : refused) {
+        const PhasesRead read = readPhasesMs(r.text);
+        EXPECT_FALSE(read.ms) << r.text;
+        EXPECT_EQ(read.problem, r.problem) << r.text;
+    }
+}
