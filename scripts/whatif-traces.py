@@ -9,9 +9,10 @@ OUT/<model>-<syncs>-<k>/, to see how far two recordings of one loop differ. Each
 holds the host time of its `none` loop's phases (zero_grad, forward, backward, optimizer) without
 the profiler (phase-times.py's steady way), and `phases_idle_us`, `phases_steady_us` and
 `phases_item_us`: the phases timed from an idle GPU, in the steady loop and in the loop with
-`item`, each as blocks interleaved with the paired measurement at host work 0 (the median over its
-rounds of each block's median step; `_mean_us` the mean over every step), so that they drift with the blocks they are compared to. With
---no-stack-too, each loop is also recorded once without Python stacks (OUT/<model>-<syncs>-nostack/).
+`item`, each as blocks interleaved with the paired measurement at host work 0, so that they drift
+with the blocks they are compared to (the median over its rounds of each block's median step;
+`_mean_us`: the mean over every step). With --no-stack-too, each loop is also recorded once
+without Python stacks (OUT/<model>-<syncs>-nostack/).
 
     python3 scripts/whatif-traces.py OUT [--recordings N] [--no-stack-too] [MODEL...]
 """
@@ -64,6 +65,11 @@ def item_cost_us(calls=201):
     return statistics.median(times)
 
 
+def phase_block(sync_before, item):
+    """A block of measure_paired's `extra`: the loop's phases timed over the block's steps."""
+    return lambda loop, steps: pt.phases(loop, steps, sync_before, item)
+
+
 def main():
     out, args, recordings = sys.argv[1], sys.argv[2:], 1
     if "--recordings" in args:
@@ -80,10 +86,8 @@ def main():
     results = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "models": []}
     for model in models:
         entry = {"model": model, "middle_host_ms": MIDDLE_HOST_MS[model]}
-        phase_blocks = {f"phases_{way}": (lambda sync_before, item: lambda loop, steps:
-                                          pt.phases(loop, steps, sync_before, item))(*how)
-                        for way, how in (("idle", (True, False)), ("steady", (False, False)),
-                                         ("item", (False, True)))}
+        phase_blocks = {"phases_idle": phase_block(True, False), "phases_steady": phase_block(False, False),
+                        "phases_item": phase_block(False, True)}
         entry["paired_host0"] = rt.measure_paired(model, 0.0, rounds=30, extra=phase_blocks)
         for name, per_round in entry["paired_host0"]["extra"].items():
             for r in per_round:
