@@ -13,6 +13,13 @@ namespace {
 
 double usBetween(std::int64_t fromNs, std::int64_t toNs) { return double(toNs - fromNs) * 1e-3; }
 
+// The first of the trace's events (sorted by start) that starts at or after ns.
+std::vector<TraceEvent>::const_iterator firstEventFrom(const KinetoTrace& trace, std::int64_t ns)
+{
+    return std::lower_bound(trace.events.begin(), trace.events.end(), ns,
+        [](const TraceEvent& e, std::int64_t at) { return e.startNs < at; });
+}
+
 } // namespace
 
 std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report)
@@ -37,8 +44,7 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
     }
     for (size_t i = 0; i < report.steps.size(); ++i) {
         const TraceStep& step = report.steps[i];
-        auto it = std::lower_bound(trace.events.begin(), trace.events.end(), step.startNs,
-            [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+        auto it = firstEventFrom(trace, step.startNs);
         // The loop's own thread: the one of the step's marker.
         std::int64_t loopTid = -1;
         for (auto marker = it; marker != trace.events.end() && marker->startNs <= step.startNs; ++marker) {
@@ -82,8 +88,7 @@ std::vector<LoopPhaseBounds> loopPhaseBounds(const KinetoTrace& trace, const Tra
     for (size_t i = 0; i < report.steps.size(); ++i) {
         const TraceStep& step = report.steps[i];
         LoopPhaseBounds& b = bounds[i];
-        auto it = std::lower_bound(trace.events.begin(), trace.events.end(), step.startNs,
-            [](const TraceEvent& e, std::int64_t ns) { return e.startNs < ns; });
+        auto it = firstEventFrom(trace, step.startNs);
         for (; it != trace.events.end() && it->startNs < step.endNs; ++it) {
             const std::string& name = trace.names[it->name];
             const double at = usBetween(step.startNs, it->startNs);

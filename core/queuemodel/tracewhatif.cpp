@@ -103,9 +103,8 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         const std::array<double, 3>& ms = *options.phasesMs;
         loop.calibration.perEventUs = 0;
         loop.calibration.hostUncertaintyPct = 0;
-        loop.calibration.hostKnots
-            = { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 }, { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 },
-                  { std::max(*bounds.optimizerEndUs, *bounds.optimizerUs), (ms[0] + ms[1] + ms[2]) * 1e3 } };
+        loop.calibration.hostKnots = { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 },
+            { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 }, { *bounds.optimizerEndUs, (ms[0] + ms[1] + ms[2]) * 1e3 } };
         loop.calibration.how = "the trace's forward, backward and optimizer ("
             + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
             + formatNumber("%.1f", (*bounds.optimizerUs - *bounds.backwardUs) * 1e-3) + ", "

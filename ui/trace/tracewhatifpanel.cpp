@@ -159,10 +159,14 @@ void TraceWhatIfPanel::setCurrentSource(int index)
     recompute();
 }
 
+const ImportedLoop* TraceWhatIfPanel::sourceLoop() const
+{
+    return m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+}
+
 const ImportedLoop* TraceWhatIfPanel::currentLoop() const
 {
-    const ImportedLoop* loop
-        = m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+    const ImportedLoop* loop = sourceLoop();
     return loop && m_phased && m_phasedFrom == loop ? m_phased.get() : loop;
 }
 
@@ -213,8 +217,7 @@ void TraceWhatIfPanel::recompute()
     m_hostLabel->setText(tr("if your data loading took %1 ms more per step")
                              .arg(QString::fromStdString(formatNumber("%.1f", hostWorkMs()))));
     // The file's loop, calibrated to the phases given (once per file and phases: the slider only replays).
-    const ImportedLoop* source
-        = m_current >= 0 && m_current < sourceCount() ? m_sources[size_t(m_current)].loop.get() : nullptr;
+    const ImportedLoop* source = sourceLoop();
     if (m_phasesMs && source && source->available && m_phasedFrom != source) {
         ImportedLoopOptions options;
         options.phasesMs = m_phasesMs;

@@ -70,6 +70,7 @@ Q_SIGNALS:
 
 private:
     void recompute();
+    const ImportedLoop* sourceLoop() const; // the current file's loop as the load built it
 
     std::vector<Source> m_sources;
     int m_current = -1;
