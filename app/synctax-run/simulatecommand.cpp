@@ -64,8 +64,7 @@ std::string hostFitText(const ReplayFit& fit, double baselineMs)
     if (fit.spreadScales.empty())
         return format(" to the baseline's %.3f ms", baselineMs);
     return format(" to the baseline blocks' host time (median %.3f ms, deciles 1-9 %.3f-%.3f ms, replayed at each)",
-        fit.blockDispatchMs, fit.spreadScales.front() * fit.blockDispatchMs,
-        fit.spreadScales.back() * fit.blockDispatchMs);
+        fit.blockDispatchMs, fit.blockDecilesMs.front(), fit.blockDecilesMs.back());
 }
 
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }

@@ -149,11 +149,57 @@ StepSequence fitIdleStartToDrain(const StepSequence& step, double drainMs, doubl
 
 namespace {
 
+// The host's time per step as the runner's blocks time it (BlockTiming::dispatchMsPerStep): a block
+// of the baseline from an idle GPU, each step from its start to its launches queued, the queue's
+// blocking included, the host work left out. Where the host outruns the GPU the queue fills within
+// the block, and its later steps are the GPU's pace, not the host's.
+double replayedBlockDispatchMs(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
+{
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    std::vector<StepRecord> records;
+    replayStyleBlock(step, { baselineStyle(), 0 }, std::max<int64_t>(1, stepsPerBlock), options, costs, &records);
+    double ns = 0;
+    for (const StepRecord& r : records)
+        ns += double(r.dispatchedNs - r.startNs);
+    return std::max(0.0, ns * 1e-6 / double(records.size()) - hostWorkUs * 1e-3);
+}
+
+// How far from the blocks' host time a replayed block may be and still meet it: where the queue is
+// full for most of a block its time is the GPU's pace, the same for every host fast enough to fill
+// it (ResNet-50 on the H200: within 0.2% for hosts from a quarter to all of the captured one's), and
+// only the capture's step from an idle GPU timed that host itself.
+constexpr double blockTolerance = 0.01;
+
+// Of the points in [lo, hi] where an increasing f is within blockTolerance of target, the one nearest
+// `preferred`.
+template <typename F> double nearestMeeting(F&& f, double lo, double hi, double target, double preferred, Halving halving)
+{
+    const double from = bisect(f, lo, hi, target - blockTolerance * std::abs(target), 50, halving);
+    const double to = bisect(f, lo, hi, target + blockTolerance * std::abs(target), 50, halving);
+    return std::clamp(preferred, from, to);
+}
+
+// The host scale on `step` whose replayed block dispatch meets targetMs, within [1/4, 4]: the
+// nearest to 1 (the step's host as it is) where several do.
+double hostScaleForBlockDispatch(
+    const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs, double targetMs)
+{
+    const auto at = [&](double s) {
+        ReplayCalibration c;
+        c.hostScale = s;
+        return replayedBlockDispatchMs(calibrated(step, c), costs, stepsPerBlock, hostWorkUs);
+    };
+    return nearestMeeting(at, 0.25, 4, targetMs, 1, Halving::Geometric);
+}
+
 // The captured step with the profiler's cost per event refitted (all its classes by one factor on
-// the capture's) so that its host's own time is targetMs; nullopt where no cost meets it (a target
-// beyond the profiled host, or a calibration that took no cost out).
-std::optional<StepSequence> refitCostToHost(
-    const StepSequence& step, const ReplayCalibration& capture, double targetMs, double* factor)
+// the capture's, the nearest to 1 that meets it) so that its replayed block dispatch meets targetMs;
+// nullopt where no cost does (a target beyond the profiled host, or a calibration that took no cost
+// out).
+std::optional<StepSequence> refitCostToHost(const StepSequence& step, const ReplayCalibration& capture,
+    const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs, double targetMs, double* factor)
 {
     if (targetMs <= 0 || capture.perEventUs <= 0 || step.hostEventUs.empty())
         return std::nullopt;
@@ -163,18 +209,20 @@ std::optional<StepSequence> refitCostToHost(
         c.perEventUs = f * capture.perEventUs;
         if (capture.perEventOffLoopUs)
             c.perEventOffLoopUs = f * *capture.perEventOffLoopUs;
-        return c;
+        StepSequence out = calibrated(raw, c);
+        out.idleStartUs = step.idleStartUs;
+        return out;
     };
-    const auto ownMs = [&](double f) { return replayRegime(calibrated(raw, at(f)), 0).dMs; };
+    // Decreasing in the factor: negated, with its target.
+    const auto negatedMs = [&](double f) { return -replayedBlockDispatchMs(at(f), costs, stepsPerBlock, hostWorkUs); };
     const double most = 0.95 * raw.stepHostUs / double(raw.hostEventUs.size()) / capture.perEventUs;
-    if (ownMs(0) < targetMs || ownMs(most) > targetMs)
+    const double slack = blockTolerance * targetMs;
+    if (-negatedMs(0) < targetMs - slack || -negatedMs(most) > targetMs + slack)
         return std::nullopt;
-    const double f = bisect([&](double x) { return -ownMs(x); }, 0, most, -targetMs, 60, Halving::Arithmetic);
+    const double f = nearestMeeting(negatedMs, 0, most, -targetMs, 1, Halving::Arithmetic);
     if (factor)
         *factor = f;
-    StepSequence out = calibrated(raw, at(f));
-    out.idleStartUs = step.idleStartUs;
-    return out;
+    return at(f);
 }
 
 } // namespace
@@ -190,24 +238,26 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     // host speed: the start is fitted there, before the host moves to the baseline's.
     const StepSequence started
         = fitsIdleStart(captured) ? fitIdleStartToDrain(captured, drainMs, &fit.idleStartUs) : captured;
-    const double ownMs = replayRegime(started, 0).dMs;
     StepSequence host;
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
-    const auto refitted = calibration ? refitCostToHost(started, *calibration, blocksMs, &fit.costFactor)
-                                      : std::optional<StepSequence> {};
-    if (blocksMs > 0 && (refitted || ownMs > 0)) {
+    if (blocksMs > 0 && !started.ops.empty()) {
         fit.blockDispatchMs = blocksMs;
+        const auto refitted = calibration
+            ? refitCostToHost(started, *calibration, costs, stepsPerBlock, hostWorkUs, blocksMs, &fit.costFactor)
+            : std::optional<StepSequence> {};
         if (refitted) {
             host = *refitted;
         } else {
-            // The host's own time is linear in the host factor: each decile is a ratio.
-            fit.hostScale = fit.blockDispatchMs / ownMs;
+            fit.hostScale = hostScaleForBlockDispatch(started, costs, stepsPerBlock, hostWorkUs, blocksMs);
             ReplayCalibration c;
             c.hostScale = fit.hostScale;
             host = calibrated(started, c);
         }
-        for (int decile = 1; decile <= 9; ++decile)
-            fit.spreadScales.push_back(quantile(blockDispatchMs, decile / 10.0) / fit.blockDispatchMs);
+        for (int decile = 1; decile <= 9; ++decile) {
+            const double ms = quantile(blockDispatchMs, decile / 10.0);
+            fit.blockDecilesMs.push_back(ms);
+            fit.spreadScales.push_back(hostScaleForBlockDispatch(host, costs, stepsPerBlock, hostWorkUs, ms));
+        }
     } else {
         host = fitHostToBaseline(started, costs, stepsPerBlock, hostWorkUs, baselineMs, &fit.hostScale);
     }

@@ -457,9 +457,10 @@ StepSequence denseThenBare()
 
 TEST(StyleReplay, TheBlocksHostTimeRefitsTheProfilersCostWhereTheStepsEventsAreKnown)
 {
-    // Captured at 4 µs per event (1800 µs of host); the blocks ran at 1.9 ms. Refitting the cost
-    // takes 2 µs from each of the 50 events: the first bare launch lands at 1050 - 100 = 950 µs.
-    // Scaling the captured step instead would put it at (1050 - 200) x 1900 / 1800.
+    // Captured at 4 µs per event (1800 µs of host); the blocks ran at 1.9 ms. The host that meets
+    // them nearest the capture's is 1% under them, 1881 µs: refitting the cost takes 1.19 µs from
+    // each of the 50 events (the factor 0.595), and the first bare launch lands at 1050 - 50 x 2.38.
+    // Scaling the captured step instead would put it at (1050 - 200) x 1881 / 1800.
     const StepSequence raw = denseThenBare();
     ReplayCalibration capture;
     capture.perEventUs = 4;
@@ -468,18 +469,20 @@ TEST(StyleReplay, TheBlocksHostTimeRefitsTheProfilersCostWhereTheStepsEventsAreK
     ReplayCosts costs;
     const std::vector<double> blocks(5, 1.9);
     const ReplayFit refit = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks, &capture);
-    EXPECT_NEAR(refit.costFactor, 0.5, 1e-6);
+    EXPECT_NEAR(refit.costFactor, 0.595, 1e-6);
     EXPECT_DOUBLE_EQ(refit.hostScale, 1);
-    EXPECT_NEAR(refit.regime.dMs, 1.9, 1e-6);
-    EXPECT_NEAR(refit.step.ops[10].issueUs, 950, 1e-3);
-    EXPECT_NEAR(refit.step.ops[9].issueUs, 950 - 100, 1e-3); // all 50 events lie before it
+    EXPECT_NEAR(refit.regime.dMs, 1.881, 1e-6);
+    EXPECT_NEAR(refit.step.ops[10].issueUs, 1050 - 50 * 4 * 0.595, 1e-3);
+    EXPECT_NEAR(refit.step.ops[9].issueUs, 950 - 50 * 4 * 0.595, 1e-3); // all 50 events lie before it
     const ReplayFit scaled = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks);
     EXPECT_DOUBLE_EQ(scaled.costFactor, 0);
-    EXPECT_NEAR(scaled.step.ops[10].issueUs, 850 * 1900.0 / 1800.0, 1e-6);
+    EXPECT_NEAR(scaled.step.ops[10].issueUs, 850 * 1881.0 / 1800.0, 1e-3);
     // Blocks slower than the step as profiled: no cost reaches them, so the host is scaled.
     const ReplayFit beyond = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 2.1 }, &capture);
     EXPECT_DOUBLE_EQ(beyond.costFactor, 0);
-    EXPECT_NEAR(beyond.hostScale, 2100.0 / 1800.0, 1e-9);
+    EXPECT_NEAR(beyond.hostScale, 2079.0 / 1800.0, 1e-6);
+    // Blocks within 1% of the capture leave it as it is.
+    EXPECT_DOUBLE_EQ(fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 1.81 }, &capture).costFactor, 1);
     // Nor is anything refitted for a step without its events (files from before they were kept).
     StepSequence bare = captured;
     bare.hostEventUs.clear();
@@ -494,11 +497,11 @@ TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePredictio
     ReplayCosts costs;
     const std::vector<StyleSpec> styles { { "item", 0 } };
     const auto at = [&](std::vector<double> blocks) { return fitReplayToBaseline(seq, costs, 10, 0, 0, 0, 0, blocks); };
-    // Every block at 1.1 ms: the host is 1.1 ms, each decile the same, and the prediction is the
-    // one host's.
+    // Every block at 1.1 ms: the host is the one within 1% of them nearest the step's 1 ms, 1.089 ms,
+    // each decile the same, and the prediction is the one host's.
     const ReplayFit same = at(std::vector<double>(9, 1.1));
-    EXPECT_NEAR(same.hostScale, 1.1, 1e-9);
-    EXPECT_NEAR(same.regime.dMs, 1.1, 1e-9);
+    EXPECT_NEAR(same.hostScale, 1.089, 1e-6);
+    EXPECT_NEAR(same.regime.dMs, 1.089, 1e-6);
     ASSERT_EQ(same.spreadScales.size(), 9u);
     for (const double s : same.spreadScales)
         EXPECT_NEAR(s, 1.0, 1e-12);
@@ -510,7 +513,7 @@ TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePredictio
     std::fill(blocks.begin() + 5, blocks.end(), 1.4);
     const ReplayFit spread = at(blocks);
     EXPECT_NEAR(spread.blockDispatchMs, 1.1, 1e-9);
-    EXPECT_NEAR(spread.regime.dMs, 1.1, 1e-9);
+    EXPECT_NEAR(spread.regime.dMs, 1.089, 1e-6);
     const auto taxAt = [&](double ms) {
         const ReplayFit f = at({ ms });
         return replayPredictions(f.step, costs, styles, 10, 0, f.regime.label)[0].overheadPct;
@@ -523,4 +526,27 @@ TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePredictio
     EXPECT_GT(std::abs(expected - one), 0.3) << expected << " against " << one;
     // Without the blocks' host times (older files) the host follows the baseline's block time.
     EXPECT_TRUE(at({}).spreadScales.empty());
+}
+
+TEST(StyleReplay, BlocksPacedByAFullQueueKeepTheCapturedHost)
+{
+    // 1500 launches a step (more than the queue's 1021) over 600 µs of host and 1500 µs of GPU,
+    // blocks of 5 from an idle GPU: the queue fills in the second step, and from then on the host
+    // issues a launch as the GPU finishes one. The block's host time is then the GPU's pace: its
+    // last launch goes in when the GPU has finished launch 7500 - 1021, about 6479 µs, 1.296 ms a
+    // step. Every host fast enough to fill the queue times the same, so the blocks say only that
+    // the host is that fast: it stays the captured 0.6 ms, not 1.296 ms of its own.
+    const StepSequence seq = uniform(1500, 600, 1500);
+    ReplayCosts costs;
+    const ReplayFit fit = fitReplayToBaseline(seq, costs, 5, 0, 0, 0, 0, std::vector<double>(9, 1.296));
+    EXPECT_DOUBLE_EQ(fit.hostScale, 1);
+    EXPECT_NEAR(fit.regime.dMs, 0.6, 1e-9);
+    EXPECT_EQ(fit.regime.label, "gpu_bound");
+    for (const double s : fit.spreadScales)
+        EXPECT_DOUBLE_EQ(s, 1);
+    // A block that would take longer than the full queue's pace needs a host slower than the GPU's
+    // start lets through: its own time then is the block's.
+    const ReplayFit slow = fitReplayToBaseline(seq, costs, 5, 0, 0, 0, 0, std::vector<double>(9, 1.8));
+    EXPECT_NEAR(slow.regime.dMs, 1.8, 0.02 * 1.8);
+    EXPECT_EQ(slow.regime.label, "balanced");
 }
