@@ -153,7 +153,8 @@ namespace {
 // of the baseline from an idle GPU, each step from its start to its launches queued, the queue's
 // blocking included, the host work left out. Where the host outruns the GPU the queue fills within
 // the block, and its later steps are the GPU's pace, not the host's.
-double replayedBlockDispatchMs(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
+double replayedBlockDispatchMs(
+    const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
 {
     ReplayOptions options;
     options.hostWorkUs = hostWorkUs;
@@ -174,7 +175,8 @@ constexpr double blockTolerance = 0.01;
 
 // Of the points in [lo, hi] where an increasing f is within blockTolerance of target, the one nearest
 // `preferred`.
-template <typename F> double nearestMeeting(F&& f, double lo, double hi, double target, double preferred, Halving halving)
+template <typename F>
+double nearestMeeting(F&& f, double lo, double hi, double target, double preferred, Halving halving)
 {
     const double from = bisect(f, lo, hi, target - blockTolerance * std::abs(target), 50, halving);
     const double to = bisect(f, lo, hi, target + blockTolerance * std::abs(target), 50, halving);
