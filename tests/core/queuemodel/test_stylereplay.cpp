@@ -250,17 +250,19 @@ TEST(StyleReplay, TheGpusStartOnAnIdleQueueIsFittedToTheMeasuredStepFromIdle)
     EXPECT_DOUBLE_EQ(start, 0);
     EXPECT_DOUBLE_EQ(fitIdleStartToDrain(seq, 0, &start).idleStartUs, 0);
     EXPECT_DOUBLE_EQ(start, 0);
-    // The whole fit carries it: the baseline as replayed, and the drain as measured.
+    // The whole fit carries it: the baseline as replayed, and the drain as measured. The measured
+    // drain ends with a synchronize's return, which the replay prices as one round trip (syncUs,
+    // 8 µs) wherever a style reads: the start takes up the rest.
     const double baselineMs = replayStyleBlock(seq, { "none", 0 }, 10, o, costs).msPerStep;
     const ReplayFit fit = fitReplayToBaseline(seq, costs, 10, 0, baselineMs, 0, 4.325);
-    EXPECT_NEAR(fit.idleStartUs, 300, 1e-6);
-    EXPECT_NEAR(replayedDrainUs(fit.step, 1021), 4325, 1e-6);
+    EXPECT_NEAR(fit.idleStartUs, 300 - costs.syncUs, 1e-6);
+    EXPECT_NEAR(replayedDrainUs(fit.step, 1021) + costs.syncUs, 4325, 1e-6);
     EXPECT_DOUBLE_EQ(fitReplayToBaseline(seq, costs, 10, 0, baselineMs, 0).idleStartUs, 0);
     // A step dispatch-bound by itself (D = 1 ms, G = 80 µs) keeps its GPU start: what is left at
     // its end follows the host. Host work in front of a GPU-bound step does not make it so.
     const StepSequence hostBound = uniform(40, 1000, 80);
     EXPECT_DOUBLE_EQ(fitReplayToBaseline(hostBound, costs, 10, 0, 1.0, 0, 1.5).idleStartUs, 0);
-    EXPECT_NEAR(fitReplayToBaseline(seq, costs, 10, 10000, 0, 0, 4.325).idleStartUs, 300, 1e-6);
+    EXPECT_NEAR(fitReplayToBaseline(seq, costs, 10, 10000, 0, 0, 4.325).idleStartUs, 300 - costs.syncUs, 1e-6);
 }
 
 TEST(StyleReplay, HostWorkBeforeTheSyncHidesTheTail)
