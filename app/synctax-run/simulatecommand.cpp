@@ -82,6 +82,11 @@ int compareWithMeasured(const std::string& path)
               << run.environment.deviceName << ")\n";
     double largest = -1;
     std::string largestCell;
+    int cellCount = 0;
+    int withinTwo = 0;
+    int outside = 0; // predictions outside the measured 95% interval
+    double farthest = 0;
+    std::string farthestCell;
     for (const auto& group : run.groups) {
         const std::string name = group.model + "/" + group.mode + sweepPointSuffix(sweptKeys(run.config), group);
         if (!group.regime.available) {
@@ -135,10 +140,28 @@ int compareWithMeasured(const std::string& path)
                 largest = std::abs(diff);
                 largestCell = name + "/" + cells[i]->style;
             }
+            ++cellCount;
+            withinTwo += std::abs(diff) <= 2.0 ? 1 : 0;
+            const Interval& measured = *cells[i]->overheadPct;
+            const double beyond = std::max(
+                { 0.0, predictions[i].overheadPct - measured.high, measured.low - predictions[i].overheadPct });
+            if (beyond > 0) {
+                ++outside;
+                if (beyond > farthest) {
+                    farthest = beyond;
+                    farthestCell = name + "/" + cells[i]->style;
+                }
+            }
         }
     }
-    if (largest >= 0)
-        std::cout << format("\nlargest |predicted - measured|: %.1f pp (", largest) << largestCell << ")\n";
+    if (largest < 0)
+        return 0;
+    std::cout << format("\nlargest |predicted - measured|: %.1f pp (", largest) << largestCell << ")\n";
+    std::cout << format(
+        "within 2 pp: %d of %d cells; outside the measured 95%% interval: %d", withinTwo, cellCount, outside);
+    if (outside > 0)
+        std::cout << format(", the farthest %.1f pp beyond it (", farthest) << farthestCell << ")";
+    std::cout << "\n";
     return 0;
 }
 

@@ -59,7 +59,8 @@ std::map<std::string, Miss> predictAgain(const std::string& file)
         EXPECT_NE(model, run.config.models.end()) << group.model;
         const int64_t steps = run.config.stepsPerBlockFor(*model);
         const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
-        const std::vector<Prediction> p = replayPredictions(f.fit, group.replay->costs, styles, steps, group.regime.hUs);
+        const std::vector<Prediction> p
+            = replayPredictions(f.fit, group.replay->costs, styles, steps, group.regime.hUs);
         for (size_t i = 0; i < cells.size(); ++i)
             out[group.model + "/" + group.mode + "/" + cells[i]->style]
                 = { p[i].overheadPct, cells[i]->overheadPct->estimate };
