@@ -239,8 +239,9 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     // The drain was measured beside the dispatch the captured step is calibrated to, at the same
     // host speed: the start is fitted there, before the host moves to the baseline's. Its closing
     // synchronize is the replay's syncUs.
-    const StepSequence started
-        = fitsIdleStart(captured) ? fitIdleStartToDrain(captured, drainMs - costs.syncUs * 1e-3, &fit.idleStartUs) : captured;
+    const StepSequence started = fitsIdleStart(captured)
+        ? fitIdleStartToDrain(captured, drainMs - costs.syncUs * 1e-3, &fit.idleStartUs)
+        : captured;
     StepSequence host;
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
     if (blocksMs > 0 && !started.ops.empty()) {

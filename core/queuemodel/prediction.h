@@ -78,8 +78,8 @@ bool fitsIdleStart(const StepSequence& captured);
 // host speed. That drain ends with a synchronize's return, which the replay prices as one round trip
 // (costs.syncUs) where a style reads and at a block's end: the start is fitted to the drain less that
 // (else a loop that reads every step pays the wake-up twice: tiny_mlp's CUDA graph on the H200,
-// a 0.19 ms step: `item` +26.5% predicted against +20.8% measured); then the host brought to the baseline's blocks, then the tail to its lag (both from the
-// baseline alone).
+// a 0.19 ms step: `item` +26.5% predicted against +20.8% measured). Then the host is brought to the
+// baseline's blocks, then the tail to its lag (both from the baseline alone).
 //
 // The host: where the baseline's blocks timed the host's time per step (blockDispatchMs, one per
 // block), the step's host is fitted so that the same block replayed times their median, and the
