@@ -1,6 +1,7 @@
 // synctax: the desktop app. With --screenshot it renders its window offscreen after a run or a
 // load and saves it, for tests and documentation.
 #include "core/config/experimentconfig.h"
+#include "core/queuemodel/tracewhatif.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
@@ -8,11 +9,14 @@
 #include "ui/teach/teachview.h"
 #include "ui/trace/tracefiles.h"
 #include "ui/trace/traceloader.h"
+#include "ui/trace/traceview.h"
+#include "ui/trace/tracewhatifpanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLineEdit>
 #include <QTimer>
 
 #include <clocale>
@@ -122,7 +126,12 @@ int main(int argc, char** argv)
         QStringLiteral("Compare what is shown with another results file, cell by cell; with --screenshot, the "
                        "comparison is saved"),
         QStringLiteral("B.json"));
-    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare });
+    const QCommandLineOption phasesMs(QStringLiteral("phases-ms"),
+        QStringLiteral("With traces: the loop's forward, backward and optimizer step timed without the profiler "
+                       "(ms, each from an idle GPU), the what-if's Phases field, as synctax-run trace --phases-ms"),
+        QStringLiteral("F,B,O"));
+    parser.addOptions(
+        { screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare, phasesMs });
     parser.process(app);
 
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
@@ -137,6 +146,18 @@ int main(int argc, char** argv)
     for (const QString& f : files) {
         if (looksLikeKinetoTrace(f))
             traces << f;
+    }
+    if (parser.isSet(phasesMs) && traces.isEmpty())
+        return fail(QStringLiteral("--phases-ms: only with PyTorch-profiler traces (.json, .json.gz)"));
+    if (parser.isSet(phasesMs)) {
+        // As typed into the field: refused text shows its reason under it, and a headless run stops.
+        const QString text = parser.value(phasesMs);
+        const PhasesRead read = readPhasesMs(text.trimmed().toStdString());
+        if (!read.ms && headless)
+            return fail(QStringLiteral("--phases-ms: ") + QString::fromStdString(read.problem));
+        TraceWhatIfPanel* panel = window.traceView()->whatIfPanel();
+        panel->phasesEdit()->setText(text);
+        panel->setPhasesText(text);
     }
     if (!traces.isEmpty()) {
         window.openTraces(traces);

@@ -23,4 +23,23 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP}
 if(NOT rc EQUAL 2 OR NOT err MATCHES "corrupt.json.gz" OR EXISTS ${WORK}/bad.png)
     message(FATAL_ERROR "a corrupt trace should exit 2 naming the file, with no picture; got ${rc}: ${err}")
 endif()
+# The what-if's phases from the command line: taken as the field takes them, and refused with the
+# reader's words (exit 2, no picture); only with traces.
+set(phased ${h200}/phases/resnet50-none.pt.trace.json.gz)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${phased} --phases-ms 11.86,13.72,1.46
+    --screenshot ${WORK}/phases.png RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/phases.png)
+    message(FATAL_ERROR "--phases-ms 11.86,13.72,1.46: exit ${rc}, no ${WORK}/phases.png: ${out}${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${phased} --phases-ms 11.86,x,1.46
+    --screenshot ${WORK}/phases-bad.png RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--phases-ms: expected a number, found 'x'" OR EXISTS ${WORK}/phases-bad.png)
+    message(FATAL_ERROR "--phases-ms 11.86,x,1.46 should exit 2 with the reader's words, no picture; got ${rc}: ${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${DATA}/results/ddp-cpu.json
+    --phases-ms 1,2,3 --screenshot ${WORK}/phases-results.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "only with PyTorch-profiler traces" OR EXISTS ${WORK}/phases-results.png)
+    message(FATAL_ERROR "--phases-ms with a results file should exit 2; got ${rc}: ${err}")
+endif()
 file(REMOVE_RECURSE ${WORK})
