@@ -147,17 +147,16 @@ int main(int argc, char** argv)
         if (looksLikeKinetoTrace(f))
             traces << f;
     }
-    if (parser.isSet(phasesMs) && traces.isEmpty())
-        return fail(QStringLiteral("--phases-ms: only with PyTorch-profiler traces (.json, .json.gz)"));
     if (parser.isSet(phasesMs)) {
+        if (traces.isEmpty())
+            return fail(QStringLiteral("--phases-ms: only with PyTorch-profiler traces (.json, .json.gz)"));
         // As typed into the field: refused text shows its reason under it, and a headless run stops.
         const QString text = parser.value(phasesMs);
-        const PhasesRead read = readPhasesMs(text.trimmed().toStdString());
-        if (!read.ms && headless)
-            return fail(QStringLiteral("--phases-ms: ") + QString::fromStdString(read.problem));
         TraceWhatIfPanel* panel = window.traceView()->whatIfPanel();
         panel->phasesEdit()->setText(text);
-        panel->setPhasesText(text);
+        if (!panel->setPhasesText(text) && headless)
+            return fail(QStringLiteral("--phases-ms: ")
+                + QString::fromStdString(readPhasesMs(text.trimmed().toStdString()).problem));
     }
     if (!traces.isEmpty()) {
         window.openTraces(traces);

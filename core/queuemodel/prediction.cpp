@@ -11,6 +11,19 @@
 
 namespace synctax {
 
+namespace {
+
+// The replay of a run's blocks: H per step, and the recorded syncs at the measured round trip.
+ReplayOptions replayOptions(const ReplayCosts& costs, double hostWorkUs)
+{
+    ReplayOptions options;
+    options.hostWorkUs = hostWorkUs;
+    options.syncUs = costs.syncUs;
+    return options;
+}
+
+} // namespace
+
 QueueModel queueModelFor(const RegimeMeasurement& measured, double baselineLagMs)
 {
     QueueModel model;
@@ -46,9 +59,7 @@ std::vector<Prediction> predictOverheads(const RegimeMeasurement& measured, cons
 std::vector<Prediction> replayPredictions(const StepSequence& step, const ReplayCosts& costs,
     const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs, const std::string& regime)
 {
-    ReplayOptions options;
-    options.hostWorkUs = hostWorkUs;
-    options.syncUs = costs.syncUs;
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
     std::vector<Prediction> predictions;
     for (const StyleReplayPrediction& p : predictStyles(step, styles, stepsPerBlock, options, costs))
         predictions.push_back({ p.taxPct, regime, "replay" });
@@ -58,9 +69,7 @@ std::vector<Prediction> replayPredictions(const StepSequence& step, const Replay
 StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double* scale)
 {
-    ReplayOptions options;
-    options.hostWorkUs = hostWorkUs;
-    options.syncUs = costs.syncUs;
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
     const auto baselineAt = [&](double s) {
         ReplayCalibration c;
         c.hostScale = s;
@@ -87,9 +96,7 @@ namespace {
 
 double replayedMedianLagMs(const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
 {
-    ReplayOptions options;
-    options.hostWorkUs = hostWorkUs;
-    options.syncUs = costs.syncUs;
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
     std::vector<StepRecord> records;
     replayStyleBlock(step, { baselineStyle(), 0 }, std::max<int64_t>(2, stepsPerBlock), options, costs, &records);
     std::vector<double> lags;
@@ -156,9 +163,7 @@ namespace {
 double replayedBlockDispatchMs(
     const StepSequence& step, const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs)
 {
-    ReplayOptions options;
-    options.hostWorkUs = hostWorkUs;
-    options.syncUs = costs.syncUs;
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
     std::vector<StepRecord> records;
     replayStyleBlock(step, { baselineStyle(), 0 }, std::max<int64_t>(1, stepsPerBlock), options, costs, &records);
     double ns = 0;
@@ -275,9 +280,7 @@ std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCost
 {
     if (fit.spreadScales.empty())
         return replayPredictions(fit.step, costs, styles, stepsPerBlock, hostWorkUs, fit.regime.label);
-    ReplayOptions options;
-    options.hostWorkUs = hostWorkUs;
-    options.syncUs = costs.syncUs;
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
     std::vector<double> logRatio(styles.size(), 0.0);
     for (const double scale : fit.spreadScales) {
         ReplayCalibration c;

@@ -8,6 +8,7 @@
 //   idle GPU twice (`item` was +28.4% against +22.6% measured).
 #include "core/analysis/replayfit.h"
 #include "core/config/stylecatalog.h"
+#include "core/config/sweepgrid.h"
 #include "core/files/resultsloader.h"
 
 #include <gtest/gtest.h>
@@ -38,14 +39,11 @@ std::map<std::string, Miss> predictAgain(const std::string& file)
     for (const GroupResult& group : run.groups) {
         if (!group.replay)
             continue;
-        const auto same = [&](const CellResult& c) {
-            return c.model == group.model && c.mode == group.mode && c.hostWorkUs == group.hostWorkUs;
-        };
         const CellResult* baseline = nullptr;
         std::vector<const CellResult*> cells;
         std::vector<StyleSpec> styles;
         for (const CellResult& c : run.cells) {
-            if (!same(c))
+            if (!sameGroup(c, group))
                 continue;
             if (c.style == baselineStyle())
                 baseline = &c;
