@@ -160,15 +160,21 @@ def block_ms(loop, steps):
     return (time.perf_counter() - t0) * 1000.0 / steps
 
 
-def measure_paired(model, host_ms, rounds=30, seed=1, extra=None):
+def measure_paired(model, host_ms, rounds=30, seed=1, extra=None, until_ci_pp=None, budget_s=None):
     """`item` against `none` and `none` against itself (A/A), unprofiled: blocks of steps in rounds,
     each round in a fresh seeded random order; the overhead is the geometric mean of the paired
     ratios with a 95% bootstrap interval over rounds (2,000 resamples).
 
     extra: name -> function(none_loop, steps), run once per round among the blocks, in the same
     shuffled order, so that what it times drifts with the blocks; its returns are kept per round
-    under result["extra"][name]."""
+    under result["extra"][name].
+
+    until_ci_pp, budget_s: after the `rounds` rounds, more rounds of the three loops alone (no
+    extra) until the half-width of item's interval is at most until_ci_pp points or budget_s seconds
+    have passed since the first round (checked every 10 rounds). A host whose speed moves by a fifth
+    within seconds needs a hundred rounds or more for a +-2-point interval on a 10 ms step."""
     rng = random.Random(seed)
+    check_rng = random.Random(seed + 1)  # the stopping checks' resamples leave the orders as they were
     loops = {"none": Loop(model, "none", host_ms), "none_aa": Loop(model, "none", host_ms),
              "item": Loop(model, "item", host_ms)}
     steps = max(5, int(300 / (mean_step_ms(loops["none"], 10) + 1e-9)))  # blocks of about 0.3 s
@@ -177,30 +183,53 @@ def measure_paired(model, host_ms, rounds=30, seed=1, extra=None):
     extra = extra or {}
     blocks = {name: [] for name in loops}
     extras = {name: [] for name in extra}
-    for _ in range(rounds):
-        order = list(loops) + list(extra)
-        rng.shuffle(order)
-        for name in order:
-            if name in extra:
-                extras[name].append(extra[name](loops["none"], steps))
-            else:
-                blocks[name].append(block_ms(loops[name], steps))
 
-    def overhead(name):
+    def overhead(name, rng):
         logs = [math.log(a / b) for a, b in zip(blocks[name], blocks["none"])]
         mean = lambda xs: sum(xs) / len(xs)
         boot = sorted(mean([rng.choice(logs) for _ in logs]) for _ in range(2000))
         pct = lambda x: (math.exp(x) - 1.0) * 100.0
         return {"pct": pct(mean(logs)), "ci_low": pct(boot[49]), "ci_high": pct(boot[1949])}
 
-    result = {"model": model, "host_ms": host_ms, "rounds": rounds, "steps_per_block": steps,
-              "none_ms": sorted(blocks["none"])[rounds // 2], "item_ms": sorted(blocks["item"])[rounds // 2],
-              "item": overhead("item"), "aa_control": overhead("none_aa")}
+    def narrow_enough():
+        if until_ci_pp is None:
+            return True
+        interval = overhead("item", check_rng)
+        return (interval["ci_high"] - interval["ci_low"]) / 2 <= until_ci_pp
+
+    t0 = time.perf_counter()
+    done, stop_reason = 0, "rounds"
+    while True:
+        if done >= rounds:
+            if until_ci_pp is None:
+                break
+            if (done - rounds) % 10 == 0:
+                if narrow_enough():
+                    stop_reason = "interval" if done > rounds else "rounds"
+                    break
+                if budget_s is not None and time.perf_counter() - t0 >= budget_s:
+                    stop_reason = "time_budget"
+                    break
+        with_extra = done < rounds
+        order = list(loops) + (list(extra) if with_extra else [])
+        rng.shuffle(order)
+        for name in order:
+            if name in extra:
+                extras[name].append(extra[name](loops["none"], steps))
+            else:
+                blocks[name].append(block_ms(loops[name], steps))
+        done += 1
+
+    result = {"model": model, "host_ms": host_ms, "rounds": done, "steps_per_block": steps,
+              "stop_reason": stop_reason, "seconds": time.perf_counter() - t0,
+              "none_ms": sorted(blocks["none"])[done // 2], "item_ms": sorted(blocks["item"])[done // 2],
+              "item": overhead("item", rng), "aa_control": overhead("none_aa", rng)}
     if extra:
         result["extra"] = extras
     print(f"paired {model:12s} host {host_ms:4.1f} ms: none {result['none_ms']:7.3f} ms, item "
           f"{result['item']['pct']:+5.1f}% [{result['item']['ci_low']:+5.1f}, {result['item']['ci_high']:+5.1f}], "
-          f"A/A {result['aa_control']['pct']:+5.1f}% ({steps} steps x {rounds} rounds)", flush=True)
+          f"A/A {result['aa_control']['pct']:+5.1f}% ({steps} steps x {done} rounds, {stop_reason}, "
+          f"{result['seconds']:.0f} s)", flush=True)
     return result
 
 
