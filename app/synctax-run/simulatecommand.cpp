@@ -67,6 +67,15 @@ std::string hostFitText(const ReplayFit& fit, double baselineMs)
         fit.blockDispatchMs, fit.blockDecilesMs.front(), fit.blockDecilesMs.back());
 }
 
+// The host's spread from step to step within a block, where the baseline's blocks gave one.
+std::string stepSpreadText(const ReplayFit& fit)
+{
+    if (fit.stepSpread.empty())
+        return {};
+    const auto [fastest, slowest] = std::minmax_element(fit.stepSpread.begin(), fit.stepSpread.end());
+    return format(", each step x %.2f-%.2f from step to step (the blocks' first two steps)", *fastest, *slowest);
+}
+
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
 
 // A measured run, predicted again from each group's D, G, L, K and H: how far the model is off.
@@ -122,7 +131,7 @@ int compareWithMeasured(const std::string& path)
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
                       << " us; " << group.replay->calibration.how << hostMoveText(fit) << hostFitText(fit, f.baselineMs)
-                      << ", tail +" << format("%.3f", fit.tailMs) << " ms to its lag of "
+                      << stepSpreadText(fit) << ", tail +" << format("%.3f", fit.tailMs) << " ms to its lag of "
                       << format("%.3f", f.baselineLagMs) << " ms" << idleStartText(fit, *group.replay) << " -> "
                       << fit.regime.label << "\n";
         } else {

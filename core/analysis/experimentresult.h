@@ -8,6 +8,7 @@
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/stylereplay.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,6 +68,10 @@ struct CellResult {
     // Per such block: the host's own time per step, host work left out (BlockTiming::dispatchMsPerStep);
     // empty in files from before it was measured.
     std::vector<double> blockDispatchMs;
+    // Per such block: the host's own time of its first two steps, host work left out, where it had two
+    // (BlockTiming::firstStepsDispatchMs); the queue has not filled yet there, so they time the host
+    // itself from step to step. Empty in files from before they were kept.
+    std::vector<std::array<double, 2>> blockFirstStepsMs;
     StepStats stepMs;
     std::optional<Interval> overheadPct; // against the baseline of the same model and mode
     std::optional<double> naiveBestOfPct;

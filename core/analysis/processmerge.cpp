@@ -125,6 +125,8 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
             c.blockStepMs.push_back(part->blockStepMs[i]);
             if (i < part->blockDispatchMs.size())
                 c.blockDispatchMs.push_back(part->blockDispatchMs[i]);
+            if (i < part->blockFirstStepsMs.size())
+                c.blockFirstStepsMs.push_back(part->blockFirstStepsMs[i]);
         }
         offset += rounds;
         const double w = double(part->stepsMeasured);
@@ -157,6 +159,8 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
     }
     if (c.blockDispatchMs.size() != c.blockRounds.size()) // a part from a file without them
         c.blockDispatchMs.clear();
+    if (c.blockFirstStepsMs.size() != c.blockRounds.size())
+        c.blockFirstStepsMs.clear();
     if (weight > 0) {
         c.stepMs.mean /= weight;
         c.stepMs.median /= weight;

@@ -14,6 +14,8 @@ BaselineFit fitCapturedReplay(
         f.baselineLagMs = baseline->queue->medianLagMs;
     f.fit = fitReplayToBaseline(replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs,
         replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {}, &replay.calibration);
+    if (baseline)
+        f.fit.stepSpread = withinBlockSpread(baseline->blockFirstStepsMs);
     return f;
 }
 

@@ -9,7 +9,8 @@ namespace synctax {
 
 // A group's captured step brought to its run's timed blocks from its baseline cell alone: the
 // baseline's mean block ms/step, its median lag (0 where the cell has none) and its blocks' host time
-// per step (where measured), and the fit.
+// per step (where measured), its blocks' first two steps' host time (where kept: the fit's stepSpread),
+// and the fit.
 struct BaselineFit {
     ReplayFit fit;
     double baselineMs = 0;

@@ -103,6 +103,11 @@ BlockTiming runBlock(const BlockJob& job, StepRing* ring, int64_t runStartNs, co
     for (size_t i = 0; i < n; ++i)
         dispatchNs += dispatched[i] - starts[i];
     timing.dispatchMsPerStep = std::max(0.0, double(dispatchNs) * 1e-6 / double(done) - double(job.hostWorkUs) * 1e-3);
+    if (n >= 2) {
+        for (size_t i = 0; i < 2; ++i)
+            timing.firstStepsDispatchMs[i]
+                = std::max(0.0, double(dispatched[i] - starts[i]) * 1e-6 - double(job.hostWorkUs) * 1e-3);
+    }
     timing.stepMs.resize(n);
     for (size_t i = 0; i < n; ++i) {
         const int64_t next = i + 1 < n ? starts[i + 1] : end;

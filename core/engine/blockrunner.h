@@ -3,6 +3,7 @@
 #include "core/gpu/gputimeline.h"
 #include "core/steps/steprecord.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -39,6 +40,9 @@ struct BlockTiming {
     // The host's own time per step, host work left out: from a step's start to all of its work queued,
     // the mean over the block's steps (its launches; a wait for a full queue where there is one).
     double dispatchMsPerStep = 0;
+    // The same for the block's first two steps each, where it has two (else both 0): from an idle GPU,
+    // before the queue fills, so they time the host itself.
+    std::array<double, 2> firstStepsDispatchMs {};
     std::vector<double> stepMs; // start of a step to the start of the next (or the block's end)
     std::vector<QueueSample> queue; // per step; empty without a timeline
     std::vector<double> waitMs; // per step, from takeWaitMs; empty without it

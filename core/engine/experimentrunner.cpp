@@ -351,6 +351,8 @@ void ExperimentRunner::runCellBlock(GroupRun& run, CellRun& cell, int round, con
         cell.result->blockRounds.push_back(round);
         cell.result->blockStepMs.push_back(t.msPerStep);
         cell.result->blockDispatchMs.push_back(t.dispatchMsPerStep);
+        if (run.steps >= 2)
+            cell.result->blockFirstStepsMs.push_back(t.firstStepsDispatchMs);
         cell.result->stepsMeasured += run.steps;
         cell.stepMs.insert(cell.stepMs.end(), t.stepMs.begin(), t.stepMs.end());
         cell.waitMs.insert(cell.waitMs.end(), t.waitMs.begin(), t.waitMs.end());

@@ -104,6 +104,7 @@ json cellJson(const CellResult& c, const GroupResult* group)
         { "block_rounds", c.blockRounds },
         { "block_ms_per_step", c.blockStepMs },
         { "block_dispatch_ms", c.blockDispatchMs },
+        { "block_first_steps_ms", c.blockFirstStepsMs },
     };
     if (!c.ok)
         cell["error"] = c.error;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -362,11 +363,15 @@ private:
             cell.blockStepMs.push_back(
                 checked(value.get<double>(), p + "/block_ms_per_step/" + std::to_string(i), 1e-9, largest));
         }
-        // Files from before the host's time per block was kept have none.
+        readBlockDispatch(c, p, *rounds, cell);
+        readBlockFirstSteps(c, p, *rounds, cell);
+    }
+
+    // Files from before the host's time per block was kept have none.
+    void readBlockDispatch(const json& c, const std::string& p, const json& rounds, CellResult& cell)
+    {
         const json* dispatch = member(c, p, "block_dispatch_ms", json::value_t::array, true);
-        if (!dispatch || dispatch->empty())
-            return;
-        if (!oneEntryPerRound(*dispatch, *rounds, p + "/block_dispatch_ms"))
+        if (!dispatch || dispatch->empty() || !oneEntryPerRound(*dispatch, rounds, p + "/block_dispatch_ms"))
             return;
         for (size_t i = 0; i < dispatch->size(); ++i) {
             const json& value = (*dispatch)[i];
@@ -376,6 +381,34 @@ private:
                 return;
             }
             cell.blockDispatchMs.push_back(checked(value.get<double>(), at, 0, largest));
+        }
+    }
+
+    // Each block's first two steps' host time, [first, second]; files from before they were kept, and
+    // blocks of one step, have none.
+    void readBlockFirstSteps(const json& c, const std::string& p, const json& rounds, CellResult& cell)
+    {
+        const json* firsts = member(c, p, "block_first_steps_ms", json::value_t::array, true);
+        if (!firsts || firsts->empty() || !oneEntryPerRound(*firsts, rounds, p + "/block_first_steps_ms"))
+            return;
+        for (size_t i = 0; i < firsts->size(); ++i) {
+            const json& pair = (*firsts)[i];
+            const std::string at = p + "/block_first_steps_ms/" + std::to_string(i);
+            if (!pair.is_array() || pair.size() != 2) {
+                error(at,
+                    "expected a list of two numbers, found "
+                        + (pair.is_array() ? std::to_string(pair.size()) + " entries" : kindOf(pair)));
+                return;
+            }
+            std::array<double, 2> ms {};
+            for (size_t k = 0; k < 2; ++k) {
+                if (!pair[k].is_number()) {
+                    error(at + "/" + std::to_string(k), "expected a number, found " + kindOf(pair[k]));
+                    return;
+                }
+                ms[k] = checked(pair[k].get<double>(), at + "/" + std::to_string(k), 0, largest);
+            }
+            cell.blockFirstStepsMs.push_back(ms);
         }
     }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 
 namespace synctax {
 
@@ -275,25 +276,83 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     return fit;
 }
 
-std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
-    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs)
+std::vector<double> withinBlockSpread(const std::vector<std::array<double, 2>>& firstStepsMs, int quantiles)
 {
-    if (fit.spreadScales.empty())
-        return replayPredictions(fit.step, costs, styles, stepsPerBlock, hostWorkUs, fit.regime.label);
-    const ReplayOptions options = replayOptions(costs, hostWorkUs);
-    std::vector<double> logRatio(styles.size(), 0.0);
-    for (const double scale : fit.spreadScales) {
+    constexpr size_t fewestBlocks = 8;
+    std::vector<double> logRatios;
+    for (const auto& [first, second] : firstStepsMs) {
+        if (first > 0 && second > 0)
+            logRatios.push_back(std::log(first / second));
+    }
+    if (logRatios.size() < fewestBlocks || quantiles < 1)
+        return {};
+    const double middle = median(logRatios);
+    std::vector<double> spread;
+    for (int i = 0; i < quantiles; ++i)
+        spread.push_back(std::exp((quantile(logRatios, (i + 0.5) / quantiles) - middle) / std::sqrt(2.0)));
+    // A fixed shuffle (Fisher-Yates on mt19937, whose draws the standard fixes), the same everywhere.
+    std::mt19937 draw(1);
+    for (size_t i = spread.size() - 1; i > 0; --i)
+        std::swap(spread[i], spread[draw() % (i + 1)]);
+    return spread;
+}
+
+namespace {
+
+// Every style's tax at one host scale on the fit's step: plain blocks, or, with a within-block spread,
+// blocks whose steps take the spread's factors in turn, every factor once, the tax from the mean of
+// the blocks' log ratios to the baseline's blocks over the same steps.
+std::vector<double> logRatiosAt(const ReplayFit& fit, double scale, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, const ReplayOptions& options)
+{
+    std::vector<double> logs(styles.size(), 0.0);
+    if (fit.stepSpread.empty()) {
         ReplayCalibration c;
         c.hostScale = scale;
         const std::vector<StyleReplayPrediction> at
             = predictStyles(calibrated(fit.step, c), styles, stepsPerBlock, options, costs);
         for (size_t i = 0; i < at.size(); ++i)
-            logRatio[i] += std::log1p(at[i].taxPct * 1e-2);
+            logs[i] = std::log1p(at[i].taxPct * 1e-2);
+        return logs;
+    }
+    std::vector<StepSequence> steps;
+    for (const double factor : fit.stepSpread) {
+        ReplayCalibration c;
+        c.hostScale = scale * factor;
+        steps.push_back(calibrated(fit.step, c));
+    }
+    const size_t perBlock = size_t(std::max<int64_t>(1, stepsPerBlock));
+    const size_t blocks = (steps.size() + perBlock - 1) / perBlock;
+    for (size_t b = 0; b < blocks; ++b) {
+        const double baseline
+            = replayStyleBlock(steps, b * perBlock, { baselineStyle(), 0 }, stepsPerBlock, options, costs).msPerStep;
+        for (size_t i = 0; i < styles.size(); ++i) {
+            const double ms = replayStyleBlock(steps, b * perBlock, styles[i], stepsPerBlock, options, costs).msPerStep;
+            logs[i] += std::log(ms / baseline) / double(blocks);
+        }
+    }
+    return logs;
+}
+
+} // namespace
+
+std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
+    const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs)
+{
+    if (fit.spreadScales.empty() && fit.stepSpread.empty())
+        return replayPredictions(fit.step, costs, styles, stepsPerBlock, hostWorkUs, fit.regime.label);
+    const ReplayOptions options = replayOptions(costs, hostWorkUs);
+    const std::vector<double> scales = fit.spreadScales.empty() ? std::vector<double> { 1.0 } : fit.spreadScales;
+    std::vector<double> logRatio(styles.size(), 0.0);
+    for (const double scale : scales) {
+        const std::vector<double> at = logRatiosAt(fit, scale, costs, styles, stepsPerBlock, options);
+        for (size_t i = 0; i < at.size(); ++i)
+            logRatio[i] += at[i];
     }
     std::vector<Prediction> predictions;
     predictions.reserve(logRatio.size());
     for (const double sum : logRatio)
-        predictions.push_back({ std::expm1(sum / double(fit.spreadScales.size())) * 1e2, fit.regime.label, "replay" });
+        predictions.push_back({ std::expm1(sum / double(scales.size())) * 1e2, fit.regime.label, "replay" });
     return predictions;
 }
 

@@ -4,6 +4,7 @@
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/stylereplay.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -102,6 +103,9 @@ struct ReplayFit {
     std::vector<double> spreadScales;
     double blockDispatchMs = 0; // the median of the baseline's blocks' host time per step; 0: none
     std::vector<double> blockDecilesMs; // their deciles 1-9, which spreadScales meet
+    // The host's spread from step to step within a block, as factors on a step's host, in the order
+    // the replay gives them to consecutive steps (withinBlockSpread); empty: every step of a block alike.
+    std::vector<double> stepSpread;
     // Where the captured step's calibration took a profiler cost out of each event and the blocks'
     // host time is known: that cost refitted so the step's host meets the blocks' median, as a factor
     // on the capture's costs (1: as captured). 0 where the host was scaled instead.
@@ -111,9 +115,24 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0,
     const std::vector<double>& blockDispatchMs = {}, const ReplayCalibration* calibration = nullptr);
 
+// The host's spread from step to step within a block, from the baseline's blocks' first two steps
+// (BlockTiming::firstStepsDispatchMs: from an idle GPU, before the queue fills, so both time the host
+// itself). What the two steps of one block share (the block's speed, which the deciles of
+// blockDispatchMs carry) cancels in their log ratio; what is left, less its median (the first step
+// from an idle GPU may differ from the second by a constant), is the difference of two steps' own
+// variations, so over sqrt 2 it has one step's spread. A loop that syncs every step pays for each slow
+// step; the baseline's queue absorbs them: the H200's host moved between about 20 and 37 ms from one
+// ResNet-50 step to the next against a GPU of 33 ms, where `item` measured +4.0% and the replay
+// without this spread predicted +1.6%. Returns `quantiles` factors (the quantiles of that spread, as
+// factors on the host) in a fixed shuffled order, so that fast and slow steps mix within a replayed
+// block; empty where fewer than 8 blocks had two steps.
+std::vector<double> withinBlockSpread(const std::vector<std::array<double, 2>>& firstStepsMs, int quantiles = 20);
+
 // The styles' predictions from a fit: over its spread of host speeds where it has one (the mean of
 // the log step times at each decile, style and baseline alike, as the runner's paired estimate
-// averages the log ratios of rounds), else at its one host.
+// averages the log ratios of rounds), else at its one host. With a stepSpread, each step of a replayed
+// block is at its decile's host times the next factor of the spread, over blocks that together give
+// every factor once, the style and the baseline over the same steps.
 std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
     const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs);
 

@@ -45,7 +45,11 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
     return replayStyleBlock(seq, style, stepsPerBlock, options, costs, nullptr);
 }
 
-StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+namespace {
+
+// A block whose step k replays seqAt(k).
+template <typename SeqAt>
+StyleBlockReplay replayBlock(const SeqAt& seqAt, const StyleSpec& style, std::int64_t stepsPerBlock,
     const ReplayOptions& options, const ReplayCosts& costs, std::vector<StepRecord>* records)
 {
     const size_t capacity = size_t(std::max<std::int64_t>(1, options.queueCapacity));
@@ -57,7 +61,7 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
         StepRecord record;
         record.step = std::uint32_t(step);
         record.startNs = ns(s.host);
-        replayHostAndStep(s, seq, options, capacity);
+        replayHostAndStep(s, seqAt(step), options, capacity);
         record.dispatchedNs = ns(s.host);
         record.gpuDoneNs = ns(s.gpuFree);
         replayStyleWork(s, work, step, steps, capacity);
@@ -73,6 +77,22 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
     r.queueBlockedMsPerStep = s.blocked * 1e-3 / double(steps);
     r.maxPending = s.maxPending;
     return r;
+}
+
+} // namespace
+
+StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
+    const ReplayOptions& options, const ReplayCosts& costs, std::vector<StepRecord>* records)
+{
+    return replayBlock(
+        [&](std::int64_t) -> const StepSequence& { return seq; }, style, stepsPerBlock, options, costs, records);
+}
+
+StyleBlockReplay replayStyleBlock(const std::vector<StepSequence>& steps, std::size_t first, const StyleSpec& style,
+    std::int64_t stepsPerBlock, const ReplayOptions& options, const ReplayCosts& costs)
+{
+    return replayBlock([&](std::int64_t k) -> const StepSequence& { return steps[(first + size_t(k)) % steps.size()]; },
+        style, stepsPerBlock, options, costs, nullptr);
 }
 
 std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const std::vector<StyleSpec>& styles,

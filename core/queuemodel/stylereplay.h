@@ -59,6 +59,11 @@ StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& styl
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
     const ReplayOptions& options, const ReplayCosts& costs, std::vector<StepRecord>* records);
 
+// The same block with each step's own sequence: step k replays steps[(first + k) % steps.size()] (the
+// same launches at another host speed, say). `steps` must not be empty.
+StyleBlockReplay replayStyleBlock(const std::vector<StepSequence>& steps, std::size_t first, const StyleSpec& style,
+    std::int64_t stepsPerBlock, const ReplayOptions& options, const ReplayCosts& costs);
+
 struct StyleReplayPrediction {
     StyleSpec style;
     double stepMs = 0;

@@ -154,6 +154,17 @@ TEST(ExperimentRunner, EachBlockKeepsTheHostsOwnTimePerStepWithoutTheHostWork)
             EXPECT_LT(cell.blockDispatchMs[i], 5.0) << cell.style;
             EXPECT_LE(cell.blockDispatchMs[i], cell.blockStepMs[i] - 5.0) << cell.style;
         }
+        // The first two steps of each block alike, each its own: host work out, no more than the
+        // block's own work of its steps.
+        ASSERT_EQ(cell.blockFirstStepsMs.size(), cell.blockRounds.size()) << cell.style;
+        for (size_t i = 0; i < cell.blockFirstStepsMs.size(); ++i) {
+            for (const double ms : cell.blockFirstStepsMs[i]) {
+                EXPECT_GT(ms, 0) << cell.style;
+                EXPECT_LT(ms, 5.0) << cell.style;
+            }
+            const auto& [first, second] = cell.blockFirstStepsMs[i];
+            EXPECT_LE(first + second, (cell.blockStepMs[i] - 5.0) * double(c.stepsPerBlock)) << cell.style;
+        }
     }
 }
 

@@ -47,19 +47,23 @@ TEST(ResultsLoader, TheBlocksHostTimesRoundTripAndOlderFilesHaveNone)
     item.blockRounds = { 0, 1, 2 };
     item.blockStepMs = { 1.5, 1.6, 1.4 };
     item.blockDispatchMs = { 1.25, 1.375, 1.125 };
+    item.blockFirstStepsMs = { { 1.5, 1.25 }, { 0.875, 1.0 }, { 1.125, 1.125 } };
     const auto path = (std::filesystem::temp_directory_path() / "synctax-test-dispatch.json").string();
     writeJsonFileAtomically(path, toJson(written));
     const ResultsLoadResult back = loadResultsFile(path);
     ASSERT_TRUE(back.result) << formatErrors(back.errors);
     EXPECT_EQ(back.result->cells[1].blockDispatchMs, item.blockDispatchMs);
+    EXPECT_EQ(back.result->cells[1].blockFirstStepsMs, item.blockFirstStepsMs);
 
-    // A file written before the host's time per block was kept: the key is absent.
+    // A file written before the host's time per block was kept: the keys are absent.
     nlohmann::json older = toJson(written);
     older["cells"][1].erase("block_dispatch_ms");
+    older["cells"][1].erase("block_first_steps_ms");
     writeJsonFileAtomically(path, older);
     const ResultsLoadResult old = loadResultsFile(path);
     ASSERT_TRUE(old.result) << formatErrors(old.errors);
     EXPECT_TRUE(old.result->cells[1].blockDispatchMs.empty());
+    EXPECT_TRUE(old.result->cells[1].blockFirstStepsMs.empty());
     EXPECT_EQ(old.result->cells[1].blockStepMs, item.blockStepMs);
     std::remove(path.c_str());
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace synctax;
@@ -551,4 +552,60 @@ TEST(StyleReplay, BlocksPacedByAFullQueueKeepTheCapturedHost)
     const ReplayFit slow = fitReplayToBaseline(seq, costs, 5, 0, 0, 0, 0, std::vector<double>(9, 1.8));
     EXPECT_NEAR(slow.regime.dMs, 1.8, 0.02 * 1.8);
     EXPECT_EQ(slow.regime.label, "balanced");
+}
+
+TEST(StyleReplay, TheWithinBlockSpreadIsTheFirstTwoStepsRatioWithTheBlocksShareTakenOut)
+{
+    // Ten blocks whose first step is 1.1 x their second and ten whose second is 1.1 x their first, at
+    // block speeds from 0.5 to 2.4 ms: the blocks' speeds cancel, and each step's own spread is the
+    // ratio's over sqrt 2, around its median (here 1).
+    std::vector<std::array<double, 2>> pairs;
+    for (int b = 0; b < 20; ++b) {
+        const double block = 0.5 + 0.1 * b;
+        pairs.push_back(
+            b % 2 ? std::array<double, 2> { 1.1 * block, block } : std::array<double, 2> { block, 1.1 * block });
+    }
+    const std::vector<double> spread = withinBlockSpread(pairs);
+    ASSERT_EQ(spread.size(), 20u);
+    const double edge = std::pow(1.1, 1 / std::sqrt(2.0));
+    EXPECT_NEAR(*std::max_element(spread.begin(), spread.end()), edge, 1e-12);
+    EXPECT_NEAR(*std::min_element(spread.begin(), spread.end()), 1 / edge, 1e-12);
+    double logSum = 0;
+    for (const double f : spread)
+        logSum += std::log(f);
+    EXPECT_NEAR(logSum, 0, 1e-12); // as many fast as slow
+    // The order is shuffled, fast and slow mixed, and the same every time.
+    EXPECT_EQ(withinBlockSpread(pairs), spread);
+    EXPECT_FALSE(std::is_sorted(spread.begin(), spread.end()));
+    // The same first step every block (the ratio is the blocks' alone): no spread from step to step.
+    std::vector<std::array<double, 2>> same;
+    for (int b = 0; b < 20; ++b)
+        same.push_back({ 1.2 * (1 + b), 1.0 * (1 + b) });
+    for (const double f : withinBlockSpread(same))
+        EXPECT_NEAR(f, 1, 1e-12);
+    // Too few blocks: none.
+    EXPECT_TRUE(withinBlockSpread(std::vector<std::array<double, 2>>(pairs.begin(), pairs.begin() + 7)).empty());
+}
+
+TEST(StyleReplay, ASpreadFromStepToStepIsPaidByTheLoopThatSyncsAndAbsorbedByTheQueue)
+{
+    // 1 ms of host and 1 ms of GPU a step (40 even launches), blocks of 10. Each step's host 0.8 or
+    // 1.2 ms in turn: the baseline's queue carries the GPU's work over the fast steps and the slow
+    // ones alike, about 1 ms a step; `item` waits for each fast step's GPU, which ends at about 1.02
+    // ms, and pays every slow step's 1.2 ms: a mean of about 1.12 ms, +12% against +2.5% (the GPU's
+    // last launch) with the host at 1 ms on every step.
+    ReplayFit fit;
+    fit.step = uniform(40, 1000, 1000);
+    ReplayCosts costs;
+    const std::vector<StyleSpec> styles { { "item", 0 } };
+    const double even = replayPredictions(fit, costs, styles, 10, 0)[0].overheadPct;
+    fit.stepSpread = { 1.0 };
+    EXPECT_NEAR(replayPredictions(fit, costs, styles, 10, 0)[0].overheadPct, even, 1e-9);
+    fit.stepSpread = { 0.8, 1.2 };
+    const double spread = replayPredictions(fit, costs, styles, 10, 0)[0].overheadPct;
+    EXPECT_NEAR(even, 2.5 + 100 * costs.syncUs / 1000, 0.5);
+    EXPECT_NEAR(spread, 12 + 100 * costs.syncUs / 1000, 1.0);
+    // Steps that do not sync do not pay it.
+    const double none = replayPredictions(fit, costs, { { "progress_bar", 0 } }, 10, 0)[0].overheadPct;
+    EXPECT_LT(std::abs(none), 0.5);
 }
