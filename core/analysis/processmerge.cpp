@@ -159,7 +159,7 @@ CellResult mergeCell(const CellResult& first, const std::vector<const CellResult
     }
     if (c.blockDispatchMs.size() != c.blockRounds.size()) // a part from a file without them
         c.blockDispatchMs.clear();
-    if (c.blockFirstStepsMs.size() != c.blockRounds.size())
+    if (c.blockFirstStepsMs.size() != c.blockRounds.size()) // likewise, or blocks of one step
         c.blockFirstStepsMs.clear();
     if (weight > 0) {
         c.stepMs.mean /= weight;

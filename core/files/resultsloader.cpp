@@ -367,49 +367,57 @@ private:
         readBlockFirstSteps(c, p, *rounds, cell);
     }
 
+    // Each entry of a per-block list beside block_rounds that older files lack (absent or empty: none),
+    // with its pointer, until `read` returns false; one that is not one entry per round is reported.
+    template <typename Read>
+    void readPerRound(const json& c, const std::string& p, const char* key, const json& rounds, Read&& read)
+    {
+        const json* list = member(c, p, key, json::value_t::array, true);
+        const std::string at = p + "/" + key;
+        if (!list || list->empty() || !oneEntryPerRound(*list, rounds, at))
+            return;
+        for (size_t i = 0; i < list->size(); ++i) {
+            if (!read((*list)[i], at + "/" + std::to_string(i)))
+                return;
+        }
+    }
+
     // Files from before the host's time per block was kept have none.
     void readBlockDispatch(const json& c, const std::string& p, const json& rounds, CellResult& cell)
     {
-        const json* dispatch = member(c, p, "block_dispatch_ms", json::value_t::array, true);
-        if (!dispatch || dispatch->empty() || !oneEntryPerRound(*dispatch, rounds, p + "/block_dispatch_ms"))
-            return;
-        for (size_t i = 0; i < dispatch->size(); ++i) {
-            const json& value = (*dispatch)[i];
-            const std::string at = p + "/block_dispatch_ms/" + std::to_string(i);
+        readPerRound(c, p, "block_dispatch_ms", rounds, [&](const json& value, const std::string& at) {
             if (!value.is_number()) {
                 error(at, "expected a number, found " + kindOf(value));
-                return;
+                return false;
             }
             cell.blockDispatchMs.push_back(checked(value.get<double>(), at, 0, largest));
-        }
+            return true;
+        });
     }
 
     // Each block's first two steps' host time, [first, second]; files from before they were kept, and
     // blocks of one step, have none.
     void readBlockFirstSteps(const json& c, const std::string& p, const json& rounds, CellResult& cell)
     {
-        const json* firsts = member(c, p, "block_first_steps_ms", json::value_t::array, true);
-        if (!firsts || firsts->empty() || !oneEntryPerRound(*firsts, rounds, p + "/block_first_steps_ms"))
-            return;
-        for (size_t i = 0; i < firsts->size(); ++i) {
-            const json& pair = (*firsts)[i];
-            const std::string at = p + "/block_first_steps_ms/" + std::to_string(i);
+        readPerRound(c, p, "block_first_steps_ms", rounds, [&](const json& pair, const std::string& at) {
             if (!pair.is_array() || pair.size() != 2) {
                 error(at,
                     "expected a list of two numbers, found "
                         + (pair.is_array() ? std::to_string(pair.size()) + " entries" : kindOf(pair)));
-                return;
+                return false;
             }
             std::array<double, 2> ms {};
             for (size_t k = 0; k < 2; ++k) {
+                const std::string atK = at + "/" + std::to_string(k);
                 if (!pair[k].is_number()) {
-                    error(at + "/" + std::to_string(k), "expected a number, found " + kindOf(pair[k]));
-                    return;
+                    error(atK, "expected a number, found " + kindOf(pair[k]));
+                    return false;
                 }
-                ms[k] = checked(pair[k].get<double>(), at + "/" + std::to_string(k), 0, largest);
+                ms[k] = checked(pair[k].get<double>(), atK, 0, largest);
             }
             cell.blockFirstStepsMs.push_back(ms);
-        }
+            return true;
+        });
     }
 
     void readRoundOrder(const json& o, const std::string& p, ExperimentResult& r)

@@ -288,6 +288,7 @@ std::vector<double> withinBlockSpread(const std::vector<std::array<double, 2>>& 
         return {};
     const double middle = median(logRatios);
     std::vector<double> spread;
+    spread.reserve(size_t(quantiles));
     for (int i = 0; i < quantiles; ++i)
         spread.push_back(std::exp((quantile(logRatios, (i + 0.5) / quantiles) - middle) / std::sqrt(2.0)));
     // A fixed shuffle (Fisher-Yates on mt19937, whose draws the standard fixes), the same everywhere.
@@ -300,8 +301,9 @@ std::vector<double> withinBlockSpread(const std::vector<std::array<double, 2>>& 
 namespace {
 
 // Every style's tax at one host scale on the fit's step: plain blocks, or, with a within-block spread,
-// blocks whose steps take the spread's factors in turn, every factor once, the tax from the mean of
-// the blocks' log ratios to the baseline's blocks over the same steps.
+// blocks whose steps take the spread's factors in turn, every factor at least once (the last block
+// wraps around to the first factors), the tax from the mean of the blocks' log ratios to the
+// baseline's blocks over the same steps.
 std::vector<double> logRatiosAt(const ReplayFit& fit, double scale, const ReplayCosts& costs,
     const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, const ReplayOptions& options)
 {

@@ -132,7 +132,7 @@ std::vector<double> withinBlockSpread(const std::vector<std::array<double, 2>>& 
 // the log step times at each decile, style and baseline alike, as the runner's paired estimate
 // averages the log ratios of rounds), else at its one host. With a stepSpread, each step of a replayed
 // block is at its decile's host times the next factor of the spread, over blocks that together give
-// every factor once, the style and the baseline over the same steps.
+// every factor at least once, the style and the baseline over the same steps.
 std::vector<Prediction> replayPredictions(const ReplayFit& fit, const ReplayCosts& costs,
     const std::vector<StyleSpec>& styles, int64_t stepsPerBlock, double hostWorkUs);
 
