@@ -102,23 +102,11 @@ int compareWithMeasured(const std::string& path)
             std::cout << "\n" << name << ": no regime measured (" << group.regime.reason << "); nothing to predict\n";
             continue;
         }
-        std::vector<const CellResult*> cells;
-        std::vector<StyleSpec> styles;
-        for (const auto& c : run.cells) {
-            if (!sameGroup(c, group) || !c.overheadPct)
-                continue;
-            cells.push_back(&c);
-            styles.push_back(run.config.styleSpecOf(c.style));
-        }
-        const auto model = std::find_if(run.config.models.begin(), run.config.models.end(),
-            [&](const ModelSpec& m) { return m.name == group.model; });
-        const int64_t steps
-            = model != run.config.models.end() ? run.config.stepsPerBlockFor(*model) : run.config.stepsPerBlock;
-        const CellResult* baseline = nullptr;
-        for (const auto& c : run.cells) {
-            if (sameGroup(c, group) && c.style == baselineStyle() && !baseline)
-                baseline = &c;
-        }
+        const GroupCells g = groupCellsOf(run, group);
+        const std::vector<const CellResult*>& cells = g.cells;
+        const std::vector<StyleSpec>& styles = g.styles;
+        const int64_t steps = g.stepsPerBlock;
+        const CellResult* baseline = g.baseline;
         const double baselineLagMs = baseline && baseline->queue ? baseline->queue->medianLagMs : 0;
         std::vector<Prediction> predictions;
         if (group.replay) {

@@ -4,6 +4,7 @@
 #include "core/queuemodel/prediction.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace synctax {
 
@@ -20,5 +21,15 @@ struct BaselineFit {
 // What the runner does after its rounds and `synctax-run simulate` again from a results file.
 BaselineFit fitCapturedReplay(
     const CapturedReplay& replay, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs);
+
+// One group of a results file as its predictions are made again: its baseline cell (the first), the
+// cells with a measured overhead and their styles, in the file's order, and its models' steps per block.
+struct GroupCells {
+    const CellResult* baseline = nullptr;
+    std::vector<const CellResult*> cells;
+    std::vector<StyleSpec> styles;
+    int64_t stepsPerBlock = 0;
+};
+GroupCells groupCellsOf(const ExperimentResult& run, const GroupResult& group);
 
 } // namespace synctax

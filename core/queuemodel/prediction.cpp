@@ -329,7 +329,9 @@ std::vector<double> logRatiosAt(const ReplayFit& fit, double scale, const Replay
         const double baseline
             = replayStyleBlock(steps, b * perBlock, { baselineStyle(), 0 }, stepsPerBlock, options, costs).msPerStep;
         for (size_t i = 0; i < styles.size(); ++i) {
-            const double ms = replayStyleBlock(steps, b * perBlock, styles[i], stepsPerBlock, options, costs).msPerStep;
+            const double ms = styles[i].name == baselineStyle()
+                ? baseline
+                : replayStyleBlock(steps, b * perBlock, styles[i], stepsPerBlock, options, costs).msPerStep;
             logs[i] += std::log(ms / baseline) / double(blocks);
         }
     }

@@ -7,13 +7,10 @@
 // - start 14's tiny_mlp CUDA graph, a 0.19 ms step whose reads paid the wake-up of the step from an
 //   idle GPU twice (`item` was +28.4% against +22.6% measured).
 #include "core/analysis/replayfit.h"
-#include "core/config/stylecatalog.h"
-#include "core/config/sweepgrid.h"
 #include "core/files/resultsloader.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -39,26 +36,11 @@ std::map<std::string, Miss> predictAgain(const std::string& file)
     for (const GroupResult& group : run.groups) {
         if (!group.replay)
             continue;
-        const CellResult* baseline = nullptr;
-        std::vector<const CellResult*> cells;
-        std::vector<StyleSpec> styles;
-        for (const CellResult& c : run.cells) {
-            if (!sameGroup(c, group))
-                continue;
-            if (c.style == baselineStyle())
-                baseline = &c;
-            else if (c.overheadPct) {
-                cells.push_back(&c);
-                styles.push_back(run.config.styleSpecOf(c.style));
-            }
-        }
-        const auto model = std::find_if(run.config.models.begin(), run.config.models.end(),
-            [&](const ModelSpec& m) { return m.name == group.model; });
-        EXPECT_NE(model, run.config.models.end()) << group.model;
-        const int64_t steps = run.config.stepsPerBlockFor(*model);
-        const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
+        const GroupCells g = groupCellsOf(run, group);
+        const BaselineFit f = fitCapturedReplay(*group.replay, g.baseline, g.stepsPerBlock, group.regime.hUs);
         const std::vector<Prediction> p
-            = replayPredictions(f.fit, group.replay->costs, styles, steps, group.regime.hUs);
+            = replayPredictions(f.fit, group.replay->costs, g.styles, g.stepsPerBlock, group.regime.hUs);
+        const std::vector<const CellResult*>& cells = g.cells;
         for (size_t i = 0; i < cells.size(); ++i)
             out[group.model + "/" + group.mode + "/" + cells[i]->style]
                 = { p[i].overheadPct, cells[i]->overheadPct->estimate };
