@@ -3,7 +3,8 @@
 # models eager (none and item, TIME_S seconds each) under each CPU setting in CPUSETS ("all" = no
 # pinning; otherwise a taskset list), in the order given and then reversed, each run followed by
 # `synctax-run simulate`; a pure-CPU probe times a fixed loop under each setting. Prints
-# scripts/host-steadiness.py's table over every run; results into $OUT, one archive.
+# scripts/host-steadiness.py's table over every run; results into $OUT as one archive alone (the
+# device's folder brings back a few files only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-build.sh # sets BUILD and OUT_DIR
@@ -36,5 +37,7 @@ for set in "${order[@]}"; do
     echo "$name: $(($(date +%s) - t0)) s; labels: $(grep -E '/eager: replay' "$OUT_DIR/$name-predicted-vs-measured.txt" | sed -E 's|^([a-z0-9_]+)/eager: replay of [0-9]+ launches, D ([0-9.]+) ms, G ([0-9.]+) ms.* -> ([a-z_]+).*|\1 D \2 G \3 \4;|' | tr '\n' ' ')"
 done
 python3 scripts/host-steadiness.py "${names[@]/#/$OUT_DIR/}" | tee "$OUT_DIR/steadiness.txt"
-tar -C "$OUT_DIR" -czf "$OUT_DIR/steadiness.tar.gz" "${names[@]}" host-facts.txt steadiness.txt \
+tar -C "$OUT_DIR" -czf "$BUILD/steadiness.tar.gz" "${names[@]}" host-facts.txt steadiness.txt \
     $(cd "$OUT_DIR" && ls ./*-table.txt ./*-predicted-vs-measured.txt ./*.stderr)
+rm -rf "${OUT_DIR:?}"/*
+mv "$BUILD/steadiness.tar.gz" "$OUT_DIR/"
