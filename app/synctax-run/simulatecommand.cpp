@@ -45,7 +45,7 @@ std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
         return {};
     if (!fitsIdleStart(replay.step))
         return format(
-            ", no GPU start fitted to the step from an idle GPU's %.3f ms (dispatch-bound by itself)", replay.drainMs);
+            ", no GPU start fitted to the step from an idle GPU's %.3f ms (its host sets the pace by itself)", replay.drainMs);
     return format(", GPU start on an idle queue +%.1f us to the step from an idle GPU's %.3f ms", fit.idleStartUs,
         replay.drainMs);
 }

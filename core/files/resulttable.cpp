@@ -199,7 +199,7 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
                 + (g.replay->drainMs > 0 ? "; from idle it drains in " + fixed(g.replay->drainMs, "%.2f") + " ms: "
                             + (fitsIdleStart(g.replay->step)
                                     ? "GPU start on an idle queue +" + fixed(g.replay->idleStartUs, "%.1f") + " us"
-                                    : std::string("no GPU start fitted (dispatch-bound by itself)"))
+                                    : std::string("no GPU start fitted (its host sets the pace by itself)"))
                                          : std::string()));
         } else if (!g.replayAbsent.empty() && g.regime.available) {
             lines.push_back("  uniform model (no replay: " + g.replayAbsent + ")");

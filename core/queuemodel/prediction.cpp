@@ -33,8 +33,8 @@ QueueModel queueModelFor(const RegimeMeasurement& measured, double baselineLagMs
     model.hUs = measured.hUs;
     model.lUs = measured.lUs;
     model.k = measured.k > 0 ? measured.k : 1;
-    const bool dispatchBound = classifyRegime(measured.dMs, measured.gMs, measured.hUs) == "dispatch_bound";
-    model.tailMs = dispatchBound && !measured.queueLimited ? std::clamp(baselineLagMs, 0.0, measured.gMs) : 0.0;
+    const bool hostPaced = hostSetsThePace(measured.dMs, measured.gMs, measured.hUs);
+    model.tailMs = hostPaced && !measured.queueLimited ? std::clamp(baselineLagMs, 0.0, measured.gMs) : 0.0;
     return model;
 }
 
@@ -77,10 +77,11 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
         return replayStyleBlock(calibrated(step, c), { baselineStyle(), 0 }, stepsPerBlock, options, costs).msPerStep;
     };
     double chosen = 1;
-    // A GPU-bound step's baseline is its GPU time: a few percent over it is the GPU's noise, not the
+    // A GPU-paced step's baseline is its GPU time: a few percent over it is the GPU's noise, not the
     // host's speed, and fitting the host to it would carry the host up to the GPU.
-    const bool gpuBound = replayRegime(step, hostWorkUs).label == "gpu_bound";
-    if (!gpuBound && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
+    const ReplayRegime regime = replayRegime(step, hostWorkUs);
+    const bool gpuPaced = gpuSetsThePace(regime.dMs, regime.gMs, hostWorkUs);
+    if (!gpuPaced && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
         double lo = 0.25, hi = 4;
         if (baselineAt(lo) <= baselineMs && baselineAt(hi) >= baselineMs) {
             chosen = bisect(baselineAt, lo, hi, baselineMs, 50, Halving::Geometric);
@@ -116,7 +117,7 @@ StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, in
     if (tailMs)
         *tailMs = 0;
     const ReplayRegime regime = replayRegime(step, hostWorkUs);
-    if (step.ops.size() < 2 || regime.label != "dispatch_bound" || measuredLagMs <= 0 || measuredLagMs >= regime.gMs)
+    if (step.ops.size() < 2 || !hostSetsThePace(regime.dMs, regime.gMs, hostWorkUs) || measuredLagMs <= 0 || measuredLagMs >= regime.gMs)
         return step;
     const double missingMs = measuredLagMs - replayedMedianLagMs(step, costs, stepsPerBlock, hostWorkUs);
     if (missingMs <= 0)
@@ -235,7 +236,11 @@ std::optional<StepSequence> refitCostToHost(const StepSequence& step, const Repl
 
 } // namespace
 
-bool fitsIdleStart(const StepSequence& captured) { return replayRegime(captured, 0).label != "dispatch_bound"; }
+bool fitsIdleStart(const StepSequence& captured)
+{
+    const ReplayRegime regime = replayRegime(captured, 0);
+    return !hostSetsThePace(regime.dMs, regime.gMs, 0);
+}
 
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs,

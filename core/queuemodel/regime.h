@@ -21,8 +21,19 @@ struct RegimeMeasurement {
     std::string label; // dispatch_bound, gpu_bound or balanced
 };
 
-// gpu_bound when G >= 1.25 (D + H), dispatch_bound when D + H >= 1.25 G, balanced in between:
-// within 25% of each other the host and the GPU keep catching up with one another.
+// The label's band: the host (D + H) and the GPU (G) within this factor of each other are balanced.
+// Without syncs the faster side idles 1 - 1/r of each step (r the slower over the faster): balanced
+// is where neither idles more than half of it (docs/method.md has the measurements behind it).
+inline constexpr double balancedBand = 2.0;
+
+// gpu_bound when G >= balancedBand (D + H), dispatch_bound when D + H >= balancedBand G, balanced in
+// between: the host and the GPU keep catching up with one another.
 std::string classifyRegime(double dMs, double gMs, double hUs);
+
+// The queue model's own tests of which side sets the pace, by a quarter (G >= 1.25 (D + H), and
+// D + H >= 1.25 G): whether a baseline is the GPU's time, and whether a step's GPU waits on its host.
+// Narrower than the label's band, and apart from it, so that the label's words move no prediction.
+bool gpuSetsThePace(double dMs, double gMs, double hUs);
+bool hostSetsThePace(double dMs, double gMs, double hUs);
 
 } // namespace synctax

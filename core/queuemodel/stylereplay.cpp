@@ -310,7 +310,8 @@ void splitToDrain(
     const size_t onLoop = seq.hostEventUs.size() - offLoop;
     if (drainUs <= 0 || offLoop == 0 || onLoop == 0 || c.perEventUs <= 0)
         return;
-    if (replayRegime(calibrated(seq, c), 0).label == "dispatch_bound")
+    const ReplayRegime regime = replayRegime(calibrated(seq, c), 0);
+    if (hostSetsThePace(regime.dMs, regime.gMs, 0))
         return; // its GPU waits on the host anyway: what is left at its end follows the host
     const double even = c.perEventUs;
     const double largestOnLoop = 0.95 * seq.stepHostUs / double(onLoop);

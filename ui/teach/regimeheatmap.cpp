@@ -1,5 +1,6 @@
 #include "ui/teach/regimeheatmap.h"
 
+#include "core/queuemodel/regime.h"
 #include "core/queuemodel/taxestimate.h"
 
 #include <QElapsedTimer>
@@ -176,12 +177,13 @@ void RegimeHeatmap::paintEvent(QPaintEvent*)
     const auto yOfHostWork
         = [&](double ms) { return plot.bottom() - (ms / maxHostWorkMs * (rows - 1) + 0.5) * cellHeight; };
 
-    // The balanced band of core/queuemodel/regime.h: G and D + H within 25% of each other.
+    // The balanced band of core/queuemodel/regime.h: G and D + H within balancedBand of each other.
     p.setPen(QPen(QColor(0x30, 0x30, 0x30), 1, Qt::DashLine));
-    for (double ratio : { 0.8, 1.25 })
+    for (double ratio : { 1 / balancedBand, balancedBand })
         p.drawLine(QPointF(xOfRatio(ratio), plot.top()), QPointF(xOfRatio(ratio), plot.bottom()));
     p.setFont(small);
-    p.drawText(QRectF(xOfRatio(0.8) - 60, plot.top() - line, 120 + xOfRatio(1.25) - xOfRatio(0.8), line),
+    p.drawText(QRectF(xOfRatio(1 / balancedBand) - 60, plot.top() - line,
+                   120 + xOfRatio(balancedBand) - xOfRatio(1 / balancedBand), line),
         Qt::AlignHCenter | Qt::AlignBottom, tr("balanced"));
     p.drawText(
         QRectF(plot.left() + 2, plot.top() - line, 200, line), Qt::AlignLeft | Qt::AlignBottom, tr("← dispatch-bound"));
