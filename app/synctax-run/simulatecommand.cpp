@@ -44,8 +44,8 @@ std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
     if (replay.drainMs <= 0)
         return {};
     if (!fitsIdleStart(replay.step))
-        return format(
-            ", no GPU start fitted to the step from an idle GPU's %.3f ms (its host sets the pace by itself)", replay.drainMs);
+        return format(", no GPU start fitted to the step from an idle GPU's %.3f ms (its host sets the pace by itself)",
+            replay.drainMs);
     return format(", GPU start on an idle queue +%.1f us to the step from an idle GPU's %.3f ms", fit.idleStartUs,
         replay.drainMs);
 }

@@ -117,7 +117,8 @@ StepSequence fitTailToLag(const StepSequence& step, const ReplayCosts& costs, in
     if (tailMs)
         *tailMs = 0;
     const ReplayRegime regime = replayRegime(step, hostWorkUs);
-    if (step.ops.size() < 2 || !hostSetsThePace(regime.dMs, regime.gMs, hostWorkUs) || measuredLagMs <= 0 || measuredLagMs >= regime.gMs)
+    if (step.ops.size() < 2 || !hostSetsThePace(regime.dMs, regime.gMs, hostWorkUs) || measuredLagMs <= 0
+        || measuredLagMs >= regime.gMs)
         return step;
     const double missingMs = measuredLagMs - replayedMedianLagMs(step, costs, stepsPerBlock, hostWorkUs);
     if (missingMs <= 0)
