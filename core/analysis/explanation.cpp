@@ -72,9 +72,8 @@ std::string dispatchBound(const RegimeMeasurement& r, double hostMs, const CellR
 std::string balanced(const RegimeMeasurement& r, double hostMs, const CellResult* item)
 {
     std::string text = "Balanced: host " + formatMs(hostMs) + " ms and GPU " + formatMs(r.gMs)
-        + " ms per step are within a factor of two: each sync stops the host from running ahead, so the GPU waits for "
-          "the "
-          "next dispatch — this is where the tax bites";
+        + " ms per step are within a factor of two: each sync stops the host from running ahead, so the GPU "
+          "waits for the next dispatch — this is where the tax bites";
     if (item)
         text += " (measured item " + formatOverhead(*item->overheadPct) + ")";
     return text + ".";

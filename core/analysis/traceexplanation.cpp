@@ -39,9 +39,8 @@ std::string explainTraceRegime(const TraceRegime& r, double taxPct)
             + tax + " of the step time here.";
     }
     return "Balanced: the host (" + host + " ms per step) and the GPU (" + gpu
-        + " ms) are within a factor of two of each other and keep each other busy only while they overlap; a sync "
-          "breaks "
-          "that overlap, so its bubble shows almost fully in the step time: "
+        + " ms) are within a factor of two of each other and keep each other busy only while they overlap; a "
+          "sync breaks that overlap, so its bubble shows almost fully in the step time: "
         + tax + " here.";
 }
 
