@@ -11,6 +11,7 @@
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/simulationconfig.h"
 #include "core/queuemodel/simulator.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include <algorithm>
 #include <cmath>
@@ -118,10 +119,10 @@ int compareWithMeasured(const std::string& path)
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
                       << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
-                      << " us; " << group.replay->calibration.how << hostMoveText(fit) << hostFitText(fit, f.baselineMs)
-                      << stepSpreadText(fit) << ", tail +" << format("%.3f", fit.tailMs) << " ms to its lag of "
-                      << format("%.3f", f.baselineLagMs) << " ms" << idleStartText(fit, *group.replay) << " -> "
-                      << fit.regime.label << "\n";
+                      << " us; " << group.replay->calibration.how << afterSyncText(group.replay->costs)
+                      << hostMoveText(fit) << hostFitText(fit, f.baselineMs) << stepSpreadText(fit) << ", tail +"
+                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
+                      << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

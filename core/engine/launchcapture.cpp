@@ -7,14 +7,17 @@
 #include "core/files/kinetoreader.h"
 #include "core/gpu/hostclock.h"
 #include "core/queuemodel/launchsequence.h"
+#include "core/queuemodel/regime.h"
 #include "core/styles/loggingstyle.h"
 #include "core/training/stepexecutor.h"
 
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <random>
 
 #if defined(SYNCTAX_HAVE_CUDA) && TORCH_VERSION_MAJOR >= 2
 #define SYNCTAX_HAVE_KINETO_CAPTURE 1
@@ -142,6 +145,53 @@ std::map<std::string, StyleHostCost> measureStyleCosts(
     return costs;
 }
 
+// How much longer the host takes over a step right after it waited for the GPU in a read-back
+// (`.item()` of the loss) than right after a step without one, as a loop runs them: steps back to
+// back, each after the group's host work, in pairs whose two steps follow a read and no read in a
+// seeded random order (so neither is always first); the 10%-trimmed mean of the pairs'
+// differences in dispatch time, µs. The step right after a read finds an idle GPU, as it does in
+// the loop. Measured only where the host sets the pace and enough pairs fit the time given: where
+// the GPU sets it, the step after no read waits on a full queue, and a long step's pairs are too
+// few to resolve tens of µs against its step-to-step spread.
+struct AfterSync {
+    double us = 0;
+    int pairs = 0;
+};
+
+AfterSync measureAfterSync(StepExecutor& executor, const ReplayRegime& regime, double hostWorkUs, double stepMs)
+{
+    constexpr double budgetMs = 3000;
+    constexpr int fewestPairs = 400; // a 1 ms step's spread (about 150 us) to within about 10 us
+    constexpr int mostPairs = 1000;
+    if (!hostSetsThePace(regime.dMs, regime.gMs, hostWorkUs) || stepMs <= 0)
+        return {};
+    const int pairs = std::min(mostPairs, int(budgetMs / (2 * stepMs)));
+    if (pairs < fewestPairs)
+        return {};
+    std::mt19937 order(20261202);
+    std::vector<double> differences;
+    differences.reserve(size_t(pairs));
+    executor.synchronize();
+    StepOutput out = executor.step();
+    for (int i = 0; i < pairs; ++i) {
+        const bool readFirst = (order() & 1U) != 0;
+        double afterRead = 0;
+        double afterNone = 0;
+        for (int half = 0; half < 2; ++half) {
+            const bool read = (half == 0) == readFirst;
+            if (read)
+                (void)out.loss.item<float>();
+            spinForUs(int64_t(hostWorkUs));
+            const int64_t t0 = steadyNowNs();
+            out = executor.step();
+            (read ? afterRead : afterNone) = double(steadyNowNs() - t0) * 1e-3;
+        }
+        differences.push_back(afterRead - afterNone);
+    }
+    executor.synchronize();
+    return { trimmedMean(differences, 0.1), pairs };
+}
+
 } // namespace
 
 // LibTorch 2 has no public "is Kineto there" query; a capture that fails says so instead.
@@ -217,6 +267,10 @@ std::optional<CapturedReplay> captureLaunchSequence(
     r.costs.syncUs = request.syncUs;
     if (request.sink)
         r.costs.measured = measureStyleCosts(executor, request, out);
+    const AfterSync afterSync
+        = measureAfterSync(executor, r.regime, request.hostWorkUs, r.dispatchMs + request.hostWorkUs * 1e-3);
+    r.costs.afterSyncUs = afterSync.us;
+    r.costs.afterSyncPairs = afterSync.pairs;
     r.costs.source = "measured on " + executor.state().device().str();
     return r;
 }

@@ -124,6 +124,8 @@ json replayToJson(const CapturedReplay& r)
         { "tail_ms", number(r.tailMs) },
         { "idle_start_us", number(r.idleStartUs) },
         { "sync_us", number(r.costs.syncUs) },
+        { "after_sync_us", number(r.costs.afterSyncUs) },
+        { "after_sync_pairs", r.costs.afterSyncPairs },
         { "costs_source", r.costs.source },
         { "style_costs", costs },
         { "regime",
@@ -169,6 +171,11 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
     if (const auto it = j.find("idle_start_us"); it != j.end() && it->is_number())
         r.idleStartUs = it->get<double>();
     r.costs.syncUs = in.num(j, "", "sync_us");
+    // Absent from files written before it was measured: nothing charged.
+    if (const auto it = j.find("after_sync_us"); it != j.end() && it->is_number())
+        r.costs.afterSyncUs = it->get<double>();
+    if (const auto it = j.find("after_sync_pairs"); it != j.end() && it->is_number_integer())
+        r.costs.afterSyncPairs = it->get<int>();
     r.costs.source = in.text(j, "", "costs_source");
     if (const json* costs = in.object(j, "", "style_costs")) {
         for (const auto& [name, cost] : costs->items()) {

@@ -1,6 +1,7 @@
 #include "core/files/resulttable.h"
 
 #include "core/queuemodel/prediction.h"
+#include "core/queuemodel/stylereplay.h"
 
 #include "core/files/textwrap.h"
 
@@ -195,7 +196,7 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
         if (g.replay) {
             lines.push_back("  replay: " + std::to_string(g.replay->step.ops.size()) + " launches, D "
                 + fixed(g.replay->regime.dMs, "%.3f") + " ms, G " + fixed(g.replay->regime.gMs, "%.3f") + " ms; "
-                + g.replay->calibration.how
+                + g.replay->calibration.how + afterSyncText(g.replay->costs)
                 + (g.replay->drainMs > 0 ? "; from idle it drains in " + fixed(g.replay->drainMs, "%.2f") + " ms: "
                             + (fitsIdleStart(g.replay->step)
                                     ? "GPU start on an idle queue +" + fixed(g.replay->idleStartUs, "%.1f") + " us"

@@ -1,5 +1,6 @@
 #include "core/queuemodel/stylereplay.h"
 
+#include "core/analysis/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/regime.h"
@@ -37,6 +38,14 @@ StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
     // At a read the style's launches run on an idle GPU before its copies come back.
     const double launches = c.extraLaunches * (costs.extraLaunchHostUs + costs.extraLaunchUs);
     return { c.roundTripsPerRead * costs.syncUs + work + launches, work + c.extraLaunches * costs.extraLaunchHostUs };
+}
+
+std::string afterSyncText(const ReplayCosts& costs)
+{
+    if (costs.afterSyncPairs <= 0)
+        return {};
+    return "; a step after a read-back dispatches " + formatNumber("%.1f", costs.afterSyncUs) + " us slower ("
+        + std::to_string(costs.afterSyncPairs) + " pairs)";
 }
 
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,

@@ -29,6 +29,11 @@ struct ReplayCosts {
     double redrawUs = 30; // a forced redraw or a printed line (postfix, print, writer)
     double extraLaunchUs = 2; // GPU time of each small launch a style adds (an add, a copy, a metric)
     double extraLaunchHostUs = 7; // host time of such a launch
+    // How much longer the host takes over a step that follows a read-back than over one that follows
+    // no read, from pairs of steps in a loop whose host sets the pace (core/engine/launchcapture.cpp);
+    // charged at each read that a step of the block follows. 0 where it was not measured.
+    double afterSyncUs = 0;
+    int afterSyncPairs = 0; // the pairs of steps behind afterSyncUs; 0: not measured
     // Measured costs by style name; a style listed here is charged these instead of the defaults.
     std::map<std::string, StyleHostCost> measured;
     std::string source = "defaults"; // "measured on cuda:0", "defaults": said beside each prediction
@@ -39,6 +44,9 @@ struct ReplayCosts {
 // the other steps). The baseline and styles outside the catalog cost nothing.
 StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs);
 
+// "; a step after a read-back dispatches 14.2 us slower (1000 pairs)" where it was measured, else "".
+std::string afterSyncText(const ReplayCosts& costs);
+
 struct StyleBlockReplay {
     double msPerStep = 0; // the block's duration over its steps, the closing synchronize included
     double syncWaitMsPerStep = 0; // host time waiting in syncs (the style's and the recorded ones)
@@ -47,8 +55,9 @@ struct StyleBlockReplay {
 };
 
 // One block as core/engine/blockrunner.cpp runs it: from an idle GPU, each step H then the recorded
-// step, then the style's work (its extra launches; at a read, a wait for the GPU, then readUs; at
-// the other steps stepUs), then the closing synchronize (one syncUs). options.steps is ignored; options.syncUs
+// step, then the style's work (its extra launches; at a read, a wait for the GPU, then readUs and,
+// where a step follows, afterSyncUs; at the other steps stepUs), then the closing synchronize (one
+// syncUs). options.steps is ignored; options.syncUs
 // prices the sequence's own recorded syncs.
 StyleBlockReplay replayStyleBlock(const StepSequence& seq, const StyleSpec& style, std::int64_t stepsPerBlock,
     const ReplayOptions& options, const ReplayCosts& costs);

@@ -12,6 +12,7 @@ StyleWork styleWork(const StyleSpec& style, const ReplayCosts& costs)
     w.cost = styleHostCost(style, costs);
     w.extraLaunches = w.info ? w.info->cost.extraLaunches : 0;
     w.extraLaunchUs = costs.extraLaunchUs;
+    w.afterSyncUs = costs.afterSyncUs;
     return w;
 }
 
@@ -22,6 +23,10 @@ void replayStyleWork(ReplayState& s, const StyleWork& work, std::int64_t step, s
         for (int i = 0; i < work.extraLaunches; ++i)
             replayLaunch(s, 0, work.extraLaunchUs, capacity);
         replaySync(s, work.cost.readUs);
+        // The host's slowdown after a wait lands on the next step's dispatch: on the serial host
+        // timeline, charging it here moves every later launch the same.
+        if (step + 1 < steps)
+            s.host += work.afterSyncUs;
     } else {
         s.host += work.cost.stepUs;
         for (int i = 0; i < work.extraLaunches; ++i)

@@ -18,11 +18,13 @@ struct StyleWork {
     StyleHostCost cost;
     int extraLaunches = 0;
     double extraLaunchUs = 0;
+    double afterSyncUs = 0; // the host's slowdown over the step after a read (ReplayCosts::afterSyncUs)
 };
 StyleWork styleWork(const StyleSpec& style, const ReplayCosts& costs);
 
 // The style's work after step `step` of a block of `steps`: its extra launches, then at a read a
-// wait for the GPU and readUs, at the other steps stepUs before its launches.
+// wait for the GPU and readUs (and afterSyncUs, which the next step's dispatch pays, where there is
+// a next step), at the other steps stepUs before its launches.
 void replayStyleWork(
     ReplayState& s, const StyleWork& work, std::int64_t step, std::int64_t steps, std::size_t capacity);
 

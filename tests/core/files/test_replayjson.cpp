@@ -21,6 +21,8 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.baselineHostScale = 1.17;
     r.idleStartUs = 412.5;
     r.costs.syncUs = 9.5;
+    r.costs.afterSyncUs = 14.25;
+    r.costs.afterSyncPairs = 1000;
     r.costs.source = "measured on cuda:0";
     r.costs.measured["item"] = { 11.25, 0.0 };
     r.costs.measured["progress_bar"] = { 0.0, 0.125 };
@@ -51,6 +53,8 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_DOUBLE_EQ(back->drainMs, 33.75);
     EXPECT_DOUBLE_EQ(back->idleStartUs, 412.5);
     EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 11.25);
+    EXPECT_DOUBLE_EQ(back->costs.afterSyncUs, 14.25);
+    EXPECT_EQ(back->costs.afterSyncPairs, 1000);
     EXPECT_EQ(back->regime.label, "balanced");
     ASSERT_EQ(back->step.ops.size(), 2u);
     EXPECT_DOUBLE_EQ(back->step.ops[1].gpuUs, 30000);
@@ -96,15 +100,22 @@ TEST(ReplayJson, AMalformedOpSaysWhere)
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/step/ops/0: expected 4 numbers [issue_us, host_us, gpu_us, stream]");
     // Files from before the drain was measured read as not measured.
+    // So do files from before the host's slowdown after a read was: nothing charged for it.
     r.drainMs = 12.5;
     r.idleStartUs = 250;
+    r.costs.afterSyncUs = 14.25;
+    r.costs.afterSyncPairs = 1000;
     j = replayToJson(r);
     j.erase("drain_ms");
     j.erase("idle_start_us");
+    j.erase("after_sync_us");
+    j.erase("after_sync_pairs");
     const auto older = replayFromJson(j, error);
     ASSERT_TRUE(older) << error;
     EXPECT_DOUBLE_EQ(older->drainMs, 0);
     EXPECT_DOUBLE_EQ(older->idleStartUs, 0);
+    EXPECT_DOUBLE_EQ(older->costs.afterSyncUs, 0);
+    EXPECT_EQ(older->costs.afterSyncPairs, 0);
     j.erase("calibration");
     EXPECT_FALSE(replayFromJson(j, error));
     EXPECT_EQ(error, "/calibration: missing");

@@ -93,6 +93,36 @@ TEST(StyleReplay, OneLongKernelAtTheStepsEndIsTheTailASyncWaitsFor)
     EXPECT_NEAR(p[1].taxPct, 0.508 / 1.100 * 100.0, 1e-9);
 }
 
+TEST(StyleReplay, TheHostsSlowdownAfterAReadIsChargedToEachStepThatFollowsOne)
+{
+    // A dispatch-bound step (1000 µs of host, 200 of GPU): every µs the host loses after a read
+    // lengthens the block. Blocks of 20 steps: item reads after each step, and 19 steps follow a
+    // read; item_every_n with n = 5 reads after steps 4, 9, 14 and 19, and 3 steps follow one.
+    // The baseline reads nothing and moves not at all.
+    const StepSequence seq = uniform(40, 1000, 200);
+    ReplayCosts without;
+    without.syncUs = 8;
+    ReplayCosts with = without;
+    with.afterSyncUs = 40;
+    with.afterSyncPairs = 1000;
+    const auto added = [&](const StyleSpec& style) {
+        return (replayStyleBlock(seq, style, 20, hostWork(0), with).msPerStep
+                   - replayStyleBlock(seq, style, 20, hostWork(0), without).msPerStep)
+            * 1e3;
+    };
+    EXPECT_NEAR(added({ "none", 0 }), 0, kEps);
+    EXPECT_NEAR(added({ "item", 0 }), 40.0 * 19 / 20, 1e-6);
+    EXPECT_NEAR(added({ "item_every_n", 5 }), 40.0 * 3 / 20, 1e-6);
+    EXPECT_NEAR(added({ "progress_bar", 0 }), 0, kEps); // a bar without a postfix reads nothing
+    // A long loop's steady state pays it at every read.
+    const auto steady = [&](const ReplayCosts& costs) {
+        return predictStyles(seq, { { "none", 0 }, { "item", 0 } }, 0, hostWork(0), costs)[1].stepMs * 1e3;
+    };
+    EXPECT_NEAR(steady(with) - steady(without), 40, 1e-6);
+    EXPECT_EQ(afterSyncText(without), "");
+    EXPECT_EQ(afterSyncText(with), "; a step after a read-back dispatches 40.0 us slower (1000 pairs)");
+}
+
 TEST(StyleReplay, AFullQueueBlocksTheHost)
 {
     // Q = 4, ten launches of 1 µs host and 100 µs GPU. Op k (1-based) ends at 1 + 100 k. Launches
