@@ -3,6 +3,7 @@
 #include "core/analysis/tracejoin.h"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -75,6 +76,36 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
             std::tie(seq.syncAtUs[i], seq.syncEndUs[i]) = syncs[i];
     }
     return sequences;
+}
+
+std::optional<double> queuedGpuGapUs(const KinetoTrace& trace)
+{
+    constexpr std::int64_t queuedByNs = 5000;
+    constexpr size_t fewestPairs = 20;
+    const TraceJoin join = joinLaunches(trace);
+    // Per stream, its ops in start order with their launches' ends.
+    std::map<std::int64_t, std::vector<std::pair<const TraceEvent*, std::int64_t>>> streams;
+    for (const std::int32_t l : join.launches) {
+        if (const TraceEvent* gpu = join.gpuOf(trace, l)) {
+            const TraceEvent& launch = trace.events[size_t(l)];
+            streams[trace.lanes[gpu->lane].tid].emplace_back(gpu, launch.startNs + launch.durationNs);
+        }
+    }
+    std::vector<double> gaps;
+    for (auto& [stream, ops] : streams) {
+        std::sort(
+            ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first->startNs < b.first->startNs; });
+        for (size_t i = 1; i < ops.size(); ++i) {
+            const std::int64_t previousEnd = ops[i - 1].first->startNs + ops[i - 1].first->durationNs;
+            if (ops[i].second <= previousEnd - queuedByNs)
+                gaps.push_back(usBetween(previousEnd, ops[i].first->startNs));
+        }
+    }
+    if (gaps.size() < fewestPairs)
+        return std::nullopt;
+    const auto mid = gaps.begin() + long(gaps.size() / 2);
+    std::nth_element(gaps.begin(), mid, gaps.end());
+    return *mid;
 }
 
 std::vector<LoopPhaseBounds> loopPhaseBounds(const KinetoTrace& trace, const TraceReport& report)

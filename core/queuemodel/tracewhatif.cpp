@@ -69,6 +69,7 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     }
     loop.available = true;
     loop.profiled = step;
+    loop.queuedGapUs = queuedGpuGapUs(trace);
     loop.stepsMarked = report.stepsMarked;
     // A trace without step markers is one window over several iterations: no phases of one step.
     if (report.stepsMarked)
@@ -82,6 +83,9 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         return loop;
     const StepSequence& step = loop.profiled;
     loop.calibration = {};
+    // A queued op starts that long after the one before it ends, which its recorded duration
+    // leaves out (the runner's capture fits the same gap to its measured G).
+    loop.calibration.gpuGapUs = loop.queuedGapUs.value_or(0);
     loop.recordedSyncsPerStep = double(step.syncAtUs.size());
     loop.hostEventsPerStep = double(step.hostEventUs.size());
     const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
@@ -134,6 +138,9 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     if (options.phasesMs && !bounds.complete())
         loop.calibration.how += "; the phase times given were not used: the trace "
             + std::string(loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
+    if (loop.queuedGapUs)
+        loop.calibration.how
+            += "; GPU ops " + formatNumber("%.2f", *loop.queuedGapUs) + " us apart where queued, as recorded";
     loop.recorded = calibrated(step, loop.calibration);
     loop.base = withoutSyncs(loop.recorded);
     return loop;

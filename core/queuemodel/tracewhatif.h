@@ -48,6 +48,9 @@ struct ImportedLoop {
     StepSequence profiled; // the median step as recorded, for calibrating it again
     LoopPhaseBounds phases; // its phases; none where the trace marks no steps
     bool stepsMarked = false;
+    // The GPU's gap between queued ops of a stream, as the trace has it (queuedGpuGapUs), added to
+    // each op's GPU time; none where the trace has too few queued ops to tell.
+    std::optional<double> queuedGapUs;
 };
 
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);

@@ -141,7 +141,7 @@ TEST(ExperimentRunner, EachBlockKeepsTheHostsOwnTimePerStepWithoutTheHostWork)
     ExperimentConfig c = smallConfig();
     c.blocks = 2;
     c.minBlocks = 2;
-    c.hostWorkUs = 5000; // far longer than a tiny step on the CPU
+    c.hostWorkUs = 20000; // far longer than a tiny step on the CPU, even on a loaded machine
     const std::atomic<bool> stop { false };
     const ExperimentResult r = ExperimentRunner(c).run(stop);
     ASSERT_FALSE(r.cells.empty());
@@ -149,21 +149,19 @@ TEST(ExperimentRunner, EachBlockKeepsTheHostsOwnTimePerStepWithoutTheHostWork)
         ASSERT_EQ(cell.blockDispatchMs.size(), cell.blockRounds.size()) << cell.style;
         for (size_t i = 0; i < cell.blockDispatchMs.size(); ++i) {
             EXPECT_GT(cell.blockDispatchMs[i], 0) << cell.style;
-            // The step's own work, its host work left out: under the 5 ms, and no more than the
-            // block's time per step less it.
-            EXPECT_LT(cell.blockDispatchMs[i], 5.0) << cell.style;
-            EXPECT_LE(cell.blockDispatchMs[i], cell.blockStepMs[i] - 5.0) << cell.style;
+            // The step's own work, its host work left out: no more than the block's time per step
+            // less it (with the host work in, it would be the whole step). Relative to the block's
+            // own time, so a slow machine moves both sides alike.
+            EXPECT_LE(cell.blockDispatchMs[i], cell.blockStepMs[i] - 20.0) << cell.style;
         }
-        // The first two steps of each block alike, each its own: host work out, no more than the
-        // block's own work of its steps.
+        // The first two steps of each block alike, each its own: host work out, together no more
+        // than the block's own work of its steps (with the host work in, they would hold 40 ms).
         ASSERT_EQ(cell.blockFirstStepsMs.size(), cell.blockRounds.size()) << cell.style;
         for (size_t i = 0; i < cell.blockFirstStepsMs.size(); ++i) {
-            for (const double ms : cell.blockFirstStepsMs[i]) {
+            for (const double ms : cell.blockFirstStepsMs[i])
                 EXPECT_GT(ms, 0) << cell.style;
-                EXPECT_LT(ms, 5.0) << cell.style;
-            }
             const auto& [first, second] = cell.blockFirstStepsMs[i];
-            EXPECT_LE(first + second, (cell.blockStepMs[i] - 5.0) * double(c.stepsPerBlock)) << cell.style;
+            EXPECT_LE(first + second, (cell.blockStepMs[i] - 20.0) * double(c.stepsPerBlock)) << cell.style;
         }
     }
 }

@@ -28,9 +28,9 @@ foreach(expected IN ITEMS
 endforeach()
 # The model line, wherever the 80 columns break it.
 string(REGEX REPLACE "[ \n]+" " " flat "${out}")
-string(FIND "${flat}" "fitted to the unprofiled step of 33.80 ms; sync 8 us" at)
+string(FIND "${flat}" "fitted to the unprofiled step of 33.80 ms; GPU ops 1.44 us apart where queued, as recorded; sync 8 us" at)
 if(at EQUAL -1)
-    message(FATAL_ERROR "the model line lacks the fit to 33.80 ms and the sync of 8 us:\n${out}")
+    message(FATAL_ERROR "the model line lacks the fit to 33.80 ms, the trace's GPU gap and the sync of 8 us:\n${out}")
 endif()
 
 # The summary holds the same rows: the options' values, as_recorded first, then every catalog style
@@ -38,6 +38,10 @@ endif()
 file(READ ${WORK}/trace-summary.json json)
 string(JSON hostWork GET "${json}" whatif host_work_us)
 string(JSON how GET "${json}" whatif calibration how)
+string(JSON gapUs GET "${json}" whatif calibration gpu_gap_us)
+if(NOT gapUs MATCHES "^1\\.(44|439)")
+    message(FATAL_ERROR "whatif: gpu_gap_us ${gapUs}, not the trace's 1.44 us between queued ops")
+endif()
 string(JSON syncUs GET "${json}" whatif sync_us)
 string(JSON absent TYPE "${json}" whatif absent_reason)
 if(NOT hostWork EQUAL 5000 OR NOT syncUs EQUAL 8 OR NOT how MATCHES "fitted to the unprofiled step of 33.80 ms"
