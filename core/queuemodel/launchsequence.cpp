@@ -25,7 +25,11 @@ std::vector<TraceEvent>::const_iterator firstEventFrom(const KinetoTrace& trace,
 
 std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report)
 {
-    const TraceJoin join = joinLaunches(trace);
+    return launchSequences(trace, report, joinLaunches(trace));
+}
+
+std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report, const TraceJoin& join)
+{
     std::vector<StepSequence> sequences(report.steps.size());
     for (size_t i = 0; i < report.steps.size(); ++i) {
         const TraceStep& step = report.steps[i];
@@ -78,11 +82,10 @@ std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceR
     return sequences;
 }
 
-std::optional<double> queuedGpuGapUs(const KinetoTrace& trace)
+std::optional<double> queuedGpuGapUs(const KinetoTrace& trace, const TraceJoin& join)
 {
     constexpr std::int64_t queuedByNs = 5000;
     constexpr size_t fewestPairs = 20;
-    const TraceJoin join = joinLaunches(trace);
     // Per stream, its ops in start order with their launches' ends.
     std::map<std::int64_t, std::vector<std::pair<const TraceEvent*, std::int64_t>>> streams;
     for (const std::int32_t l : join.launches) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/kinetotrace.h"
+#include "core/analysis/tracejoin.h"
 #include "core/analysis/tracereport.h"
 
 #include <cstdint>
@@ -44,12 +45,14 @@ struct StepSequence {
 // One sequence per step of the report, ops in issue order; only launches joined to a GPU op (by
 // correlation) are kept, since the others queue nothing.
 std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report);
+// The same over the trace's launches already joined to their GPU ops (core/analysis/tracejoin.h).
+std::vector<StepSequence> launchSequences(const KinetoTrace& trace, const TraceReport& report, const TraceJoin& join);
 
 // The GPU's own time between two ops of one stream where the second was already queued (its launch
 // had ended at least 5 µs before the first op did): the median over the trace's pairs, µs; nullopt
 // where fewer than 20 such pairs. The ops' recorded durations leave it out, and a queued op waits
 // for it: on the H200 about 1.4 µs between ResNet-50's kernels, 1 ms of its 33 ms step.
-std::optional<double> queuedGpuGapUs(const KinetoTrace& trace);
+std::optional<double> queuedGpuGapUs(const KinetoTrace& trace, const TraceJoin& join);
 
 // Where a training step's phases begin, as host offsets from the step's start (µs), found by the
 // names PyTorch records for them; nullopt where the step has none. The forward is what comes before

@@ -79,9 +79,7 @@ StepSequence fitHostToBaseline(const StepSequence& step, const ReplayCosts& cost
     double chosen = 1;
     // A GPU-paced step's baseline is its GPU time: a few percent over it is the GPU's noise, not the
     // host's speed, and fitting the host to it would carry the host up to the GPU.
-    const ReplayRegime regime = replayRegime(step, hostWorkUs);
-    const bool gpuPaced = gpuSetsThePace(regime.dMs, regime.gMs, hostWorkUs);
-    if (!gpuPaced && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
+    if (!gpuSetsThePace(step, hostWorkUs) && baselineMs > 0 && std::abs(baselineAt(1) / baselineMs - 1) > 0.02) {
         double lo = 0.25, hi = 4;
         if (baselineAt(lo) <= baselineMs && baselineAt(hi) >= baselineMs) {
             chosen = bisect(baselineAt, lo, hi, baselineMs, 50, Halving::Geometric);
@@ -237,11 +235,7 @@ std::optional<StepSequence> refitCostToHost(const StepSequence& step, const Repl
 
 } // namespace
 
-bool fitsIdleStart(const StepSequence& captured)
-{
-    const ReplayRegime regime = replayRegime(captured, 0);
-    return !hostSetsThePace(regime.dMs, regime.gMs, 0);
-}
+bool fitsIdleStart(const StepSequence& captured) { return !hostSetsThePace(captured, 0); }
 
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs,

@@ -319,8 +319,7 @@ void splitToDrain(
     const size_t onLoop = seq.hostEventUs.size() - offLoop;
     if (drainUs <= 0 || offLoop == 0 || onLoop == 0 || c.perEventUs <= 0)
         return;
-    const ReplayRegime regime = replayRegime(calibrated(seq, c), 0);
-    if (hostSetsThePace(regime.dMs, regime.gMs, 0))
+    if (hostSetsThePace(calibrated(seq, c), 0))
         return; // its GPU waits on the host anyway: what is left at its end follows the host
     const double even = c.perEventUs;
     const double largestOnLoop = 0.95 * seq.stepHostUs / double(onLoop);
@@ -406,6 +405,18 @@ ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs)
     r.gMs = gpuTimeUs(seq) * 1e-3;
     r.label = classifyRegime(r.dMs, r.gMs, hostWorkUs);
     return r;
+}
+
+bool gpuSetsThePace(const StepSequence& seq, double hostWorkUs)
+{
+    const ReplayRegime r = replayRegime(seq, hostWorkUs);
+    return gpuSetsThePace(r.dMs, r.gMs, hostWorkUs);
+}
+
+bool hostSetsThePace(const StepSequence& seq, double hostWorkUs)
+{
+    const ReplayRegime r = replayRegime(seq, hostWorkUs);
+    return hostSetsThePace(r.dMs, r.gMs, hostWorkUs);
 }
 
 std::size_t medianStepIndex(const std::vector<StepSequence>& steps)

@@ -155,6 +155,9 @@ struct ReplayRegime {
     std::string label;
 };
 ReplayRegime replayRegime(const StepSequence& seq, double hostWorkUs);
+// regime.h's pace tests of that step's D and G with the host work H.
+bool gpuSetsThePace(const StepSequence& seq, double hostWorkUs);
+bool hostSetsThePace(const StepSequence& seq, double hostWorkUs);
 
 // The step whose host time is the median of the steps', as the one a replay stands for (the
 // first steps after a profiler starts are often slower). Empty when there are no steps.

@@ -1,6 +1,7 @@
 #include "core/queuemodel/tracewhatif.h"
 
 #include "core/analysis/format.h"
+#include "core/analysis/tracejoin.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulationbounds.h"
@@ -56,7 +57,8 @@ std::optional<double> perEventCostForStep(
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options)
 {
     ImportedLoop loop;
-    const std::vector<StepSequence> steps = launchSequences(trace, report);
+    const TraceJoin join = joinLaunches(trace); // once, for the steps and the GPU's gap
+    const std::vector<StepSequence> steps = launchSequences(trace, report, join);
     if (steps.empty()) {
         loop.reason = "the trace has no steps";
         return loop;
@@ -69,7 +71,7 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     }
     loop.available = true;
     loop.profiled = step;
-    loop.queuedGapUs = queuedGpuGapUs(trace);
+    loop.queuedGapUs = queuedGpuGapUs(trace, join);
     loop.stepsMarked = report.stepsMarked;
     // A trace without step markers is one window over several iterations: no phases of one step.
     if (report.stepsMarked)

@@ -1,3 +1,4 @@
+#include "core/analysis/tracejoin.h"
 #include "core/queuemodel/launchsequence.h"
 
 #include "../analysis/tracebuilder.h"
@@ -25,7 +26,8 @@ TEST(QueuedGpuGap, TheMedianGapBetweenOpsThatWaitedInTheQueue)
         start = launch + 5 + 10;
     }
     b.kernel(0.5, 1, 3000, 101, 500, TraceBuilder::stream8);
-    const std::optional<double> gap = queuedGpuGapUs(b.build());
+    const KinetoTrace trace = b.build();
+    const std::optional<double> gap = queuedGpuGapUs(trace, joinLaunches(trace));
     ASSERT_TRUE(gap);
     EXPECT_NEAR(*gap, 2.0, 1e-9);
 }
@@ -39,10 +41,12 @@ TEST(QueuedGpuGap, TooFewQueuedPairsTellNothing)
         b.kernel(double(i), 1, 1000 + i, start, 10);
         start += 12;
     }
-    EXPECT_FALSE(queuedGpuGapUs(b.build()));
+    const KinetoTrace nineteen = b.build();
+    EXPECT_FALSE(queuedGpuGapUs(nineteen, joinLaunches(nineteen)));
     // One more, and the gap is there.
     b.kernel(20, 1, 1100, start, 10);
-    const std::optional<double> gap = queuedGpuGapUs(b.build());
+    const KinetoTrace twenty = b.build();
+    const std::optional<double> gap = queuedGpuGapUs(twenty, joinLaunches(twenty));
     ASSERT_TRUE(gap);
     EXPECT_NEAR(*gap, 2.0, 1e-9);
 }
