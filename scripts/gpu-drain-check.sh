@@ -33,7 +33,7 @@ for token in ${PRESETS:-seed regimes}; do
     if [ "${KEEP_STEPS:-0}" = 1 ]; then gzip -f "$OUT_DIR/$name/steps.csv"; else rm -f "$OUT_DIR/$name/steps.csv"; fi
     "$run" simulate "$OUT_DIR/$name/results.json" >"$OUT_DIR/$name-predicted-vs-measured.txt" 2>&1 || status=1
     echo "$name: $(($(date +%s) - t0)) s"
-    grep -E ' -> |largest' "$OUT_DIR/$name-predicted-vs-measured.txt" | sed -e 's/; the profiler.*GPU ops and their gaps to G//' || true
+    grep -E ' -> |largest' "$OUT_DIR/$name-predicted-vs-measured.txt" | sed -e 's/; \(host x [0-9.]*, evenly\|the profiler\).*GPU ops and their gaps to G//' || true
     grep -E '^  (item|progress_bar_postfix|gpu_accumulate|item_every_n) ' "$OUT_DIR/$name-predicted-vs-measured.txt" || true
 done
 tar -C "$OUT_DIR" -czf "$OUT_DIR/drain-check.tar.gz" "${names[@]}" ctest.log \

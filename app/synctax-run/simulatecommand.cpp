@@ -51,13 +51,8 @@ std::string idleStartText(const ReplayFit& fit, const CapturedReplay& replay)
         replay.drainMs);
 }
 
-// How the host was moved: the profiler's cost per event refitted, or the host scaled.
-std::string hostMoveText(const ReplayFit& fit)
-{
-    if (fit.costFactor > 0)
-        return format("; the profiler's cost per event x %.2f", fit.costFactor);
-    return format("; host x %.2f", fit.hostScale);
-}
+// How the host was moved to the baseline.
+std::string hostMoveText(const ReplayFit& fit) { return format("; host x %.2f", fit.hostScale); }
 
 // What the host was brought to: the baseline blocks' own host time, or their step time.
 std::string hostFitText(const ReplayFit& fit, double baselineMs)
@@ -112,17 +107,18 @@ int compareWithMeasured(const std::string& path)
         std::vector<Prediction> predictions;
         if (group.replay) {
             // The run's own predictions again: the captured step, refitted to the measured baseline.
-            const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
+            const CapturedReplay replay = recalibratedCapture(*group.replay);
+            const BaselineFit f = fitCapturedReplay(replay, baseline, steps, group.regime.hUs);
             const ReplayFit& fit = f.fit;
-            predictions = replayPredictions(fit, group.replay->costs, styles, steps, group.regime.hUs);
+            predictions = replayPredictions(fit, replay.costs, styles, steps, group.regime.hUs);
             std::cout << "\n"
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "
                       << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
-                      << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", group.replay->costs.syncUs)
-                      << " us; " << group.replay->calibration.how << afterSyncText(group.replay->costs)
-                      << hostMoveText(fit) << hostFitText(fit, f.baselineMs) << stepSpreadText(fit) << ", tail +"
+                      << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", replay.costs.syncUs) << " us; "
+                      << replay.calibration.how << afterSyncText(replay.costs) << hostMoveText(fit)
+                      << hostFitText(fit, f.baselineMs) << stepSpreadText(fit) << ", tail +"
                       << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
-                      << idleStartText(fit, *group.replay) << " -> " << fit.regime.label << "\n";
+                      << idleStartText(fit, replay) << " -> " << fit.regime.label << "\n";
         } else {
             predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
             std::cout << "\n"

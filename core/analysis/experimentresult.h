@@ -124,9 +124,6 @@ struct CapturedReplay {
     // calibration: to the median of their host time per step where measured (block_dispatch_ms),
     // else to their step time (fitHostToBaseline: 1 where within 2% of it or GPU-bound).
     double baselineHostScale = 1;
-    // Where the blocks' host time was met by refitting the profiler's cost per event instead (the
-    // step's host events known): that cost as a factor on the calibration's; 0 where it was not.
-    double baselineCostFactor = 0;
     double tailMs = 0; // GPU time moved to the step's last op to meet the baseline's lag (fitTailToLag)
     double idleStartUs = 0; // the GPU's start on an idle queue, fitted to drainMs (fitIdleStartToDrain)
     ReplayRegime regime; // from the step as predicted (both factors) and the group's host work

@@ -1,5 +1,6 @@
 #include "core/analysis/rankprediction.h"
 
+#include "core/analysis/replayfit.h"
 #include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
@@ -67,7 +68,7 @@ std::optional<RankSteps> fitRankSteps(const std::vector<RankBaseline>& baselines
     fitted.model = "uniform";
     const double hostWorkUs = double(key.hostWorkUs);
     if (singleGroup && singleGroup->replay) {
-        const CapturedReplay& replay = *singleGroup->replay;
+        const CapturedReplay replay = recalibratedCapture(*singleGroup->replay);
         fitted.costs = replay.costs;
         fitted.model = "replay";
         for (const RankBaseline& b : baselines) {

@@ -1,5 +1,6 @@
 #include "core/analysis/replayfit.h"
 
+#include "core/analysis/format.h"
 #include "core/analysis/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
@@ -8,16 +9,55 @@
 
 namespace synctax {
 
-BaselineFit fitCapturedReplay(
-    const CapturedReplay& replay, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs)
+std::string captureCalibrationText(const ReplayCalibration& c, std::size_t events, double dispatchMs, double drainMs)
 {
+    const std::string gpu = "; GPU ops and their gaps to G";
+    const std::string idle = "to the unprofiled step from an idle GPU (" + formatNumber("%.2f", dispatchMs) + " ms";
+    if (c.perEventUs <= 0)
+        return "host x " + formatNumber("%.2f", c.hostScale) + ", evenly, " + idle + ")" + gpu;
+    return "the profiler's " + formatNumber("%.2f", c.perEventUs) + " us per recorded host event ("
+        + std::to_string(events) + " per step) taken out, then host x " + formatNumber("%.2f", c.hostScale) + ", "
+        + idle + ", drained at " + formatNumber("%.2f", drainMs) + " ms)" + gpu;
+}
+
+CapturedReplay recalibratedCapture(const CapturedReplay& replay)
+{
+    const ReplayCalibration& was = replay.calibration;
+    if (was.evenFirst || was.perEventUs <= 0 || replay.step.hostEventUs.empty() || replay.dispatchMs <= 0)
+        return replay;
+    const StepSequence recorded = uncalibratedHost(replay.step, was);
+    // The GPU ops already carry their gap and scale: fitted to their own total, nothing moves them.
+    // The drain as timed ends with a synchronize, whose own round trip the replay's step does not pay.
+    const double drainMs = replay.drainMs > 0 ? replay.drainMs - replay.costs.syncUs * 1e-3 : 0;
+    const ReplayCalibration now = fitCalibration(
+        recorded, replay.dispatchMs, gpuTimeUs(recorded) * 1e-3, ReplayOptions {}.queueCapacity, drainMs);
+    CapturedReplay out = replay;
+    ReplayCalibration host;
+    host.perEventUs = now.perEventUs;
+    host.hostScale = now.hostScale;
+    out.step = calibrated(recorded, host);
+    out.step.idleStartUs = replay.step.idleStartUs;
+    out.calibration.perEventUs = now.perEventUs;
+    out.calibration.perEventOffLoopUs.reset();
+    out.calibration.splitDrainShortUs = 0;
+    out.calibration.hostScale = now.hostScale;
+    out.calibration.evenFirst = true;
+    out.calibration.how = captureCalibrationText(now, recorded.hostEventUs.size(), replay.dispatchMs, replay.drainMs)
+        + ", in place of the recorded profiler cost of " + formatNumber("%.2f", was.perEventUs) + " us per host event";
+    return out;
+}
+
+BaselineFit fitCapturedReplay(
+    const CapturedReplay& given, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs)
+{
+    const CapturedReplay replay = recalibratedCapture(given);
     BaselineFit f;
     if (baseline && !baseline->blockStepMs.empty())
         f.baselineMs = mean(baseline->blockStepMs);
     if (baseline && baseline->queue)
         f.baselineLagMs = baseline->queue->medianLagMs;
     f.fit = fitReplayToBaseline(replay.step, replay.costs, stepsPerBlock, hostWorkUs, f.baselineMs, f.baselineLagMs,
-        replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {}, &replay.calibration);
+        replay.drainMs, baseline ? baseline->blockDispatchMs : std::vector<double> {});
     if (baseline)
         f.fit.stepSpread = withinBlockSpread(baseline->blockFirstStepsMs);
     return f;

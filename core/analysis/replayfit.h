@@ -3,7 +3,9 @@
 #include "core/analysis/experimentresult.h"
 #include "core/queuemodel/prediction.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace synctax {
@@ -18,7 +20,20 @@ struct BaselineFit {
     double baselineLagMs = 0;
 };
 
-// What the runner does after its rounds and `synctax-run simulate` again from a results file.
+// A capture's calibration in one line (ReplayCalibration::how): its recorded host stretched evenly
+// to the unprofiled step from an idle GPU, or a share of the profiler's cost taken out at each of its
+// `events` recorded host events first, toward its drain (fitCalibration).
+std::string captureCalibrationText(const ReplayCalibration& c, std::size_t events, double dispatchMs, double drainMs);
+
+// The capture as the runner calibrates it now (fitCalibration): a step that files written before
+// calibrated by a profiler cost per recorded host event alone (its host events kept) gets its
+// recorded host back (uncalibratedHost) and is fitted again to the same unprofiled step from an idle
+// GPU and drain, its GPU ops as they were; its `how` says what it replaced. Any other comes back as
+// it is.
+CapturedReplay recalibratedCapture(const CapturedReplay& replay);
+
+// What the runner does after its rounds and `synctax-run simulate` again from a results file, on the
+// capture recalibrated.
 BaselineFit fitCapturedReplay(
     const CapturedReplay& replay, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs);
 

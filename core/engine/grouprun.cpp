@@ -104,7 +104,6 @@ void GroupRun::analyse(uint64_t seed)
         if (group.replay) {
             const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, double(hostWorkUs));
             group.replay->baselineHostScale = f.fit.hostScale;
-            group.replay->baselineCostFactor = f.fit.costFactor;
             group.replay->tailMs = f.fit.tailMs;
             group.replay->idleStartUs = f.fit.idleStartUs;
             group.replay->regime = f.fit.regime;

@@ -1,6 +1,7 @@
 #include "core/engine/launchcapture.h"
 
 #include "core/analysis/format.h"
+#include "core/analysis/replayfit.h"
 #include "core/analysis/statistics.h"
 #include "core/analysis/traceanalysis.h"
 #include "core/config/stylecatalog.h"
@@ -245,23 +246,10 @@ std::optional<CapturedReplay> captureLaunchSequence(
     const FromIdle fromIdle = stepFromIdle(executor, int64_t(request.hostWorkUs), out);
     r.dispatchMs = fromIdle.dispatchMs;
     r.drainMs = fromIdle.drainMs;
-    r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, r.drainMs);
-    std::string split;
-    if (r.calibration.perEventOffLoopUs) {
-        split = " on the loop's thread and " + formatNumber("%.2f", *r.calibration.perEventOffLoopUs)
-            + " us on the others (toward its drain of " + formatNumber("%.2f", r.drainMs) + " ms"
-            + (r.calibration.splitDrainShortUs > 0
-                    ? ", still " + formatNumber("%.0f", r.calibration.splitDrainShortUs) + " us later"
-                    : std::string())
-            + ")";
-    }
-    r.calibration.how = r.calibration.perEventUs > 0
-        ? "the profiler's " + formatNumber("%.2f", r.calibration.perEventUs) + " us per recorded host event ("
-            + std::to_string(step.hostEventUs.size()) + " per step) taken out" + split
-            + ", to the unprofiled step from an idle GPU (" + formatNumber("%.2f", r.dispatchMs)
-            + " ms); GPU ops and their gaps to G"
-        : "host x " + formatNumber("%.2f", r.calibration.hostScale) + " to the unprofiled step from an idle GPU ("
-            + formatNumber("%.2f", r.dispatchMs) + " ms); GPU ops and their gaps to G";
+    // The drain as timed ends with a synchronize, whose own round trip the replay's step does not pay.
+    const double drainMs = r.drainMs > 0 ? r.drainMs - request.syncUs * 1e-3 : 0;
+    r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, drainMs);
+    r.calibration.how = captureCalibrationText(r.calibration, step.hostEventUs.size(), r.dispatchMs, r.drainMs);
     r.step = calibrated(step, r.calibration);
     r.regime = replayRegime(r.step, request.hostWorkUs);
     r.costs.syncUs = request.syncUs;

@@ -117,10 +117,10 @@ json replayToJson(const CapturedReplay& r)
                 { "per_event_off_loop_us",
                     r.calibration.perEventOffLoopUs ? number(*r.calibration.perEventOffLoopUs) : json(nullptr) },
                 { "split_drain_short_us", number(r.calibration.splitDrainShortUs) },
-                { "host_scale", number(r.calibration.hostScale) }, { "gpu_gap_us", number(r.calibration.gpuGapUs) },
-                { "gpu_scale", number(r.calibration.gpuScale) }, { "how", r.calibration.how } } },
+                { "even_first", r.calibration.evenFirst }, { "host_scale", number(r.calibration.hostScale) },
+                { "gpu_gap_us", number(r.calibration.gpuGapUs) }, { "gpu_scale", number(r.calibration.gpuScale) },
+                { "how", r.calibration.how } } },
         { "baseline_host_scale", number(r.baselineHostScale) },
-        { "baseline_cost_factor", number(r.baselineCostFactor) },
         { "tail_ms", number(r.tailMs) },
         { "idle_start_us", number(r.idleStartUs) },
         { "sync_us", number(r.costs.syncUs) },
@@ -155,6 +155,9 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
             r.calibration.perEventOffLoopUs = it->get<double>();
         if (const auto it = c->find("split_drain_short_us"); it != c->end() && it->is_number())
             r.calibration.splitDrainShortUs = it->get<double>();
+        // Absent from files written before the even stretch: a cost per event alone, fitted again.
+        if (const auto it = c->find("even_first"); it != c->end() && it->is_boolean())
+            r.calibration.evenFirst = it->get<bool>();
         r.calibration.hostScale = in.num(*c, "/calibration", "host_scale");
         r.calibration.gpuGapUs = in.num(*c, "/calibration", "gpu_gap_us");
         r.calibration.gpuScale = in.num(*c, "/calibration", "gpu_scale");
@@ -162,8 +165,6 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
     }
     if (const auto it = j.find("baseline_host_scale"); it != j.end() && it->is_number())
         r.baselineHostScale = it->get<double>();
-    if (const auto it = j.find("baseline_cost_factor"); it != j.end() && it->is_number())
-        r.baselineCostFactor = it->get<double>();
     if (const auto it = j.find("tail_ms"); it != j.end() && it->is_number())
         r.tailMs = it->get<double>();
     if (const auto it = j.find("drain_ms"); it != j.end() && it->is_number())

@@ -202,44 +202,13 @@ double hostScaleForBlockDispatch(
     return nearestMeeting(at, 0.25, 4, targetMs, 1, Halving::Geometric);
 }
 
-// The captured step with the profiler's cost per event refitted (all its classes by one factor on
-// the capture's, the nearest to 1 that meets it) so that its replayed block dispatch meets targetMs;
-// nullopt where no cost does (a target beyond the profiled host, or a calibration that took no cost
-// out).
-std::optional<StepSequence> refitCostToHost(const StepSequence& step, const ReplayCalibration& capture,
-    const ReplayCosts& costs, int64_t stepsPerBlock, double hostWorkUs, double targetMs, double* factor)
-{
-    if (targetMs <= 0 || capture.perEventUs <= 0 || step.hostEventUs.empty())
-        return std::nullopt;
-    const StepSequence raw = uncalibratedHost(step, capture);
-    const auto at = [&](double f) {
-        ReplayCalibration c;
-        c.perEventUs = f * capture.perEventUs;
-        if (capture.perEventOffLoopUs)
-            c.perEventOffLoopUs = f * *capture.perEventOffLoopUs;
-        StepSequence out = calibrated(raw, c);
-        out.idleStartUs = step.idleStartUs;
-        return out;
-    };
-    // Decreasing in the factor: negated, with its target.
-    const auto negatedMs = [&](double f) { return -replayedBlockDispatchMs(at(f), costs, stepsPerBlock, hostWorkUs); };
-    const double most = 0.95 * raw.stepHostUs / double(raw.hostEventUs.size()) / capture.perEventUs;
-    const double slack = blockTolerance * targetMs;
-    if (-negatedMs(0) < targetMs - slack || -negatedMs(most) > targetMs + slack)
-        return std::nullopt;
-    const double f = nearestMeeting(negatedMs, 0, most, -targetMs, 1, Halving::Arithmetic);
-    if (factor)
-        *factor = f;
-    return at(f);
-}
-
 } // namespace
 
 bool fitsIdleStart(const StepSequence& captured) { return !hostSetsThePace(captured, 0); }
 
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs,
-    const std::vector<double>& blockDispatchMs, const ReplayCalibration* calibration)
+    const std::vector<double>& blockDispatchMs)
 {
     ReplayFit fit;
     // The drain was measured beside the dispatch the captured step is calibrated to, at the same
@@ -252,17 +221,10 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);
     if (blocksMs > 0 && !started.ops.empty()) {
         fit.blockDispatchMs = blocksMs;
-        const auto refitted = calibration
-            ? refitCostToHost(started, *calibration, costs, stepsPerBlock, hostWorkUs, blocksMs, &fit.costFactor)
-            : std::optional<StepSequence> {};
-        if (refitted) {
-            host = *refitted;
-        } else {
-            fit.hostScale = hostScaleForBlockDispatch(started, costs, stepsPerBlock, hostWorkUs, blocksMs);
-            ReplayCalibration c;
-            c.hostScale = fit.hostScale;
-            host = calibrated(started, c);
-        }
+        fit.hostScale = hostScaleForBlockDispatch(started, costs, stepsPerBlock, hostWorkUs, blocksMs);
+        ReplayCalibration c;
+        c.hostScale = fit.hostScale;
+        host = calibrated(started, c);
         for (int decile = 1; decile <= 9; ++decile) {
             const double ms = quantile(blockDispatchMs, decile / 10.0);
             fit.blockDecilesMs.push_back(ms);

@@ -106,14 +106,10 @@ struct ReplayFit {
     // The host's spread from step to step within a block, as factors on a step's host, in the order
     // the replay gives them to consecutive steps (withinBlockSpread); empty: every step of a block alike.
     std::vector<double> stepSpread;
-    // Where the captured step's calibration took a profiler cost out of each event and the blocks'
-    // host time is known: that cost refitted so the step's host meets the blocks' median, as a factor
-    // on the capture's costs (1: as captured). 0 where the host was scaled instead.
-    double costFactor = 0;
 };
 ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& costs, int64_t stepsPerBlock,
     double hostWorkUs, double baselineMs, double baselineLagMs, double drainMs = 0,
-    const std::vector<double>& blockDispatchMs = {}, const ReplayCalibration* calibration = nullptr);
+    const std::vector<double>& blockDispatchMs = {});
 
 // The host's spread from step to step within a block, from the baseline's blocks' first two steps
 // (BlockTiming::firstStepsDispatchMs: from an idle GPU, before the queue fills, so both time the host

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace synctax {
 
@@ -310,39 +311,31 @@ double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity)
 
 namespace {
 
-// fitCalibration's split: the cost per event moved from the other threads' events to the loop's,
-// the dispatch kept, until the replayed drain meets drainUs (or nothing is left on the others).
-void splitToDrain(
-    const StepSequence& seq, ReplayCalibration& c, double dispatchUs, double drainUs, std::int64_t queueCapacity)
+// The host scale on top of `c` whose replay from an idle GPU dispatches targetUs. The replayed host
+// time grows with the scale (a full queue can only hold it back for longer).
+double hostScaleFor(const StepSequence& seq, ReplayCalibration c, double targetUs, std::int64_t queueCapacity)
 {
-    const auto offLoop = size_t(std::count(seq.hostEventOffLoop.begin(), seq.hostEventOffLoop.end(), 1));
-    const size_t onLoop = seq.hostEventUs.size() - offLoop;
-    if (drainUs <= 0 || offLoop == 0 || onLoop == 0 || c.perEventUs <= 0)
-        return;
-    if (hostSetsThePace(calibrated(seq, c), 0))
-        return; // its GPU waits on the host anyway: what is left at its end follows the host
-    const double even = c.perEventUs;
-    const double largestOnLoop = 0.95 * seq.stepHostUs / double(onLoop);
-    // At a share s of the even cost left on the other threads, the loop's cost that keeps the dispatch.
-    const auto at = [&](double share) {
-        ReplayCalibration trial = c;
-        trial.perEventOffLoopUs = share * even;
-        const auto dispatchAt = [&](double cost) {
-            trial.perEventUs = cost;
-            return -replayedDispatchUs(calibrated(seq, trial), queueCapacity);
-        };
-        trial.perEventUs = bisect(dispatchAt, 0, largestOnLoop, -dispatchUs, 50, Halving::Arithmetic);
-        return trial;
+    const auto hostAt = [&](double scale) {
+        c.hostScale = scale;
+        return replayedDispatchUs(calibrated(seq, c), queueCapacity);
     };
-    const auto drainAt = [&](double share) { return replayedDrainUs(calibrated(seq, at(share)), queueCapacity); };
-    if (drainAt(1) <= drainUs)
-        return; // the even cost drains soon enough: a late start of the GPU, if anything (fitIdleStartToDrain)
-    const double atZero = drainAt(0);
-    const double share = atZero >= drainUs ? 0 : bisect(drainAt, 0, 1, drainUs, 40, Halving::Arithmetic);
-    const ReplayCalibration split = at(share);
-    c.perEventUs = split.perEventUs;
-    c.perEventOffLoopUs = split.perEventOffLoopUs;
-    c.splitDrainShortUs = share == 0 ? std::max(0.0, atZero - drainUs) : 0;
+    return bisect(hostAt, 1e-3, 100, targetUs, 80, Halving::Geometric);
+}
+
+// The profiler's cost per recorded host event that alone (no scale) brings the replayed dispatch to
+// targetUs, up to what leaves 5% of the recorded host time; nullopt where none does.
+std::optional<double> costAloneFor(
+    const StepSequence& seq, const ReplayCalibration& c, double targetUs, std::int64_t queueCapacity)
+{
+    const auto hostWithCost = [&](double cost) {
+        ReplayCalibration trial = c;
+        trial.perEventUs = cost;
+        return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
+    };
+    const double most = 0.95 * seq.stepHostUs / double(seq.hostEventUs.size());
+    if (hostWithCost(0) < targetUs || hostWithCost(most) > targetUs)
+        return std::nullopt;
+    return bisect([&](double cost) { return -hostWithCost(cost); }, 0, most, -targetUs, 60, Halving::Arithmetic);
 }
 
 } // namespace
@@ -351,6 +344,7 @@ ReplayCalibration fitCalibration(
     const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity, double drainMs)
 {
     ReplayCalibration c;
+    c.evenFirst = true;
     const double recordedGpu = gpuTimeUs(seq);
     const double targetGpu = gMs * 1e3;
     if (!seq.ops.empty() && recordedGpu > 0 && targetGpu > 0) {
@@ -360,34 +354,32 @@ ReplayCalibration fitCalibration(
             c.gpuScale = targetGpu / recordedGpu;
     }
     const double targetHost = dispatchMs * 1e3;
-    const auto hostAt = [&](double scale) {
-        ReplayCalibration trial = c;
-        trial.hostScale = scale;
-        return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
-    };
     if (targetHost <= 0 || seq.stepHostUs <= 0)
         return c;
-    // With the host events known, take a cost out of each: the replayed host time falls as the
-    // cost grows. Up to what leaves 5% of the recorded host time; beyond that, scale.
-    if (!seq.hostEventUs.empty()) {
-        const auto hostWithCost = [&](double cost) {
-            ReplayCalibration trial = c;
-            trial.perEventUs = cost;
-            return replayedDispatchUs(calibrated(seq, trial), queueCapacity);
-        };
-        double lo = 0, hi = 0.95 * seq.stepHostUs / double(seq.hostEventUs.size());
-        if (hostWithCost(lo) >= targetHost && hostWithCost(hi) <= targetHost) {
-            c.perEventUs = bisect(
-                [&](double cost) { return -hostWithCost(cost); }, lo, hi, -targetHost, 60, Halving::Arithmetic);
-            splitToDrain(seq, c, targetHost, drainMs * 1e3, queueCapacity);
-            return c;
-        }
-        if (hostWithCost(hi) > targetHost)
-            c.perEventUs = hi;
-    }
-    // The replayed host time grows with the scale (a full queue can only hold it back for longer).
-    c.hostScale = bisect(hostAt, 1e-3, 100, targetHost, 80, Halving::Geometric);
-    return c;
+    ReplayCalibration even = c;
+    even.hostScale = hostScaleFor(seq, c, targetHost, queueCapacity);
+    const double drainUs = drainMs * 1e3;
+    const auto drainOf
+        = [&](const ReplayCalibration& trial) { return replayedDrainUs(calibrated(seq, trial), queueCapacity); };
+    if (drainUs <= 0 || seq.hostEventUs.empty() || drainOf(even) <= drainUs)
+        return even;
+    const std::optional<double> alone = costAloneFor(seq, c, targetHost, queueCapacity);
+    if (!alone)
+        return even;
+    // A share of that cost taken out per event, the rest of the way stretched evenly.
+    const auto at = [&](double share) {
+        ReplayCalibration trial = c;
+        trial.perEventUs = share * *alone;
+        trial.hostScale = hostScaleFor(seq, trial, targetHost, queueCapacity);
+        return trial;
+    };
+    const ReplayCalibration all = at(1);
+    const double drainAll = drainOf(all);
+    if (drainAll >= drainOf(even))
+        return even; // the cost per event drains no sooner: the late drain is not the host's shape
+    if (drainAll >= drainUs)
+        return all;
+    return at(bisect([&](double share) { return -drainOf(at(share)); }, 0, 1, -drainUs, 40, Halving::Arithmetic));
 }
 
 double syncWaitsUs(const StepSequence& seq)

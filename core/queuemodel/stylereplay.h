@@ -89,8 +89,8 @@ std::vector<StyleReplayPrediction> predictStyles(const StepSequence& seq, const 
 // How a profiled sequence was brought to unprofiled timing.
 struct ReplayCalibration {
     // The profiler's own host cost per recorded host event (StepSequence::hostEventUs), taken out
-    // where each event lies: its overhead falls where ops are dense (an optimizer's many small
-    // launches), not evenly over the step. Applied first, then hostScale.
+    // where each event lies. Applied first, then hostScale. An imported trace's calibration, and a
+    // share of one in a capture whose even stretch drains too late (fitCalibration).
     double perEventUs = 0;
     double hostScale = 1; // recorded host offsets, launch costs and step host time x this
     double gpuGapUs = 0; // added to every GPU op: the GPU's own gap between dependent ops
@@ -98,16 +98,21 @@ struct ReplayCalibration {
     double hostUncertaintyPct = 0; // how far the host scale may be off, in percent (0: not known)
     std::string how; // one line: what the scales were fitted to
     // The cost per event on the other host threads (StepSequence::hostEventOffLoop) where it was
-    // fitted apart from the loop's own (fitCalibration, to the step's drain); else perEventUs.
+    // fitted apart from the loop's own; else perEventUs. Written by earlier captures, which split
+    // the cost between the threads to meet the step's drain.
     std::optional<double> perEventOffLoopUs;
-    // How much later than measured the replayed step from an idle GPU still drains with nothing left
-    // on the other threads (µs); 0 where the split met the drain or was not made.
+    // How much later than measured such a capture's replayed step from an idle GPU still drained with
+    // nothing left on the other threads (µs); 0 where the split met the drain or was not made.
     double splitDrainShortUs = 0;
     // Recorded host offsets and the unprofiled offsets they map to, both increasing: the host map
     // is linear between them and moves by the last pair's difference after it (a step's phases
     // mapped onto their unprofiled times, ImportedLoopOptions::phasesMs). Where set, it takes the
     // place of the per-event cost; hostScale still applies after it.
     std::vector<std::pair<double, double>> hostKnots;
+    // Fitted as fitCalibration fits now: evenly, a share of the cost per event toward the drain.
+    // False in files written before, which took the cost per event alone (recalibratedCapture in
+    // core/analysis/replayfit.h fits them again).
+    bool evenFirst = false;
 };
 
 StepSequence calibrated(const StepSequence& seq, const ReplayCalibration& calibration);
@@ -132,18 +137,23 @@ double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
 double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
 
 // The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle
-// GPU, dispatchMs of host time, by bisection: the cost per recorded host event where the sequence
-// has its host events, else the host scale. The queue's blocking is part of the replay, so a step
-// that fills the queue is fitted without counting its wait as dispatch.
+// GPU, dispatchMs of host time: its recorded host stretched evenly (hostScale, by bisection). The
+// queue's blocking is part of the replay, so a step that fills the queue is fitted without counting
+// its wait as dispatch.
 //
-// With drainMs (the same step's drain from an idle GPU, unprofiled; 0: not measured), for a step
-// that is not dispatch-bound by itself and has events on another thread than the loop's: where the
-// even cost leaves the replayed step draining later than measured, the cost moves from the other
-// threads' events to the loop's, the dispatch kept, until the drains meet or nothing is left on the
-// others (then the replay still drains late: `splitDrainShortUs`). The profiler costs an
-// event of the loop's thread more than one of the autograd engine's (the Python loops on the H200:
-// about 3.6 against 2.2-3.0 us per op), so an even cost leaves the replayed forward too slow and the
-// backward too fast: the GPU starves early in the step and is left with a tail at its end.
+// Evenly, not by a cost per recorded host event (perEventUs): on the H200 the runner's ResNet-50
+// step, profiled at 33 ms of host for 19 to 27 ms unprofiled, keeps by a cost per event a forward
+// and the first half of its backward too slow for the second half, so that even a host slower than
+// the GPU left it about 9 ms behind at the step's end. The blocks' own steps say otherwise: the wait
+// of a sync right after the step was G - D + 0.6 to 0.9 ms for D from 16 to 29 ms, at every host
+// work, on three starts (scripts/sync-wait-against-host.py, docs/method.md).
+//
+// With drainMs (the same step's drain from an idle GPU, unprofiled; 0: not measured), where the even
+// stretch drains later than that and the step's host events are known: a share of the cost per
+// event that alone would meet the dispatch is taken out at the events and the rest stretched, the
+// share that meets the drain (all of it where none does, none where the cost per event drains no
+// sooner). A CUDA graph's step is such a one: the profiler's cost lies at the few events before its
+// one launch, which the even stretch puts halfway through the step.
 ReplayCalibration fitCalibration(
     const StepSequence& seq, double dispatchMs, double gMs, std::int64_t queueCapacity, double drainMs = 0);
 

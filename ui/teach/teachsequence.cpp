@@ -4,6 +4,7 @@
 #include "ui/teach/teachview.h"
 
 #include "core/analysis/format.h"
+#include "core/analysis/replayfit.h"
 #include "core/files/resultsloader.h"
 #include "core/queuemodel/tracewhatif.h"
 #include "ui/charts/taxcurvechart.h"
@@ -137,8 +138,9 @@ void TeachView::loadSequenceFromResults(const QString& path)
     }
     for (const GroupResult& group : loaded.result->groups) {
         if (group.replay) {
-            // With the GPU's start on an idle queue the run fitted to its step from idle.
-            StepSequence step = group.replay->step;
+            // With the GPU's start on an idle queue the run fitted to its step from idle; a step
+            // calibrated by a cost per event (older runs) stretched evenly, as the runner does now.
+            StepSequence step = recalibratedCapture(*group.replay).step;
             step.idleStartUs = group.replay->idleStartUs;
             setLaunchSequence(step,
                 tr("%1 (%2/%3)").arg(name, QString::fromStdString(group.model), QString::fromStdString(group.mode)),

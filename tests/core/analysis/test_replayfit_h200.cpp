@@ -74,3 +74,48 @@ TEST(ReplayFitH200, EveryCellOfARegimesRunIsPredictedWithinTwoPoints)
         EXPECT_LE(std::abs(m.predictedPct - m.measuredPct), 2.0)
             << name << ": predicted " << m.predictedPct << "%, measured " << m.measuredPct << "%";
 }
+
+TEST(ReplayFit, ACaptureCalibratedByACostPerEventAloneIsFittedAgainAsNow)
+{
+    // As profiled: 20 launches 100 µs apart from 50, the first ten with five host events before each,
+    // 2000 µs of host. An earlier capture took 4 µs out of each event (1800 µs), and its step from an
+    // idle GPU was that: the recorded step stretched evenly to it is x 0.9 everywhere.
+    StepSequence recorded;
+    for (int j = 0; j < 20; ++j) {
+        for (int e = 0; e < (j < 10 ? 5 : 0); ++e)
+            recorded.hostEventUs.push_back(50 + j * 100.0 - 50 + 10 * e);
+        recorded.ops.push_back({ 50 + j * 100.0, 10.0, 10.0 + 1.5, 7 });
+    }
+    recorded.stepHostUs = 2000;
+    CapturedReplay old;
+    old.calibration.perEventUs = 4;
+    old.calibration.gpuGapUs = 1.5;
+    old.calibration.how = "the profiler's 4.00 us per recorded host event (50 per step) taken out";
+    ReplayCalibration cost;
+    cost.perEventUs = 4;
+    old.step = calibrated(recorded, cost); // the GPU ops as the file holds them, their gap in
+    old.step.idleStartUs = 300;
+    old.dispatchMs = 1.8;
+    ASSERT_NEAR(old.step.ops[10].issueUs, 1050 - 200, 1e-9);
+    const CapturedReplay even = recalibratedCapture(old);
+    EXPECT_DOUBLE_EQ(even.calibration.perEventUs, 0);
+    EXPECT_NEAR(even.calibration.hostScale, 0.9, 1e-9);
+    EXPECT_DOUBLE_EQ(even.calibration.gpuGapUs, 1.5);
+    EXPECT_NEAR(even.step.stepHostUs, 1800, 1e-6);
+    for (size_t i = 0; i < recorded.ops.size(); ++i) {
+        EXPECT_NEAR(even.step.ops[i].issueUs, recorded.ops[i].issueUs * 0.9, 1e-6) << i;
+        EXPECT_NEAR(even.step.ops[i].gpuUs, 11.5, 1e-12) << i; // the gap is not added twice
+    }
+    EXPECT_DOUBLE_EQ(even.step.idleStartUs, 300);
+    EXPECT_TRUE(even.calibration.evenFirst);
+    EXPECT_EQ(even.calibration.how,
+        "host x 0.90, evenly, to the unprofiled step from an idle GPU (1.80 ms); GPU ops and their gaps to G, in "
+        "place of the recorded profiler cost of 4.00 us per host event");
+    // A capture fitted as now, or one without its events, comes back as it is.
+    CapturedReplay now = old;
+    now.calibration.evenFirst = true;
+    EXPECT_DOUBLE_EQ(recalibratedCapture(now).calibration.perEventUs, 4);
+    CapturedReplay bare = old;
+    bare.step.hostEventUs.clear();
+    EXPECT_DOUBLE_EQ(recalibratedCapture(bare).calibration.perEventUs, 4);
+}

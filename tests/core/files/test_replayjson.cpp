@@ -15,6 +15,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.calibration.perEventUs = 1.5;
     r.calibration.perEventOffLoopUs = 0.75;
     r.calibration.splitDrainShortUs = 125;
+    r.calibration.evenFirst = true;
     r.calibration.hostScale = 0.66;
     r.calibration.gpuGapUs = 1.25;
     r.calibration.how = "host x 0.66";
@@ -31,7 +32,6 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.step.ops = { { 0, 4.5, 2.5, 7 }, { 10.5, 4.25, 30000, 7 } };
     r.step.hostEventUs = { 0.0, 3.25, 10.5 };
     r.step.hostEventOffLoop = { 0, 1, 0 };
-    r.baselineCostFactor = 0.625;
     std::string error;
     const auto back = replayFromJson(replayToJson(r), error);
     ASSERT_TRUE(back) << error;
@@ -42,6 +42,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     ASSERT_TRUE(back->calibration.perEventOffLoopUs);
     EXPECT_DOUBLE_EQ(*back->calibration.perEventOffLoopUs, 0.75);
     EXPECT_DOUBLE_EQ(back->calibration.splitDrainShortUs, 125);
+    EXPECT_TRUE(back->calibration.evenFirst);
     // Without a split (and in files from before it), the other threads cost what the loop's do.
     r.calibration.perEventOffLoopUs.reset();
     r.calibration.splitDrainShortUs = 0;
@@ -61,7 +62,6 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_EQ(back->step.ops[1].stream, 7);
     EXPECT_EQ(back->step.hostEventUs, r.step.hostEventUs);
     EXPECT_EQ(back->step.hostEventOffLoop, r.step.hostEventOffLoop);
-    EXPECT_DOUBLE_EQ(back->baselineCostFactor, 0.625);
 }
 
 TEST(ReplayJson, TheStepsHostEventsAreCheckedWhereTheFileHasThem)

@@ -369,49 +369,56 @@ TEST(StyleReplay, TheProfilersCostPerEventCanDifferBetweenTheLoopsThreadAndTheOt
     EXPECT_NEAR(split.ops[11].issueUs, 1120 - 200 - 20, kEps);
 }
 
-TEST(StyleReplay, TheCalibrationSplitsTheCostBetweenThreadsToMeetTheMeasuredDrain)
+TEST(StyleReplay, TheCalibrationStretchesTheRecordedHostEvenlyWhateverItsEvents)
 {
-    // The unprofiled step: 8 µs per event on the loop's thread, 1 µs on the other. Its dispatch is
-    // 1650 - 400 - 50 = 1200 µs. The forward's GPU work keeps up with its launches (60 µs apart, 50
-    // µs each), so the backward's first launch, at 1060 - 400 - 5 = 655 µs, ends at 665 and the GPU
-    // drains at 665 + 2000 = 2665 µs.
+    // 1650 µs of host recorded, its forward's events on the loop's thread and its backward's on
+    // another, measured unprofiled at 1200 µs: every offset x 1200 / 1650, the events' as well, no
+    // cost taken out per event; the GPU's 2.5 ms are all recorded, so no gap is added.
     const StepSequence seq = forwardThenBackward();
-    ReplayCalibration truth;
-    truth.perEventUs = 8;
-    truth.perEventOffLoopUs = 1;
-    const double dispatchUs = replayedDispatchUs(calibrated(seq, truth), 1021);
-    const double drainUs = replayedDrainUs(calibrated(seq, truth), 1021);
-    EXPECT_NEAR(dispatchUs, 1200, 1e-6);
-    EXPECT_NEAR(drainUs, 2665, 1e-6);
-    // One cost for every event (4.5 µs) keeps the dispatch but leaves the forward too slow: the
-    // backward starts at 1060 - 55 x 4.5 and the step drains at 2822.5 µs.
-    const ReplayCalibration even = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021);
-    EXPECT_NEAR(even.perEventUs, 4.5, 1e-6);
-    EXPECT_FALSE(even.perEventOffLoopUs);
-    EXPECT_NEAR(replayedDrainUs(calibrated(seq, even), 1021), 2822.5, 1e-6);
-    // With the drain measured, the split comes back: the dispatch asks on + off = 9, the drain
-    // 3025 - 45 on = 2665.
-    const ReplayCalibration fitted = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, drainUs * 1e-3);
-    EXPECT_NEAR(fitted.perEventUs, 8, 1e-3);
-    ASSERT_TRUE(fitted.perEventOffLoopUs);
-    EXPECT_NEAR(*fitted.perEventOffLoopUs, 1, 1e-3);
-    EXPECT_NEAR(replayedDispatchUs(calibrated(seq, fitted), 1021), dispatchUs, 1e-3);
-    EXPECT_NEAR(replayedDrainUs(calibrated(seq, fitted), 1021), drainUs, 1e-2);
-    EXPECT_DOUBLE_EQ(fitted.splitDrainShortUs, 0);
-    // A drain sooner than any split reaches: all of the cost on the loop's thread (9 µs per event:
-    // the backward's first launch ends at 1060 - 450 + 10 = 620, the drain at 2620 µs), and how
-    // much later it still drains is said.
-    const ReplayCalibration unreachable = fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, 2.5);
-    ASSERT_TRUE(unreachable.perEventOffLoopUs);
-    EXPECT_NEAR(*unreachable.perEventOffLoopUs, 0, 1e-12);
-    EXPECT_NEAR(unreachable.perEventUs, 9, 1e-3);
-    EXPECT_NEAR(unreachable.splitDrainShortUs, 120, 1e-2);
-    // A drain the even cost already meets moves nothing (a late GPU start is fitted elsewhere).
-    EXPECT_FALSE(fitCalibration(seq, dispatchUs * 1e-3, 2.5, 1021, 3.0).perEventOffLoopUs);
-    // Nor does a step with all its events on the loop's thread.
-    StepSequence oneThread = seq;
-    oneThread.hostEventOffLoop.clear();
-    EXPECT_FALSE(fitCalibration(oneThread, dispatchUs * 1e-3, 2.5, 1021, drainUs * 1e-3).perEventOffLoopUs);
+    const ReplayCalibration fit = fitCalibration(seq, 1.2, 2.5, 1021);
+    const double s = 1200.0 / 1650.0;
+    EXPECT_NEAR(fit.hostScale, s, 1e-9);
+    EXPECT_DOUBLE_EQ(fit.perEventUs, 0);
+    EXPECT_FALSE(fit.perEventOffLoopUs);
+    EXPECT_NEAR(fit.gpuGapUs, 0, 1e-9);
+    const StepSequence cal = calibrated(seq, fit);
+    EXPECT_NEAR(cal.stepHostUs, 1200, 1e-6);
+    for (size_t i = 0; i < seq.ops.size(); ++i) {
+        EXPECT_NEAR(cal.ops[i].issueUs, seq.ops[i].issueUs * s, 1e-6) << i;
+        EXPECT_NEAR(cal.ops[i].hostUs, seq.ops[i].hostUs * s, 1e-6) << i;
+    }
+    for (size_t j = 0; j < seq.hostEventUs.size(); ++j)
+        EXPECT_NEAR(cal.hostEventUs[j], seq.hostEventUs[j] * s, 1e-6) << j;
+    // The backward keeps its share of the host: its ten launches span 540 x s µs.
+    EXPECT_NEAR(cal.ops[19].issueUs - cal.ops[10].issueUs, 540 * s, 1e-6);
+}
+
+TEST(StyleReplay, AStepThatTheEvenStretchDrainsTooLateTakesAShareOfTheCostPerEventFirst)
+{
+    // A CUDA graph's step as profiled: six events 12 µs apart from 2 µs, then its one launch at
+    // 70 µs (50 µs long), 130 µs of host; 185 µs of GPU. Unprofiled, each event cost 10 µs less:
+    // the launch from 10 to 60 µs, 70 µs of dispatch, drained at 60 + 185 = 245 µs.
+    StepSequence seq;
+    for (int e = 0; e < 6; ++e)
+        seq.hostEventUs.push_back(2 + 12.0 * e);
+    seq.ops = { { 70, 50, 185, 7 } };
+    seq.stepHostUs = 130;
+    // Stretched evenly to 70 µs, the launch ends at 120 x 70 / 130 = 64.6 µs and drains 4.6 µs late:
+    // with that drain measured, the whole cost per event comes back.
+    const ReplayCalibration even = fitCalibration(seq, 0.070, 0.185, 1021);
+    EXPECT_NEAR(replayedDrainUs(calibrated(seq, even), 1021), 120 * 70.0 / 130 + 185, 1e-6);
+    const ReplayCalibration all = fitCalibration(seq, 0.070, 0.185, 1021, 0.245);
+    EXPECT_NEAR(all.perEventUs, 10, 1e-6);
+    EXPECT_NEAR(all.hostScale, 1, 1e-6);
+    EXPECT_TRUE(all.evenFirst);
+    // A drain between the two: a share of it, the dispatch kept.
+    const ReplayCalibration share = fitCalibration(seq, 0.070, 0.185, 1021, 0.247);
+    EXPECT_GT(share.perEventUs, 0);
+    EXPECT_LT(share.perEventUs, 10);
+    EXPECT_NEAR(replayedDrainUs(calibrated(seq, share), 1021), 247, 1e-3);
+    EXPECT_NEAR(replayedDispatchUs(calibrated(seq, share), 1021), 70, 1e-6);
+    // A drain the even stretch meets leaves it even.
+    EXPECT_DOUBLE_EQ(fitCalibration(seq, 0.070, 0.185, 1021, 0.260).perEventUs, 0);
 }
 
 TEST(StyleReplay, TheRecordedHostComesBackFromACalibratedStep)
@@ -490,39 +497,25 @@ StepSequence denseThenBare()
 
 } // namespace
 
-TEST(StyleReplay, TheBlocksHostTimeRefitsTheProfilersCostWhereTheStepsEventsAreKnown)
+TEST(StyleReplay, TheBlocksHostTimeScalesTheCapturedStep)
 {
     // Captured at 4 µs per event (1800 µs of host); the blocks ran at 1.9 ms. The host that meets
-    // them nearest the capture's is 1% under them, 1881 µs: refitting the cost takes 1.19 µs from
-    // each of the 50 events (the factor 0.595), and the first bare launch lands at 1050 - 50 x 2.38.
-    // Scaling the captured step instead would put it at (1050 - 200) x 1881 / 1800.
+    // them nearest the capture's is 1% under them, 1881 µs: the captured step x 1881 / 1800, its
+    // first bare launch at (1050 - 200) x 1881 / 1800.
     const StepSequence raw = denseThenBare();
     ReplayCalibration capture;
     capture.perEventUs = 4;
     const StepSequence captured = calibrated(raw, capture);
     EXPECT_NEAR(captured.stepHostUs, 1800, kEps);
     ReplayCosts costs;
-    const std::vector<double> blocks(5, 1.9);
-    const ReplayFit refit = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks, &capture);
-    EXPECT_NEAR(refit.costFactor, 0.595, 1e-6);
-    EXPECT_DOUBLE_EQ(refit.hostScale, 1);
-    EXPECT_NEAR(refit.regime.dMs, 1.881, 1e-6);
-    EXPECT_NEAR(refit.step.ops[10].issueUs, 1050 - 50 * 4 * 0.595, 1e-3);
-    EXPECT_NEAR(refit.step.ops[9].issueUs, 950 - 50 * 4 * 0.595, 1e-3); // all 50 events lie before it
-    const ReplayFit scaled = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, blocks);
-    EXPECT_DOUBLE_EQ(scaled.costFactor, 0);
+    const ReplayFit scaled = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, std::vector<double>(5, 1.9));
+    EXPECT_NEAR(scaled.hostScale, 1881.0 / 1800.0, 1e-6);
+    EXPECT_NEAR(scaled.regime.dMs, 1.881, 1e-6);
     EXPECT_NEAR(scaled.step.ops[10].issueUs, 850 * 1881.0 / 1800.0, 1e-3);
-    // Blocks slower than the step as profiled: no cost reaches them, so the host is scaled.
-    const ReplayFit beyond = fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 2.1 }, &capture);
-    EXPECT_DOUBLE_EQ(beyond.costFactor, 0);
-    EXPECT_NEAR(beyond.hostScale, 2079.0 / 1800.0, 1e-6);
+    // Blocks slower than the step as profiled: the same.
+    EXPECT_NEAR(fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 2.1 }).hostScale, 2079.0 / 1800.0, 1e-6);
     // Blocks within 1% of the capture leave it as it is.
-    EXPECT_DOUBLE_EQ(fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 1.81 }, &capture).costFactor, 1);
-    // Nor is anything refitted for a step without its events (files from before they were kept).
-    StepSequence bare = captured;
-    bare.hostEventUs.clear();
-    bare.hostEventOffLoop.clear();
-    EXPECT_DOUBLE_EQ(fitReplayToBaseline(bare, costs, 10, 0, 0, 0, 0, blocks, &capture).costFactor, 0);
+    EXPECT_DOUBLE_EQ(fitReplayToBaseline(captured, costs, 10, 0, 0, 0, 0, { 1.81 }).hostScale, 1);
 }
 
 TEST(StyleReplay, TheBaselineBlocksHostTimesSetTheHostAndTheSpreadOfThePrediction)
