@@ -373,7 +373,7 @@ ReplayCalibration fitCalibration(
         trial.hostScale = hostScaleFor(seq, trial, targetHost, queueCapacity);
         return trial;
     };
-    const ReplayCalibration all = at(1);
+    ReplayCalibration all = at(1);
     const double drainAll = drainOf(all);
     if (drainAll >= drainOf(even))
         return even; // the cost per event drains no sooner: the late drain is not the host's shape
