@@ -147,13 +147,15 @@ std::map<std::string, StyleHostCost> measureStyleCosts(
 }
 
 // How much longer the host takes over a step right after it waited for the GPU in a read-back
-// (`.item()` of the loss) than right after a step without one, as a loop runs them: steps back to
-// back, each after the group's host work, in pairs whose two steps follow a read and no read in a
-// seeded random order (so neither is always first); the 10%-trimmed mean of the pairs'
-// differences in dispatch time, µs. The step right after a read finds an idle GPU, as it does in
-// the loop. Measured only where the host sets the pace and enough pairs fit the time given: where
-// the GPU sets it, the step after no read waits on a full queue, and a long step's pairs are too
-// few to resolve tens of µs against its step-to-step spread.
+// (`.item()` of the loss) than right after a step without one, as a loop runs them: blocks of steps
+// back to back, each after the group's host work, every step of one block after a read and none of
+// the other's, the two blocks of a pair in a seeded random order (so neither is always first); the
+// 10%-trimmed mean of the pairs' differences in mean dispatch time per step, µs. Blocks, not single
+// steps in turn: on the H200 tiny_mlp's blocks ran 10 to 16 µs slower per step after a read where
+// steps alternating a read and none measured -1.1 µs (start 24), so the slowdown outlasts the step
+// after the read. Measured only where the host sets the pace and enough pairs fit the time given:
+// where the GPU sets it, a step after no read waits on a full queue, and a long step's pairs are
+// too few to resolve tens of µs against its step-to-step spread.
 struct AfterSync {
     double us = 0;
     int pairs = 0;
@@ -162,11 +164,12 @@ struct AfterSync {
 AfterSync measureAfterSync(StepExecutor& executor, const ReplayRegime& regime, double hostWorkUs, double stepMs)
 {
     constexpr double budgetMs = 3000;
-    constexpr int fewestPairs = 400; // a 1 ms step's spread (about 150 us) to within about 10 us
-    constexpr int mostPairs = 1000;
+    constexpr int blockSteps = 10;
+    constexpr int fewestPairs = 40; // a 1 ms step's spread (about 150 us) to within about 10 us
+    constexpr int mostPairs = 100;
     if (!hostSetsThePace(regime.dMs, regime.gMs, hostWorkUs) || stepMs <= 0)
         return {};
-    const int pairs = std::min(mostPairs, int(budgetMs / (2 * stepMs)));
+    const int pairs = std::min(mostPairs, int(budgetMs / (2 * blockSteps * stepMs)));
     if (pairs < fewestPairs)
         return {};
     std::mt19937 order(20261202);
@@ -174,20 +177,24 @@ AfterSync measureAfterSync(StepExecutor& executor, const ReplayRegime& regime, d
     differences.reserve(size_t(pairs));
     executor.synchronize();
     StepOutput out = executor.step();
-    for (int i = 0; i < pairs; ++i) {
-        const bool readFirst = (order() & 1U) != 0;
-        double afterRead = 0;
-        double afterNone = 0;
-        for (int half = 0; half < 2; ++half) {
-            const bool read = (half == 0) == readFirst;
+    // Mean dispatch per step over one block, every step after a read or none.
+    const auto block = [&](bool read) {
+        double us = 0;
+        for (int i = 0; i < blockSteps; ++i) {
             if (read)
                 (void)out.loss.item<float>();
             spinForUs(int64_t(hostWorkUs));
             const int64_t t0 = steadyNowNs();
             out = executor.step();
-            (read ? afterRead : afterNone) = double(steadyNowNs() - t0) * 1e-3;
+            us += double(steadyNowNs() - t0) * 1e-3;
         }
-        differences.push_back(afterRead - afterNone);
+        return us / blockSteps;
+    };
+    for (int i = 0; i < pairs; ++i) {
+        const bool readFirst = (order() & 1U) != 0;
+        const double first = block(readFirst);
+        const double second = block(!readFirst);
+        differences.push_back(readFirst ? first - second : second - first);
     }
     executor.synchronize();
     return { trimmedMean(differences, 0.1), pairs };

@@ -30,10 +30,11 @@ struct ReplayCosts {
     double extraLaunchUs = 2; // GPU time of each small launch a style adds (an add, a copy, a metric)
     double extraLaunchHostUs = 7; // host time of such a launch
     // How much longer the host takes over a step that follows a read-back than over one that follows
-    // no read, from pairs of steps in a loop whose host sets the pace (core/engine/launchcapture.cpp);
+    // no read, from pairs of blocks of steps in a loop whose host sets the pace, every step of one
+    // block after a read (core/engine/launchcapture.cpp; earlier files: pairs of single steps);
     // charged at each read that a step of the block follows. 0 where it was not measured.
     double afterSyncUs = 0;
-    int afterSyncPairs = 0; // the pairs of steps behind afterSyncUs; 0: not measured
+    int afterSyncPairs = 0; // the pairs behind afterSyncUs; 0: not measured
     // Measured costs by style name; a style listed here is charged these instead of the defaults.
     std::map<std::string, StyleHostCost> measured;
     std::string source = "defaults"; // "measured on cuda:0", "defaults": said beside each prediction
