@@ -45,7 +45,7 @@ struct ReplayCosts {
 // the other steps). The baseline and styles outside the catalog cost nothing.
 StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs);
 
-// "; a step after a read-back dispatches 14.2 us slower (1000 pairs)" where it was measured, else "".
+// "; a step after a read-back dispatches 14.2 us slower (100 pairs)" where it was measured, else "".
 std::string afterSyncText(const ReplayCosts& costs);
 
 struct StyleBlockReplay {
