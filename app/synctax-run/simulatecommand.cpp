@@ -107,9 +107,9 @@ int compareWithMeasured(const std::string& path)
         std::vector<Prediction> predictions;
         if (group.replay) {
             // The run's own predictions again: the captured step, refitted to the measured baseline.
-            const CapturedReplay replay = recalibratedCapture(*group.replay);
-            const BaselineFit f = fitCapturedReplay(replay, baseline, steps, group.regime.hUs);
+            const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
             const ReplayFit& fit = f.fit;
+            const CapturedReplay& replay = f.capture;
             predictions = replayPredictions(fit, replay.costs, styles, steps, group.regime.hUs);
             std::cout << "\n"
                       << name << ": replay of " << fit.step.ops.size() << " launches, D "

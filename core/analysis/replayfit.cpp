@@ -27,10 +27,8 @@ CapturedReplay recalibratedCapture(const CapturedReplay& replay)
         return replay;
     const StepSequence recorded = uncalibratedHost(replay.step, was);
     // The GPU ops already carry their gap and scale: fitted to their own total, nothing moves them.
-    // The drain as timed ends with a synchronize, whose own round trip the replay's step does not pay.
-    const double drainMs = replay.drainMs > 0 ? replay.drainMs - replay.costs.syncUs * 1e-3 : 0;
-    const ReplayCalibration now = fitCalibration(
-        recorded, replay.dispatchMs, gpuTimeUs(recorded) * 1e-3, ReplayOptions {}.queueCapacity, drainMs);
+    const ReplayCalibration now = fitCalibration(recorded, replay.dispatchMs, gpuTimeUs(recorded) * 1e-3,
+        ReplayOptions {}.queueCapacity, drainBeforeSyncMs(replay.drainMs, replay.costs.syncUs));
     CapturedReplay out = replay;
     ReplayCalibration host;
     host.perEventUs = now.perEventUs;
@@ -50,8 +48,9 @@ CapturedReplay recalibratedCapture(const CapturedReplay& replay)
 BaselineFit fitCapturedReplay(
     const CapturedReplay& given, const CellResult* baseline, int64_t stepsPerBlock, double hostWorkUs)
 {
-    const CapturedReplay replay = recalibratedCapture(given);
     BaselineFit f;
+    f.capture = recalibratedCapture(given);
+    const CapturedReplay& replay = f.capture;
     if (baseline && !baseline->blockStepMs.empty())
         f.baselineMs = mean(baseline->blockStepMs);
     if (baseline && baseline->queue)

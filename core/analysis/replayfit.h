@@ -18,6 +18,7 @@ struct BaselineFit {
     ReplayFit fit;
     double baselineMs = 0;
     double baselineLagMs = 0;
+    CapturedReplay capture; // the capture the fit started from, as the runner calibrates it now
 };
 
 // A capture's calibration in one line (ReplayCalibration::how): its recorded host stretched evenly

@@ -253,9 +253,8 @@ std::optional<CapturedReplay> captureLaunchSequence(
     const FromIdle fromIdle = stepFromIdle(executor, int64_t(request.hostWorkUs), out);
     r.dispatchMs = fromIdle.dispatchMs;
     r.drainMs = fromIdle.drainMs;
-    // The drain as timed ends with a synchronize, whose own round trip the replay's step does not pay.
-    const double drainMs = r.drainMs > 0 ? r.drainMs - request.syncUs * 1e-3 : 0;
-    r.calibration = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, drainMs);
+    r.calibration
+        = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, drainBeforeSyncMs(r.drainMs, request.syncUs));
     r.calibration.how = captureCalibrationText(r.calibration, step.hostEventUs.size(), r.dispatchMs, r.drainMs);
     r.step = calibrated(step, r.calibration);
     r.regime = replayRegime(r.step, request.hostWorkUs);

@@ -215,7 +215,7 @@ ReplayFit fitReplayToBaseline(const StepSequence& captured, const ReplayCosts& c
     // host speed: the start is fitted there, before the host moves to the baseline's. Its closing
     // synchronize is the replay's syncUs.
     const StepSequence started = fitsIdleStart(captured)
-        ? fitIdleStartToDrain(captured, drainMs - costs.syncUs * 1e-3, &fit.idleStartUs)
+        ? fitIdleStartToDrain(captured, drainBeforeSyncMs(drainMs, costs.syncUs), &fit.idleStartUs)
         : captured;
     StepSequence host;
     const double blocksMs = blockDispatchMs.empty() ? 0 : median(blockDispatchMs);

@@ -309,6 +309,8 @@ double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity)
     return std::max(s.host, s.gpuFree);
 }
 
+double drainBeforeSyncMs(double drainMs, double syncUs) { return drainMs > 0 ? drainMs - syncUs * 1e-3 : 0; }
+
 namespace {
 
 // The host scale on top of `c` whose replay from an idle GPU dispatches targetUs. The replayed host
@@ -361,7 +363,10 @@ ReplayCalibration fitCalibration(
     const double drainUs = drainMs * 1e3;
     const auto drainOf
         = [&](const ReplayCalibration& trial) { return replayedDrainUs(calibrated(seq, trial), queueCapacity); };
-    if (drainUs <= 0 || seq.hostEventUs.empty() || drainOf(even) <= drainUs)
+    if (drainUs <= 0 || seq.hostEventUs.empty())
+        return even;
+    const double drainEven = drainOf(even);
+    if (drainEven <= drainUs)
         return even;
     const std::optional<double> alone = costAloneFor(seq, c, targetHost, queueCapacity);
     if (!alone)
@@ -375,7 +380,7 @@ ReplayCalibration fitCalibration(
     };
     ReplayCalibration all = at(1);
     const double drainAll = drainOf(all);
-    if (drainAll >= drainOf(even))
+    if (drainAll >= drainEven)
         return even; // the cost per event drains no sooner: the late drain is not the host's shape
     if (drainAll >= drainUs)
         return all;

@@ -137,6 +137,11 @@ double replayedDispatchUs(const StepSequence& seq, std::int64_t queueCapacity);
 // finished (µs), when a sync right after it would stop waiting.
 double replayedDrainUs(const StepSequence& seq, std::int64_t queueCapacity);
 
+// A step's drain as the runner times it from an idle GPU (drainMs, up to its closing synchronize)
+// less that synchronize's round trip (syncUs), which the replayed step does not pay; 0 where the
+// drain was not measured.
+double drainBeforeSyncMs(double drainMs, double syncUs);
+
 // The calibration that makes the sequence take gMs of GPU time per step and, replayed from an idle
 // GPU, dispatchMs of host time: its recorded host stretched evenly (hostScale, by bisection). The
 // queue's blocking is part of the replay, so a step that fills the queue is fitted without counting
