@@ -7,7 +7,7 @@ its own syncs (its as_recorded row against none), both with the loop's unprofile
 sync, where the loop does it), against the paired measurement at that host work.
 
     python3 scripts/whatif-compare.py WHATIF_DIR [SYNCTAX_RUN] [--json OUT.json] [--no-step-ms]
-                                      [--phases KEY]
+                                      [--phases KEY] [--sync-us US]
 
 WHATIF_DIR: what whatif-traces.py wrote, or tests/data/traces/torch-2.11-h200/whatif.
 
@@ -15,6 +15,9 @@ WHATIF_DIR: what whatif-traces.py wrote, or tests/data/traces/torch-2.11-h200/wh
 
 --phases KEY: with --phases-ms from each model's entry KEY of whatif.json (phases_idle_mean_us:
 the phases timed from an idle GPU, mean over every step) in place of --step-ms.
+
+--sync-us US: what one read-back costs, passed on as `synctax-run trace --sync-us` (without it, the
+what-if's own default).
 """
 import glob
 import json
@@ -31,9 +34,11 @@ def phases_ms(phases_us):
                                                  phases_us["backward"], phases_us["optimizer"]))
 
 
-def predict(binary, trace, step_ms, host_work_us, phases=None):
+def predict(binary, trace, step_ms, host_work_us, phases=None, sync_us=None):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "trace", trace, "--out", out] + (["--step-ms", f"{step_ms:.4f}"] if step_ms else [])
+        if sync_us is not None:
+            cmd += ["--sync-us", f"{sync_us:g}"]
         if phases:
             cmd += ["--phases-ms", phases]
         if host_work_us:
@@ -46,7 +51,11 @@ def predict(binary, trace, step_ms, host_work_us, phases=None):
 
 def main():
     args = sys.argv[1:]
-    json_out, phases_key = None, None
+    json_out, phases_key, sync_us = None, None, None
+    if "--sync-us" in args:
+        at = args.index("--sync-us")
+        sync_us = float(args[at + 1])
+        del args[at:at + 2]
     if "--phases" in args:
         at = args.index("--phases")
         phases_key = args[at + 1]
@@ -82,7 +91,7 @@ def main():
                     continue
                 step_ms = base["none_ms"] if trace["syncs"] == "none" else base["item_ms"]
                 phases = phases_ms(entry[phases_key]) if phases_key else None
-                predicted = predict(binary, path[0], step_ms if with_step and not phases else None, host_us, phases)
+                predicted = predict(binary, path[0], step_ms if with_step and not phases else None, host_us, phases, sync_us)
                 style = "item" if trace["syncs"] == "none" else "as_recorded"
                 tax = predicted[style]["tax_pct"]
                 m = paired["item"]
@@ -98,6 +107,7 @@ def main():
     print("\n".join(lines))
     worst = max(rows, key=lambda r: abs(r["diff_pp"]))
     print(f"largest |predicted - measured|: {abs(worst['diff_pp']):.1f} pp ({worst['trace']}, host {worst['host_ms']:g} ms)")
+    print(f"within 3 points: {sum(abs(r['diff_pp']) <= 3 for r in rows)} of {len(rows)}")
     if json_out:
         with open(json_out, "w") as f:
             json.dump({"rows": rows}, f, indent=1)
