@@ -38,7 +38,10 @@ StyleHostCost styleHostCost(const StyleSpec& style, const ReplayCosts& costs)
     const double work = hostWorkCostUs(c.hostWork, costs.formatUs, costs.redrawUs);
     // At a read the style's launches run on an idle GPU before its copies come back.
     const double launches = c.extraLaunches * (costs.extraLaunchHostUs + costs.extraLaunchUs);
-    return { c.roundTripsPerRead * costs.syncUs + work + launches, work + c.extraLaunches * costs.extraLaunchHostUs };
+    const double reads = c.roundTripsPerRead > 0
+        ? costs.syncUs + (c.roundTripsPerRead - 1) * costs.repeatSyncUs.value_or(costs.syncUs)
+        : 0.0;
+    return { reads + work + launches, work + c.extraLaunches * costs.extraLaunchHostUs };
 }
 
 std::string afterSyncText(const ReplayCosts& costs)

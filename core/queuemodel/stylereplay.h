@@ -20,11 +20,17 @@ namespace synctax {
 struct StyleHostCost {
     double readUs = 0;
     double stepUs = 0;
+    // The same read timed right after a synchronize, as L is: not charged, kept to show how much
+    // less it costs there than after a step (0: not measured).
+    double readAfterSynchronizeUs = 0;
 };
 
 // The costs the replay charges the logging styles, beside the recorded sequence.
 struct ReplayCosts {
     double syncUs = 8; // L: one read-back's round trip on an idle GPU (C++ .item() on the H200)
+    // A read right after another read of the same step (metrics_item_each's second to fourth
+    // scalar): the GPU idle, the host's path to it warm. Unset: syncUs.
+    std::optional<double> repeatSyncUs;
     double formatUs = 3; // a progress bar update that redraws at most every 0.1 s
     double redrawUs = 30; // a forced redraw or a printed line (postfix, print, writer)
     double extraLaunchUs = 2; // GPU time of each small launch a style adds (an add, a copy, a metric)

@@ -28,9 +28,15 @@ struct ImportedLoopOptions {
     // (tests/data/traces/torch-2.11-h200/measurements/whatif.json): 2.4 to 6.2 us, median 2.9.
     double profilerUsPerEvent = 2.9;
     double profilerUsPerEventUncertainty = 1.5; // how far that may be off for another loop or machine
-    // A Python .item() on an idle GPU: the call, the copy and the stream synchronize (the same
-    // file: 11 to 15 us on the H200).
-    double syncUs = 14;
+    // A Python `loss.item()` after a training step, once the GPU has finished the step's work: the
+    // call, the copy and the stream synchronize. On the H200, tiny_mlp's read in its loop (whose GPU
+    // is idle by then) took 28 to 35 us over six starts, and 28.0 us right after the step and 30.0
+    // us after 500 us more of host work (scripts/python-sync-cost.py); the same call on a ready
+    // scalar right after torch.cuda.synchronize() took 10.9 us (11 to 15 in the file above).
+    double syncUs = 30;
+    // A read right after another of the same step (metrics_item_each's second to fourth): 10.2 us
+    // there (scripts/python-sync-cost.py, second_item).
+    double repeatSyncUs = 10;
     std::int64_t queueCapacity = 1021; // launches queued before a launch blocks (H200)
 };
 

@@ -214,6 +214,22 @@ TEST(StyleReplay, MeasuredCostsReplaceTheDefaults)
     EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).stepUs, 1);
 }
 
+TEST(StyleReplay, AReadRightAfterAnotherOfTheSameStepCostsTheRepeatPrice)
+{
+    ReplayCosts costs;
+    costs.syncUs = 30;
+    costs.extraLaunchHostUs = 0;
+    costs.extraLaunchUs = 0;
+    // Unset, every read of metrics_item_each's four costs syncUs; set, the first does and the
+    // three after it cost the repeat price.
+    EXPECT_DOUBLE_EQ(styleHostCost({ "metrics_item_each", 0 }, costs).readUs, 4 * 30);
+    costs.repeatSyncUs = 10;
+    EXPECT_DOUBLE_EQ(styleHostCost({ "metrics_item_each", 0 }, costs).readUs, 30 + 3 * 10);
+    // A style with one read is not touched by it.
+    EXPECT_DOUBLE_EQ(styleHostCost({ "item", 0 }, costs).readUs, 30);
+    EXPECT_DOUBLE_EQ(styleHostCost({ "none", 0 }, costs).readUs, 0);
+}
+
 TEST(StyleReplay, TheHostIsRefittedToTheMeasuredBaselineOnlyWhereItMatters)
 {
     // Host-bound: 40 launches of 25 µs host (D = 1 ms), 2 µs GPU each. A baseline measured at
