@@ -93,26 +93,47 @@ FromIdle stepFromIdle(StepExecutor& executor, int64_t hostWorkUs, StepOutput& la
     return { median(dispatch), median(drain) };
 }
 
-// The median over a few calls of `call`, each right after a step has run and the GPU gone idle (as
-// a loop's read follows its step, caches and all), in µs. `out` holds that step's output.
-template <typename F> double idleCostUs(StepExecutor& executor, StepOutput& out, F&& call)
+// What a call costs after a step, in µs: the median over a few calls, each after a step has run and
+// its GPU work has finished while the host went on, as a loop's read follows its step (`us`, what
+// the replay charges); and the median over as many, each right after a synchronize instead
+// (`afterSynchronizeUs`, as the probe times L and as reads were timed before), kept to show the
+// difference. On the H200 a Python `.item()` of a ready scalar took 10.9 µs right after
+// `torch.cuda.synchronize()` and `loss.item()` 30.0 µs after a step whose GPU work had finished
+// under 500 µs of host work (scripts/python-sync-cost.py). `out` holds the last step's output. The
+// GPU has finished when drainMs (the step's drain from an idle GPU) has passed, with a quarter and
+// 100 µs to spare.
+struct LoopCost {
+    double us = 0;
+    double afterSynchronizeUs = 0;
+};
+
+template <typename F> LoopCost loopCostUs(StepExecutor& executor, StepOutput& out, double drainMs, F&& call)
 {
-    std::vector<double> us;
-    for (int i = 0; i < 11; ++i) {
-        out = executor.step();
-        executor.synchronize();
+    const auto drainedAfterNs = int64_t(drainMs * 1.25e6) + 100000;
+    const auto timed = [&] {
         const int64_t t0 = steadyNowNs();
         call();
-        us.push_back(double(steadyNowNs() - t0) * 1e-3);
+        return double(steadyNowNs() - t0) * 1e-3;
+    };
+    std::vector<double> inLoop, afterSynchronize;
+    executor.synchronize();
+    for (int i = 0; i < 11; ++i) {
+        const int64_t start = steadyNowNs();
+        out = executor.step();
+        while (steadyNowNs() - start < drainedAfterNs) { }
+        inLoop.push_back(timed());
+        out = executor.step();
+        executor.synchronize();
+        afterSynchronize.push_back(timed());
     }
     executor.synchronize();
-    return median(us);
+    return { median(inLoop), median(afterSynchronize) };
 }
 
-// What each style's own work costs on an idle GPU: at a step where it reads (its endBlock for the
-// styles that read once per block) and at one where it does not.
+// What each style's own work costs once its step's GPU work has finished: at a step where it reads
+// (its endBlock for the styles that read once per block) and at one where it does not.
 std::map<std::string, StyleHostCost> measureStyleCosts(
-    StepExecutor& executor, const CaptureRequest& request, StepOutput& out)
+    StepExecutor& executor, const CaptureRequest& request, double drainMs, StepOutput& out)
 {
     std::map<std::string, StyleHostCost> costs;
     const StyleContext context { *request.sink, executor.state().device(), request.stepsPerBlock };
@@ -128,16 +149,23 @@ std::map<std::string, StyleHostCost> measureStyleCosts(
         StyleHostCost cost;
         switch (info->cadence) {
         case ReadCadence::EveryStep:
-        case ReadCadence::EveryN:
-            cost.readUs = idleCostUs(executor, out, [&] { style->afterStep(out, readStep); });
-            cost.stepUs = otherStep >= 0 ? idleCostUs(executor, out, [&] { style->afterStep(out, otherStep); }) : 0;
+        case ReadCadence::EveryN: {
+            const LoopCost read = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, readStep); });
+            cost.readUs = read.us;
+            cost.readAfterSynchronizeUs = read.afterSynchronizeUs;
+            cost.stepUs
+                = otherStep >= 0 ? loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, otherStep); }).us : 0;
             break;
-        case ReadCadence::BlockEnd:
-            cost.stepUs = idleCostUs(executor, out, [&] { style->afterStep(out, 0); });
-            cost.readUs = idleCostUs(executor, out, [&] { style->endBlock(); });
+        }
+        case ReadCadence::BlockEnd: {
+            cost.stepUs = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, 0); }).us;
+            const LoopCost read = loopCostUs(executor, out, drainMs, [&] { style->endBlock(); });
+            cost.readUs = read.us;
+            cost.readAfterSynchronizeUs = read.afterSynchronizeUs;
             break;
+        }
         case ReadCadence::Never:
-            cost.stepUs = idleCostUs(executor, out, [&] { style->afterStep(out, 0); });
+            cost.stepUs = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, 0); }).us;
             break;
         }
         style->endBlock();
@@ -260,7 +288,7 @@ std::optional<CapturedReplay> captureLaunchSequence(
     r.regime = replayRegime(r.step, request.hostWorkUs);
     r.costs.syncUs = request.syncUs;
     if (request.sink)
-        r.costs.measured = measureStyleCosts(executor, request, out);
+        r.costs.measured = measureStyleCosts(executor, request, r.drainMs, out);
     const AfterSync afterSync
         = measureAfterSync(executor, r.regime, request.hostWorkUs, r.dispatchMs + request.hostWorkUs * 1e-3);
     r.costs.afterSyncUs = afterSync.us;

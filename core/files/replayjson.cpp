@@ -91,8 +91,11 @@ void readHostEvents(Reader& in, const json& step, StepSequence& seq)
 json replayToJson(const CapturedReplay& r)
 {
     json costs = json::object();
-    for (const auto& [name, cost] : r.costs.measured)
+    for (const auto& [name, cost] : r.costs.measured) {
         costs[name] = { { "read_us", number(cost.readUs) }, { "step_us", number(cost.stepUs) } };
+        if (cost.readAfterSynchronizeUs > 0)
+            costs[name]["read_after_synchronize_us"] = number(cost.readAfterSynchronizeUs);
+    }
     json ops = json::array();
     for (const LaunchOp& op : r.step.ops)
         ops.push_back({ number(op.issueUs), number(op.hostUs), number(op.gpuUs), op.stream });
@@ -185,7 +188,12 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
                 in.fail(p, "expected an object");
                 continue;
             }
-            r.costs.measured[name] = { in.num(cost, p, "read_us"), in.num(cost, p, "step_us") };
+            StyleHostCost& c = r.costs.measured[name];
+            c.readUs = in.num(cost, p, "read_us");
+            c.stepUs = in.num(cost, p, "step_us");
+            // Absent from files written before it was measured.
+            if (const auto it = cost.find("read_after_synchronize_us"); it != cost.end() && it->is_number())
+                c.readAfterSynchronizeUs = it->get<double>();
         }
     }
     if (const json* reg = in.object(j, "", "regime")) {

@@ -25,7 +25,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.costs.afterSyncUs = 14.25;
     r.costs.afterSyncPairs = 1000;
     r.costs.source = "measured on cuda:0";
-    r.costs.measured["item"] = { 11.25, 0.0 };
+    r.costs.measured["item"] = { 31.5, 0.0, 11.25 };
     r.costs.measured["progress_bar"] = { 0.0, 0.125 };
     r.regime = { 27.5, 33.25, "balanced" };
     r.step.stepHostUs = 27500;
@@ -53,7 +53,9 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
     EXPECT_DOUBLE_EQ(back->drainMs, 33.75);
     EXPECT_DOUBLE_EQ(back->idleStartUs, 412.5);
-    EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 11.25);
+    EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 31.5);
+    EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readAfterSynchronizeUs, 11.25);
+    EXPECT_DOUBLE_EQ(back->costs.measured.at("progress_bar").readAfterSynchronizeUs, 0);
     EXPECT_DOUBLE_EQ(back->costs.afterSyncUs, 14.25);
     EXPECT_EQ(back->costs.afterSyncPairs, 1000);
     EXPECT_EQ(back->regime.label, "balanced");
