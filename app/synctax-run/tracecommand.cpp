@@ -11,7 +11,6 @@
 #include "core/files/tracewhatiftable.h"
 #include "core/queuemodel/tracewhatif.h"
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -76,10 +75,8 @@ ImportedLoopOptions loopOptions(const TraceOptions& options)
     ImportedLoopOptions o;
     o.stepMs = options.stepMs;
     o.phasesMs = options.phasesMs;
-    if (options.syncUs) {
+    if (options.syncUs)
         o.syncUs = *options.syncUs;
-        o.repeatSyncUs = std::min(o.repeatSyncUs, o.syncUs); // a second read costs no more than the first
-    }
     return o;
 }
 

@@ -107,9 +107,11 @@ struct LoopCost {
     double afterSynchronizeUs = 0;
 };
 
-template <typename F> LoopCost loopCostUs(StepExecutor& executor, StepOutput& out, double drainMs, F&& call)
+// alsoAfterSynchronize: false where only `us` is wanted (a step's work without a read).
+template <typename F>
+LoopCost loopCostUs(StepExecutor& executor, StepOutput& out, double drainMs, bool alsoAfterSynchronize, F&& call)
 {
-    const auto drainedAfterNs = int64_t(drainMs * 1.25e6) + 100000;
+    const auto drainedAfterUs = int64_t(drainMs * 1.25e3) + 100;
     const auto timed = [&] {
         const int64_t t0 = steadyNowNs();
         call();
@@ -120,14 +122,16 @@ template <typename F> LoopCost loopCostUs(StepExecutor& executor, StepOutput& ou
     for (int i = 0; i < 11; ++i) {
         const int64_t start = steadyNowNs();
         out = executor.step();
-        while (steadyNowNs() - start < drainedAfterNs) { }
+        spinForUs(drainedAfterUs - (steadyNowNs() - start) / 1000);
         inLoop.push_back(timed());
+        if (!alsoAfterSynchronize)
+            continue;
         out = executor.step();
         executor.synchronize();
         afterSynchronize.push_back(timed());
     }
     executor.synchronize();
-    return { median(inLoop), median(afterSynchronize) };
+    return { median(inLoop), alsoAfterSynchronize ? median(afterSynchronize) : 0.0 };
 }
 
 // What each style's own work costs once its step's GPU work has finished: at a step where it reads
@@ -150,22 +154,23 @@ std::map<std::string, StyleHostCost> measureStyleCosts(
         switch (info->cadence) {
         case ReadCadence::EveryStep:
         case ReadCadence::EveryN: {
-            const LoopCost read = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, readStep); });
+            const LoopCost read = loopCostUs(executor, out, drainMs, true, [&] { style->afterStep(out, readStep); });
             cost.readUs = read.us;
             cost.readAfterSynchronizeUs = read.afterSynchronizeUs;
-            cost.stepUs
-                = otherStep >= 0 ? loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, otherStep); }).us : 0;
+            cost.stepUs = otherStep >= 0
+                ? loopCostUs(executor, out, drainMs, false, [&] { style->afterStep(out, otherStep); }).us
+                : 0;
             break;
         }
         case ReadCadence::BlockEnd: {
-            cost.stepUs = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, 0); }).us;
-            const LoopCost read = loopCostUs(executor, out, drainMs, [&] { style->endBlock(); });
+            cost.stepUs = loopCostUs(executor, out, drainMs, false, [&] { style->afterStep(out, 0); }).us;
+            const LoopCost read = loopCostUs(executor, out, drainMs, true, [&] { style->endBlock(); });
             cost.readUs = read.us;
             cost.readAfterSynchronizeUs = read.afterSynchronizeUs;
             break;
         }
         case ReadCadence::Never:
-            cost.stepUs = loopCostUs(executor, out, drainMs, [&] { style->afterStep(out, 0); }).us;
+            cost.stepUs = loopCostUs(executor, out, drainMs, false, [&] { style->afterStep(out, 0); }).us;
             break;
         }
         style->endBlock();

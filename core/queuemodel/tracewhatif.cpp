@@ -93,7 +93,7 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
     loop.profiledHostMs = profiledHostUs * 1e-3;
     loop.costs.syncUs = options.syncUs;
-    loop.costs.repeatSyncUs = options.repeatSyncUs;
+    loop.costs.repeatSyncUs = std::min(options.repeatSyncUs, options.syncUs); // no dearer than the first read
     loop.costs.source = "defaults for a Python loop on the H200";
 
     // The GPU ops as recorded (CUPTI times them without the host's inflation); the profiler's cost
