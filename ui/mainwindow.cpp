@@ -276,7 +276,8 @@ void MainWindow::createActions()
     ownModelAction->setToolTip(tr("Measure every logging style on your network, saved as a TorchScript file"));
     file->addSeparator();
     auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json)"));
+        const QString path
+            = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json *.json.gz)"));
         if (!path.isEmpty())
             openResults(path);
     });
@@ -327,7 +328,8 @@ void MainWindow::createActions()
     exportTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
     exportTraceAction->setObjectName(QStringLiteral("exportTraceAction"));
     auto* compareAction = file->addAction(tr("&Compare With Results…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json)"));
+        const QString path
+            = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json *.json.gz)"));
         if (!path.isEmpty())
             compareWith(path);
     });
@@ -891,7 +893,7 @@ bool MainWindow::loadPreset(const QString& name)
 
 void MainWindow::openAny(const QString& path)
 {
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+    if (hasJsonSuffix(path))
         openResults(path);
     else
         openConfig(path);

@@ -103,14 +103,15 @@ static int runMain(int argc, char** argv)
 
     std::string diffA, diffB;
     auto* diffCmd = app.add_subcommand("diff", "Compare two results files cell by cell, with their intervals");
-    diffCmd->add_option("a", diffA, "results.json of run A")->required();
-    diffCmd->add_option("b", diffB, "results.json of run B")->required();
+    diffCmd->add_option("a", diffA, "results.json (or .json.gz) of run A")->required();
+    diffCmd->add_option("b", diffB, "results.json (or .json.gz) of run B")->required();
 
     synctax::SimulateOptions simulate;
     auto* simulateCmd = app.add_subcommand("simulate", "Simulate a loop's queue and each style's tax; no GPU needed");
     simulateCmd
         ->add_option("config", simulate.config,
-            "Simulation file or built-in simulation (teach-regimes); a results.json: its cells predicted again")
+            "Simulation file or built-in simulation (teach-regimes); a results.json (or .json.gz): its cells predicted "
+            "again")
         ->required();
     simulateCmd->add_option("--out", simulate.outDir, "Also write steps.csv and simulation.csv into this directory");
 

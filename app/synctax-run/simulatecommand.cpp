@@ -163,7 +163,8 @@ int compareWithMeasured(const std::string& path)
 
 int simulateCommand(const SimulateOptions& options)
 {
-    if (std::filesystem::path(options.config).extension() == ".json")
+    const std::filesystem::path given(options.config);
+    if (given.extension() == ".json" || (given.extension() == ".gz" && given.stem().extension() == ".json"))
         return compareWithMeasured(options.config);
     const SimulationLoadResult loaded = loadSimulationOrBuiltin(options.config);
     if (!loaded.config) {

@@ -163,8 +163,7 @@ int main(int argc, char** argv)
     } else if (!files.isEmpty()) {
         QString error;
         const QString& path = files.first();
-        const bool ok = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? window.openResults(path, &error)
-                                                                                   : window.openConfig(path, &error);
+        const bool ok = hasJsonSuffix(path) ? window.openResults(path, &error) : window.openConfig(path, &error);
         if (!ok && headless)
             return fail(error);
     }

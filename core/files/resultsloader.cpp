@@ -6,14 +6,17 @@
 #include "core/config/configloader.h"
 #include "core/config/inputsource.h"
 #include "core/files/resultsjson.h"
+#include "core/files/tracebytestream.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <memory>
 
 namespace synctax {
 
@@ -582,9 +585,47 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
     return result;
 }
 
+namespace {
+
+bool startsAsGzip(const std::string& bytes) { return bytes.size() >= 2 && bytes[0] == '\x1f' && bytes[1] == '\x8b'; }
+
+// The stream's text until its end, or until maxBytes.
+std::string drained(TraceByteStream& stream, std::size_t maxBytes)
+{
+    std::string text;
+    for (char c = stream.Take(); c != '\0' && text.size() < maxBytes; c = stream.Take())
+        text.push_back(c);
+    return text;
+}
+
+} // namespace
+
 ResultsLoadResult loadResultsFile(const std::string& path)
 {
-    return loadFromFile<ResultsLoadResult>(path, "a results.json file", loadResultsText);
+    ResultsLoadResult result;
+    const std::optional<std::string> bytes = readInputFile(path, "a results.json file", result.errors);
+    if (!bytes)
+        return result;
+    if (!startsAsGzip(*bytes))
+        return loadResultsText(*bytes, path);
+    TraceByteStream stream(*bytes);
+    const std::string text = drained(stream, std::string().max_size());
+    if (!stream.gzipError().empty()) {
+        result.errors.push_back({ path, 0, 0,
+            "expected gzip data: " + stream.gzipError() + " (after " + std::to_string(text.size())
+                + " bytes of text)" });
+        return result;
+    }
+    return loadResultsText(text, path);
+}
+
+std::string textHead(const std::string& path, std::size_t maxBytes)
+{
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+        return {};
+    TraceByteStream stream(file.get());
+    return drained(stream, maxBytes);
 }
 
 } // namespace synctax

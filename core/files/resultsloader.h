@@ -19,6 +19,12 @@ struct ResultsLoadResult {
 // cell is named by its JSON pointer (/cells/3/overhead_pct/ci_low). Keys this version does not
 // know are ignored, so newer files still open. Never throws on bad input.
 ResultsLoadResult loadResultsText(const std::string& text, const std::string& sourceName);
+// A file, as written or compressed with gzip (results.json.gz, as docs/results keeps them): told by
+// gzip's magic bytes, not by the name. A damaged .gz is an error at the offset of the text it reached.
 ResultsLoadResult loadResultsFile(const std::string& path);
+
+// The first `maxBytes` of a file's text, inflated where it starts with gzip's magic bytes; empty
+// where it cannot be read.
+std::string textHead(const std::string& path, std::size_t maxBytes);
 
 } // namespace synctax

@@ -104,6 +104,28 @@ private Q_SLOTS:
         QVERIFY(!w.openDropped({ QUrl::fromLocalFile(QStringLiteral("/t/notes.txt")) }));
     }
 
+    void aGzippedResultsFileOpensAsResultsAndAGzippedTraceAsATrace()
+    {
+        // docs/results keeps runs as results.json.gz; HTA's traces are .json.gz without .pt.trace; a
+        // damaged .gz goes to the trace loader, which says where it broke.
+        const QString results
+            = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/loopread-h200/start29-seed-at-30s.json.gz");
+        const QString trace = QStringLiteral(SYNCTAX_TEST_DATA "/traces/hta/triton_example_triton_example.json.gz");
+        const QString damaged = QStringLiteral(SYNCTAX_TEST_DATA "/traces/bad/corrupt.json.gz");
+        QVERIFY(QFile::exists(results) && QFile::exists(trace) && QFile::exists(damaged));
+        QVERIFY(!looksLikeKinetoTrace(results));
+        QVERIFY(looksLikeKinetoTrace(trace));
+        QVERIFY(looksLikeKinetoTrace(damaged));
+        MainWindow w(nullptr, false);
+        w.setQuiet(true);
+        w.traceLoader()->setLoadFunction(fakeLoad());
+        QVERIFY(w.openDropped({ QUrl::fromLocalFile(results) }));
+        QVERIFY(!w.traceLoader()->isLoading());
+        QCOMPARE(int(w.shownResult().cells.size()), 24);
+        QVERIFY(w.openDropped({ QUrl::fromLocalFile(trace) }));
+        QVERIFY(w.traceLoader()->isLoading());
+    }
+
     void aCancelledLoadLeavesTheViewAsItWas()
     {
         MainWindow w(nullptr, false);

@@ -1,29 +1,53 @@
 #include "ui/trace/tracefiles.h"
 
+#include "core/files/resultsloader.h"
+
 #include <QFile>
+
+#include <cctype>
 
 namespace synctax {
 
-bool hasTraceSuffix(const QString& path)
+bool hasJsonSuffix(const QString& path)
 {
     return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive);
 }
 
+namespace {
+
+// SyncTax writes a results file's keys in order, `cells` first.
+bool readsLikeResults(const std::string& head)
+{
+    std::string start;
+    for (const char c : head) {
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            start.push_back(c);
+        if (start.size() == 9)
+            break;
+    }
+    return start == "{\"cells\":";
+}
+
+} // namespace
+
 bool looksLikeKinetoTrace(const QString& path)
 {
     if (path.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive)
-        || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive))
+        || path.endsWith(QLatin1String(".pt.trace.json.gz"), Qt::CaseInsensitive))
         return true;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return false;
-    const QByteArray head = file.read(1 << 20);
-    if (head.startsWith("\x1f\x8b"))
-        return true;
+    const bool gzip = file.read(2) == QByteArray("\x1f\x8b", 2);
+    file.close();
+    const std::string head = textHead(QFile::encodeName(path).toStdString(), std::size_t(1) << 20);
     // Kineto writes schemaVersion and deviceProperties first; other Chrome traces start with traceEvents.
-    return head.contains("\"traceEvents\"") || head.contains("\"deviceProperties\"")
-        || head.contains("\"schemaVersion\"");
+    if (head.find("\"traceEvents\"") != std::string::npos || head.find("\"deviceProperties\"") != std::string::npos
+        || head.find("\"schemaVersion\"") != std::string::npos)
+        return true;
+    // Compressed and not a results file (a damaged .gz too): the trace loader says what it found.
+    return gzip && !readsLikeResults(head);
 }
 
 } // namespace synctax

@@ -6,9 +6,11 @@
 
 namespace synctax {
 
-// A name a trace may have: .json or .json.gz (profilers name theirs *.pt.trace.json[.gz]).
-bool hasTraceSuffix(const QString& path);
-// A gzip file, or JSON whose first MiB names Kineto's keys: told apart from a SyncTax results file.
+// A name a trace or a results file may have: .json or .json.gz (profilers name theirs
+// *.pt.trace.json[.gz]).
+bool hasJsonSuffix(const QString& path);
+// Named *.pt.trace.json[.gz], or JSON (inflated where gzip) whose first MiB names Kineto's keys: told
+// apart from a SyncTax results file, written or compressed.
 bool looksLikeKinetoTrace(const QString& path);
 
 } // namespace synctax

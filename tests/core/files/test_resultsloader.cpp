@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace synctax;
 
@@ -66,4 +69,54 @@ TEST(ResultsLoader, TheBlocksHostTimesRoundTripAndOlderFilesHaveNone)
     EXPECT_TRUE(old.result->cells[1].blockFirstStepsMs.empty());
     EXPECT_EQ(old.result->cells[1].blockStepMs, item.blockStepMs);
     std::remove(path.c_str());
+}
+
+namespace {
+
+std::string fileBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+void writeBytes(const std::string& path, const std::string& bytes)
+{
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+} // namespace
+
+TEST(ResultsLoader, AGzippedFileReadsAsTheFileItHolds)
+{
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string plain = (dir / "synctax-test-gzip.json").string();
+    const std::string packed = plain + ".gz";
+    writeJsonFileAtomically(plain, toJson(sampleResult()));
+    const std::string text = fileBytes(plain);
+    gzFile out = gzopen(packed.c_str(), "wb9");
+    ASSERT_NE(out, nullptr);
+    ASSERT_EQ(gzwrite(out, text.data(), unsigned(text.size())), int(text.size()));
+    ASSERT_EQ(gzclose(out), Z_OK);
+    ASSERT_NE(fileBytes(packed), text);
+
+    const ResultsLoadResult a = loadResultsFile(plain);
+    const ResultsLoadResult b = loadResultsFile(packed);
+    ASSERT_TRUE(a.result) << formatErrors(a.errors);
+    ASSERT_TRUE(b.result) << formatErrors(b.errors);
+    EXPECT_EQ(toJson(*b.result), toJson(*a.result));
+    EXPECT_EQ(textHead(packed, 64), text.substr(0, 64));
+    EXPECT_EQ(textHead(plain, 64), text.substr(0, 64));
+
+    // Cut short: an error for the file, at the text it reached, not a parse error in made-up text.
+    const std::string bytes = fileBytes(packed);
+    writeBytes(packed, bytes.substr(0, bytes.size() / 2));
+    const ResultsLoadResult cut = loadResultsFile(packed);
+    EXPECT_FALSE(cut.result);
+    ASSERT_EQ(cut.errors.size(), 1u);
+    EXPECT_EQ(cut.errors[0].file, packed);
+    EXPECT_NE(cut.errors[0].message.find("expected gzip data: the compressed data ends early"), std::string::npos)
+        << cut.errors[0].message;
+    EXPECT_NE(cut.errors[0].message.find(" bytes of text)"), std::string::npos) << cut.errors[0].message;
+    std::remove(plain.c_str());
+    std::remove(packed.c_str());
 }
