@@ -115,8 +115,12 @@ struct CapturedReplay {
     int capturedSteps = 0;
     double dispatchMs = 0; // unprofiled host time of one step from an idle GPU (median)
     // Unprofiled, from the start of one step on an idle GPU (after the loop's host work) to its GPU
-    // work done (median); 0 where it was not measured (files from before it was)
+    // work done: dispatchMs plus the median of each step's time from its last launch to that; 0 where
+    // it was not measured (files from before it was)
     double drainMs = 0;
+    // The median of the same steps' drains, as drainMs was before it was paired (not used; kept to
+    // compare the two on one run); 0 where not kept
+    double drainMedianMs = 0;
     double profiledHostMs = 0; // the same step's host time under the profiler
     ReplayCalibration calibration;
     ReplayCosts costs; // L and every style's cost, measured on an idle GPU

@@ -78,11 +78,12 @@ void captureSteps(StepExecutor& executor, const std::string& path)
 struct FromIdle {
     double dispatchMs = 0;
     double drainMs = 0;
+    double drainMedianMs = 0; // the median of the drains themselves, kept to compare
 };
 
 FromIdle stepFromIdle(StepExecutor& executor, int64_t hostWorkUs, StepOutput& last)
 {
-    std::vector<double> dispatch, tail;
+    std::vector<double> dispatch, tail, drain;
     executor.synchronize();
     for (int i = 0; i < timedSteps; ++i) {
         spinForUs(hostWorkUs);
@@ -93,9 +94,10 @@ FromIdle stepFromIdle(StepExecutor& executor, int64_t hostWorkUs, StepOutput& la
         const int64_t t2 = steadyNowNs();
         dispatch.push_back(double(t1 - t0) * 1e-6);
         tail.push_back(double(t2 - t1) * 1e-6);
+        drain.push_back(double(t2 - t0) * 1e-6);
     }
     const double dispatchMs = median(dispatch);
-    return { dispatchMs, dispatchMs + median(tail) };
+    return { dispatchMs, dispatchMs + median(tail), median(drain) };
 }
 
 // What a call costs after a step, in µs: the median over a few calls, each after a step has run and
@@ -291,6 +293,7 @@ std::optional<CapturedReplay> captureLaunchSequence(
     const FromIdle fromIdle = stepFromIdle(executor, int64_t(request.hostWorkUs), out);
     r.dispatchMs = fromIdle.dispatchMs;
     r.drainMs = fromIdle.drainMs;
+    r.drainMedianMs = fromIdle.drainMedianMs;
     r.calibration
         = fitCalibration(step, r.dispatchMs, request.gMs, queueCapacity, drainBeforeSyncMs(r.drainMs, request.syncUs));
     r.calibration.how = captureCalibrationText(r.calibration, step.hostEventUs.size(), r.dispatchMs, r.drainMs);

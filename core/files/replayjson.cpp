@@ -114,6 +114,7 @@ json replayToJson(const CapturedReplay& r)
         { "captured_steps", r.capturedSteps },
         { "dispatch_ms", number(r.dispatchMs) },
         { "drain_ms", number(r.drainMs) },
+        { "drain_median_ms", number(r.drainMedianMs) },
         { "profiled_host_ms", number(r.profiledHostMs) },
         { "calibration",
             { { "per_event_us", number(r.calibration.perEventUs) },
@@ -172,6 +173,8 @@ std::optional<CapturedReplay> replayFromJson(const json& j, std::string& error)
         r.tailMs = it->get<double>();
     if (const auto it = j.find("drain_ms"); it != j.end() && it->is_number())
         r.drainMs = it->get<double>();
+    if (const auto it = j.find("drain_median_ms"); it != j.end() && it->is_number())
+        r.drainMedianMs = it->get<double>();
     if (const auto it = j.find("idle_start_us"); it != j.end() && it->is_number())
         r.idleStartUs = it->get<double>();
     r.costs.syncUs = in.num(j, "", "sync_us");

@@ -11,6 +11,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     r.capturedSteps = 6;
     r.dispatchMs = 27.5;
     r.drainMs = 33.75;
+    r.drainMedianMs = 35.5;
     r.profiledHostMs = 42.25;
     r.calibration.perEventUs = 1.5;
     r.calibration.perEventOffLoopUs = 0.75;
@@ -52,6 +53,7 @@ TEST(ReplayJson, ACapturedReplayRoundTrips)
     EXPECT_DOUBLE_EQ(even->calibration.splitDrainShortUs, 0);
     EXPECT_DOUBLE_EQ(back->baselineHostScale, 1.17);
     EXPECT_DOUBLE_EQ(back->drainMs, 33.75);
+    EXPECT_DOUBLE_EQ(back->drainMedianMs, 35.5);
     EXPECT_DOUBLE_EQ(back->idleStartUs, 412.5);
     EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readUs, 31.5);
     EXPECT_DOUBLE_EQ(back->costs.measured.at("item").readAfterSynchronizeUs, 11.25);
@@ -109,12 +111,14 @@ TEST(ReplayJson, AMalformedOpSaysWhere)
     r.costs.afterSyncPairs = 1000;
     j = replayToJson(r);
     j.erase("drain_ms");
+    j.erase("drain_median_ms");
     j.erase("idle_start_us");
     j.erase("after_sync_us");
     j.erase("after_sync_pairs");
     const auto older = replayFromJson(j, error);
     ASSERT_TRUE(older) << error;
     EXPECT_DOUBLE_EQ(older->drainMs, 0);
+    EXPECT_DOUBLE_EQ(older->drainMedianMs, 0);
     EXPECT_DOUBLE_EQ(older->idleStartUs, 0);
     EXPECT_DOUBLE_EQ(older->costs.afterSyncUs, 0);
     EXPECT_EQ(older->costs.afterSyncPairs, 0);
