@@ -590,7 +590,7 @@ namespace {
 bool startsAsGzip(const std::string& bytes) { return bytes.size() >= 2 && bytes[0] == '\x1f' && bytes[1] == '\x8b'; }
 
 // The stream's text until its end, or until maxBytes.
-std::string drained(TraceByteStream& stream, std::size_t maxBytes)
+std::string textOf(TraceByteStream& stream, std::size_t maxBytes)
 {
     std::string text;
     for (char c = stream.Take(); c != '\0' && text.size() < maxBytes; c = stream.Take())
@@ -609,7 +609,7 @@ ResultsLoadResult loadResultsFile(const std::string& path)
     if (!startsAsGzip(*bytes))
         return loadResultsText(*bytes, path);
     TraceByteStream stream(*bytes);
-    const std::string text = drained(stream, std::string().max_size());
+    const std::string text = textOf(stream, std::string().max_size());
     if (!stream.gzipError().empty()) {
         result.errors.push_back({ path, 0, 0,
             "expected gzip data: " + stream.gzipError() + " (after " + std::to_string(text.size())
@@ -625,7 +625,7 @@ std::string textHead(const std::string& path, std::size_t maxBytes)
     if (!file)
         return {};
     TraceByteStream stream(file.get());
-    return drained(stream, maxBytes);
+    return textOf(stream, maxBytes);
 }
 
 } // namespace synctax
