@@ -587,8 +587,6 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
 
 namespace {
 
-bool startsAsGzip(const std::string& bytes) { return bytes.size() >= 2 && bytes[0] == '\x1f' && bytes[1] == '\x8b'; }
-
 // The stream's text until its end, or until maxBytes.
 std::string textOf(TraceByteStream& stream, std::size_t maxBytes)
 {
@@ -606,9 +604,10 @@ ResultsLoadResult loadResultsFile(const std::string& path)
     const std::optional<std::string> bytes = readInputFile(path, "a results.json file", result.errors);
     if (!bytes)
         return result;
-    if (!startsAsGzip(*bytes))
-        return loadResultsText(*bytes, path);
     TraceByteStream stream(*bytes);
+    stream.Peek(); // reads the first chunk, which tells gzip from text
+    if (!stream.gzip())
+        return loadResultsText(*bytes, path);
     const std::string text = textOf(stream, std::string().max_size());
     if (!stream.gzipError().empty()) {
         result.errors.push_back({ path, 0, 0,
@@ -619,13 +618,16 @@ ResultsLoadResult loadResultsFile(const std::string& path)
     return loadResultsText(text, path);
 }
 
-std::string textHead(const std::string& path, std::size_t maxBytes)
+TextHead textHead(const std::string& path, std::size_t maxBytes)
 {
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file)
         return {};
     TraceByteStream stream(file.get());
-    return textOf(stream, maxBytes);
+    TextHead head;
+    head.text = textOf(stream, maxBytes);
+    head.gzip = stream.gzip();
+    return head;
 }
 
 } // namespace synctax

@@ -23,8 +23,12 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
 // gzip's magic bytes, not by the name. A damaged .gz is an error at the offset of the text it reached.
 ResultsLoadResult loadResultsFile(const std::string& path);
 
-// The first `maxBytes` of a file's text, inflated where it starts with gzip's magic bytes; empty
-// where it cannot be read.
-std::string textHead(const std::string& path, std::size_t maxBytes);
+// The first `maxBytes` of a file's text, inflated where it starts with gzip's magic bytes (`gzip`);
+// empty where it cannot be read.
+struct TextHead {
+    std::string text;
+    bool gzip = false;
+};
+TextHead textHead(const std::string& path, std::size_t maxBytes);
 
 } // namespace synctax

@@ -36,12 +36,7 @@ bool looksLikeKinetoTrace(const QString& path)
     if (path.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".pt.trace.json.gz"), Qt::CaseInsensitive))
         return true;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const bool gzip = file.read(2) == QByteArray("\x1f\x8b", 2);
-    file.close();
-    const std::string head = textHead(QFile::encodeName(path).toStdString(), std::size_t(1) << 20);
+    const auto [head, gzip] = textHead(QFile::encodeName(path).toStdString(), std::size_t(1) << 20);
     // Kineto writes schemaVersion and deviceProperties first; other Chrome traces start with traceEvents.
     if (head.find("\"traceEvents\"") != std::string::npos || head.find("\"deviceProperties\"") != std::string::npos
         || head.find("\"schemaVersion\"") != std::string::npos)

@@ -1,3 +1,4 @@
+#include "core/config/inputsource.h"
 #include "core/files/resultsjson.h"
 #include "core/files/resultsloader.h"
 #include "sampleresult.h"
@@ -10,7 +11,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 using namespace synctax;
 
@@ -75,8 +75,8 @@ namespace {
 
 std::string fileBytes(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+    std::vector<ConfigError> errors;
+    return readInputFile(path, "a file", errors).value_or(std::string());
 }
 
 void writeBytes(const std::string& path, const std::string& bytes)
@@ -104,8 +104,8 @@ TEST(ResultsLoader, AGzippedFileReadsAsTheFileItHolds)
     ASSERT_TRUE(a.result) << formatErrors(a.errors);
     ASSERT_TRUE(b.result) << formatErrors(b.errors);
     EXPECT_EQ(toJson(*b.result), toJson(*a.result));
-    EXPECT_EQ(textHead(packed, 64), text.substr(0, 64));
-    EXPECT_EQ(textHead(plain, 64), text.substr(0, 64));
+    EXPECT_EQ(textHead(packed, 64).text, text.substr(0, 64));
+    EXPECT_EQ(textHead(plain, 64).text, text.substr(0, 64));
 
     // Cut short: an error for the file, at the text it reached, not a parse error in made-up text.
     const std::string bytes = fileBytes(packed);
