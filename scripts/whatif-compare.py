@@ -7,7 +7,7 @@ its own syncs (its as_recorded row against none), both with the loop's unprofile
 sync, where the loop does it), against the paired measurement at that host work.
 
     python3 scripts/whatif-compare.py WHATIF_DIR [SYNCTAX_RUN] [--json OUT.json] [--no-step-ms]
-                                      [--phases KEY] [--sync-us US]
+                                      [--phases KEY] [--spread BLOCKS] [--sync-us US]
 
 WHATIF_DIR: what whatif-traces.py wrote, or tests/data/traces/torch-2.11-h200/whatif.
 
@@ -15,6 +15,10 @@ WHATIF_DIR: what whatif-traces.py wrote, or tests/data/traces/torch-2.11-h200/wh
 
 --phases KEY: with --phases-ms from each model's entry KEY of whatif.json (phases_idle_mean_us:
 the phases timed from an idle GPU, mean over every step) in place of --step-ms.
+
+--spread BLOCKS: with --phases, also --phases-file from each of the model's blocks at host work 0
+(paired_host0.extra[BLOCKS], each block's median phases: phases_idle for the idle blocks), so that
+the what-if replays the host's spread from block to block.
 
 --sync-us US: what one read-back costs, passed on as `synctax-run trace --sync-us` (without it, the
 what-if's own default).
@@ -34,9 +38,15 @@ def phases_ms(phases_us):
                                                  phases_us["backward"], phases_us["optimizer"]))
 
 
-def predict(binary, trace, step_ms, host_work_us, phases=None, sync_us=None):
+def predict(binary, trace, step_ms, host_work_us, phases=None, sync_us=None, blocks=None):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "trace", trace, "--out", out] + (["--step-ms", f"{step_ms:.4f}"] if step_ms else [])
+        if blocks:
+            path = os.path.join(out, "phases.csv")
+            with open(path, "w") as f:
+                f.write("forward,backward,optimizer\n")
+                f.writelines(phases_ms(b["median_us"]) + "\n" for b in blocks)
+            cmd += ["--phases-file", path]
         if sync_us is not None:
             cmd += ["--sync-us", f"{sync_us:g}"]
         if phases:
@@ -51,7 +61,11 @@ def predict(binary, trace, step_ms, host_work_us, phases=None, sync_us=None):
 
 def main():
     args = sys.argv[1:]
-    json_out, phases_key, sync_us = None, None, None
+    json_out, phases_key, sync_us, spread_key = None, None, None, None
+    if "--spread" in args:
+        at = args.index("--spread")
+        spread_key = args[at + 1]
+        del args[at:at + 2]
     if "--sync-us" in args:
         at = args.index("--sync-us")
         sync_us = float(args[at + 1])
@@ -91,7 +105,9 @@ def main():
                     continue
                 step_ms = base["none_ms"] if trace["syncs"] == "none" else base["item_ms"]
                 phases = phases_ms(entry[phases_key]) if phases_key else None
-                predicted = predict(binary, path[0], step_ms if with_step and not phases else None, host_us, phases, sync_us)
+                blocks = entry["paired_host0"]["extra"][spread_key] if spread_key else None
+                predicted = predict(binary, path[0], step_ms if with_step and not phases else None, host_us, phases,
+                                    sync_us, blocks)
                 style = "item" if trace["syncs"] == "none" else "as_recorded"
                 tax = predicted[style]["tax_pct"]
                 m = paired["item"]

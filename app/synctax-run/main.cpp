@@ -166,6 +166,14 @@ static int runMain(int argc, char** argv)
                                    "step without the profiler, each timed from an idle GPU (ms, three numbers: "
                                    "F,B,O); the trace's phases are mapped onto them")
                                ->check(asPhases());
+    std::string tracePhasesFile;
+    auto* phasesFileOption
+        = traceCmd
+              ->add_option("--phases-file", tracePhasesFile,
+                  "What if: the same phases timed many times (one F,B,O per line, ms; say one per block of "
+                  "steps): the replay runs at up to 20 of them and averages, as a loop whose host speed moves pays; "
+                  "--phases-ms, where not given, is their median")
+              ->check(CLI::ExistingFile);
     auto* syncUsOption = traceCmd
                              ->add_option("--sync-us", traceSyncUs,
                                  "What if: what one read-back (.item()) costs once the step's GPU work is done (us; "
@@ -217,6 +225,14 @@ static int runMain(int argc, char** argv)
             trace.syncUs = traceSyncUs;
         if (*phasesMsOption)
             trace.phasesMs = synctax::readPhasesMs(tracePhasesMs).ms;
+        if (*phasesFileOption) {
+            const synctax::PhasesFileRead read = synctax::loadPhasesFile(tracePhasesFile);
+            if (!read.errors.empty()) {
+                std::cerr << synctax::formatErrors(read.errors);
+                return 2;
+            }
+            trace.phasesSpreadMs = read.rows;
+        }
         return synctax::traceCommand(trace);
     }
     return 2;

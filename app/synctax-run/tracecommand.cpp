@@ -75,6 +75,7 @@ ImportedLoopOptions loopOptions(const TraceOptions& options)
     ImportedLoopOptions o;
     o.stepMs = options.stepMs;
     o.phasesMs = options.phasesMs;
+    o.phasesSpreadMs = options.phasesSpreadMs;
     if (options.syncUs)
         o.syncUs = *options.syncUs;
     return o;

@@ -20,6 +20,7 @@ struct TraceOptions {
     std::optional<double> stepMs; // the loop's unprofiled step time: the host is fitted to it
     std::optional<double> syncUs; // a sync's cost, in place of ImportedLoopOptions' default
     std::optional<std::array<double, 3>> phasesMs; // forward, backward, optimizer: ImportedLoopOptions::phasesMs
+    std::vector<std::array<double, 3>> phasesSpreadMs; // ImportedLoopOptions::phasesSpreadMs (--phases-file)
 };
 
 // Exit codes: 0 ok, 2 a trace could not be read (its reader's message on stderr) or bad options.

@@ -130,8 +130,12 @@ int main(int argc, char** argv)
         QStringLiteral("With traces: the loop's forward, backward and optimizer step timed without the profiler "
                        "(ms, each from an idle GPU), the what-if's Phases field, as synctax-run trace --phases-ms"),
         QStringLiteral("F,B,O"));
+    const QCommandLineOption phasesFile(QStringLiteral("phases-file"),
+        QStringLiteral("With traces: the same phases timed many times, one F,B,O per line (say one per block of "
+                       "steps), as synctax-run trace --phases-file: the what-if replays the host's spread over them"),
+        QStringLiteral("FILE"));
     parser.addOptions(
-        { screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare, phasesMs });
+        { screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare, phasesMs, phasesFile });
     parser.process(app);
 
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
@@ -157,6 +161,19 @@ int main(int argc, char** argv)
         if (!panel->setPhasesText(text) && headless)
             return fail(QStringLiteral("--phases-ms: ")
                 + QString::fromStdString(readPhasesMs(text.trimmed().toStdString()).problem));
+    }
+    if (parser.isSet(phasesFile)) {
+        if (traces.isEmpty())
+            return fail(QStringLiteral("--phases-file: only with PyTorch-profiler traces (.json, .json.gz)"));
+        const PhasesFileRead read = loadPhasesFile(parser.value(phasesFile).toStdString());
+        if (!read.errors.empty())
+            return fail(QString::fromStdString(formatErrors(read.errors)).trimmed());
+        QStringList timings;
+        for (const std::array<double, 3>& ms : read.rows)
+            timings << QStringLiteral("%1,%2,%3")
+                           .arg(QString::number(ms[0], 'g', 12), QString::number(ms[1], 'g', 12),
+                               QString::number(ms[2], 'g', 12));
+        window.traceView()->whatIfPanel()->setPhasesText(timings.join(QStringLiteral("; ")));
     }
     if (!traces.isEmpty()) {
         window.openTraces(traces);

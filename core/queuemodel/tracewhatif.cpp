@@ -1,7 +1,9 @@
 #include "core/queuemodel/tracewhatif.h"
 
 #include "core/analysis/format.h"
+#include "core/analysis/statistics.h"
 #include "core/analysis/tracejoin.h"
+#include "core/config/inputsource.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulationbounds.h"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <utility>
 
 namespace synctax {
 
@@ -50,6 +53,13 @@ std::optional<double> perEventCostForStep(
     if (stepAt(lo) < stepMs || stepAt(hi) > stepMs)
         return std::nullopt;
     return bisect([&](double cost) { return -stepAt(cost); }, lo, hi, -stepMs, 60, Halving::Arithmetic);
+}
+
+// The host map that puts the trace's phases at the unprofiled phase times ms (F, B, O).
+std::vector<std::pair<double, double>> phaseKnots(const LoopPhaseBounds& bounds, const std::array<double, 3>& ms)
+{
+    return { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 }, { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 },
+        { *bounds.optimizerEndUs, (ms[0] + ms[1] + ms[2]) * 1e3 } };
 }
 
 } // namespace
@@ -106,12 +116,13 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
         + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
     const LoopPhaseBounds& bounds = loop.phases;
-    if (options.phasesMs && bounds.complete()) {
-        const std::array<double, 3>& ms = *options.phasesMs;
+    const std::optional<std::array<double, 3>> phasesMs
+        = options.phasesMs || options.phasesSpreadMs.empty() ? options.phasesMs : medianPhases(options.phasesSpreadMs);
+    if (phasesMs && bounds.complete()) {
+        const std::array<double, 3>& ms = *phasesMs;
         loop.calibration.perEventUs = 0;
         loop.calibration.hostUncertaintyPct = 0;
-        loop.calibration.hostKnots = { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 },
-            { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 }, { *bounds.optimizerEndUs, (ms[0] + ms[1] + ms[2]) * 1e3 } };
+        loop.calibration.hostKnots = phaseKnots(bounds, ms);
         loop.calibration.how = "the trace's forward, backward and optimizer ("
             + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
             + formatNumber("%.1f", (*bounds.optimizerUs - *bounds.backwardUs) * 1e-3) + ", "
@@ -138,7 +149,7 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
                 + " ms) is out of the host's reach, so it was not used";
         }
     }
-    if (options.phasesMs && !bounds.complete())
+    if (phasesMs && !bounds.complete())
         loop.calibration.how += "; the phase times given were not used: the trace "
             + std::string(loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
     if (loop.queuedGapUs)
@@ -146,18 +157,35 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
             += "; GPU ops " + formatNumber("%.2f", *loop.queuedGapUs) + " us apart where queued, as recorded";
     loop.recorded = calibrated(step, loop.calibration);
     loop.base = withoutSyncs(loop.recorded);
+    loop.spreadRecorded.clear();
+    loop.spreadBase.clear();
+    if (!options.phasesSpreadMs.empty() && bounds.complete()) {
+        const std::vector<std::array<double, 3>> hosts = spreadQuantiles(options.phasesSpreadMs);
+        for (const std::array<double, 3>& ms : hosts) {
+            ReplayCalibration c = loop.calibration;
+            c.hostKnots = phaseKnots(bounds, ms);
+            loop.spreadRecorded.push_back(calibrated(step, c));
+            loop.spreadBase.push_back(withoutSyncs(loop.spreadRecorded.back()));
+        }
+        const auto totalMs = [](const std::array<double, 3>& ms) { return ms[0] + ms[1] + ms[2]; };
+        loop.calibration.how += "; replayed at " + std::to_string(hosts.size()) + " of "
+            + std::to_string(options.phasesSpreadMs.size()) + " phase timings (host "
+            + formatNumber("%.1f", totalMs(hosts.front())) + " to " + formatNumber("%.1f", totalMs(hosts.back()))
+            + " ms), their log step times averaged";
+    }
     return loop;
 }
 
 PhasesRead readPhasesMs(const std::string& text)
 {
     static constexpr NumberKey bound { "phases_ms", 0.001, 1e6 };
-    std::vector<std::string> parts;
+    std::vector<std::pair<std::string, std::size_t>> parts; // each number and where it starts
     std::string part;
-    for (const char c : text + ",") {
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ',';
         if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
             if (!part.empty())
-                parts.push_back(part);
+                parts.emplace_back(part, i - part.size());
             part.clear();
         } else {
             part += c;
@@ -170,13 +198,99 @@ PhasesRead readPhasesMs(const std::string& text)
     }
     std::array<double, 3> ms {};
     for (size_t i = 0; i < 3; ++i) {
-        read.problem = outOfBound(bound, parts[i]);
-        if (!read.problem.empty())
+        read.problem = outOfBound(bound, parts[i].first);
+        if (!read.problem.empty()) {
+            read.problemColumn = parts[i].second;
             return read;
-        ms[i] = std::stod(parts[i]);
+        }
+        ms[i] = std::stod(parts[i].first);
     }
     read.ms = ms;
     return read;
+}
+
+PhasesListRead readPhasesList(const std::string& text)
+{
+    PhasesListRead read;
+    const bool several = text.find_first_of(";\n") != std::string::npos;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find_first_of(";\n", start), text.size());
+        const std::string part = text.substr(start, end - start);
+        start = end + 1;
+        if (part.find_first_not_of(" \t\r,") == std::string::npos)
+            continue;
+        const PhasesRead phases = readPhasesMs(part);
+        if (!phases.ms) {
+            read.problem
+                = several ? "timing " + std::to_string(read.rows.size() + 1) + ": " + phases.problem : phases.problem;
+            read.rows.clear();
+            return read;
+        }
+        read.rows.push_back(*phases.ms);
+    }
+    return read;
+}
+
+PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName)
+{
+    PhasesFileRead read;
+    std::size_t start = 0;
+    bool headerAllowed = true;
+    for (int line = 1; start <= text.size(); ++line) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string row = text.substr(start, end - start);
+        start = end + 1;
+        row = row.substr(0, row.find('#'));
+        if (!row.empty() && row.back() == '\r')
+            row.pop_back();
+        if (row.find_first_not_of(" \t,") == std::string::npos)
+            continue;
+        const bool hasDigit
+            = std::any_of(row.begin(), row.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        if (std::exchange(headerAllowed, false) && !hasDigit)
+            continue;
+        const PhasesRead phases = readPhasesMs(row);
+        if (phases.ms)
+            read.rows.push_back(*phases.ms);
+        else
+            read.errors.push_back({ sourceName, line, int(phases.problemColumn) + 1, phases.problem });
+    }
+    if (read.rows.empty() && read.errors.empty())
+        read.errors.push_back({ sourceName, 0, 0, "expected lines of three numbers F,B,O (ms), found none" });
+    return read;
+}
+
+PhasesFileRead loadPhasesFile(const std::string& path)
+{
+    PhasesFileRead read;
+    if (const auto text = readInputFile(path, "a file of phase times (F,B,O per line)", read.errors))
+        return readPhasesFile(*text, path);
+    return read;
+}
+
+std::vector<std::array<double, 3>> spreadQuantiles(std::vector<std::array<double, 3>> rows)
+{
+    const auto total = [](const std::array<double, 3>& r) { return r[0] + r[1] + r[2]; };
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return total(a) < total(b); });
+    if (rows.size() <= kSpreadHosts)
+        return rows;
+    std::vector<std::array<double, 3>> picked;
+    for (std::size_t i = 0; i < kSpreadHosts; ++i)
+        picked.push_back(rows[std::size_t((double(i) + 0.5) / double(kSpreadHosts) * double(rows.size()))]);
+    return picked;
+}
+
+std::array<double, 3> medianPhases(const std::vector<std::array<double, 3>>& rows)
+{
+    std::array<double, 3> ms {};
+    for (std::size_t p = 0; p < 3; ++p) {
+        std::vector<double> values;
+        for (const auto& r : rows)
+            values.push_back(r[p]);
+        ms[p] = values.empty() ? 0 : median(values);
+    }
+    return ms;
 }
 
 std::vector<StyleSpec> whatIfStyles()
@@ -199,14 +313,26 @@ WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSy
     o.hostWorkBeforeSync = hostWorkBeforeSync;
     o.syncUs = loop.costs.syncUs;
     const std::vector<StyleSpec> styles = whatIfStyles();
-    const std::vector<StyleReplayPrediction> predicted = predictStyles(loop.base, styles, 0, o, loop.costs);
-    const double baseMs = predicted.front().style.name == baselineStyle() ? predicted.front().stepMs : 0;
-    const StyleReplayPrediction asRecorded
-        = predictStyles(loop.recorded, { { baselineStyle(), 0 } }, 0, o, loop.costs).front();
+    // One host, or each of the spread's: the mean of the log step times, as_recorded first.
+    const bool spread = !loop.spreadBase.empty();
+    const std::size_t hosts = spread ? loop.spreadBase.size() : 1;
+    std::vector<double> logMs(styles.size() + 1, 0.0);
+    for (std::size_t h = 0; h < hosts; ++h) {
+        const StepSequence& base = spread ? loop.spreadBase[h] : loop.base;
+        const StepSequence& recorded = spread ? loop.spreadRecorded[h] : loop.recorded;
+        logMs[0] += std::log(predictStyles(recorded, { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs);
+        const std::vector<StyleReplayPrediction> predicted = predictStyles(base, styles, 0, o, loop.costs);
+        for (std::size_t i = 0; i < predicted.size(); ++i)
+            logMs[i + 1] += std::log(predicted[i].stepMs);
+    }
+    std::vector<double> stepMs;
+    for (const double l : logMs)
+        stepMs.push_back(std::exp(l / double(hosts)));
+    const double baseMs = styles.front().name == baselineStyle() ? stepMs[1] : 0;
     const auto tax = [&](double ms) { return baseMs > 0 ? (ms / baseMs - 1.0) * 100.0 : 0.0; };
-    w.rows.push_back({ "as_recorded", 0, asRecorded.stepMs, tax(asRecorded.stepMs) });
-    for (const StyleReplayPrediction& p : predicted)
-        w.rows.push_back({ p.style.name, p.style.n, p.stepMs, tax(p.stepMs) });
+    w.rows.push_back({ "as_recorded", 0, stepMs[0], tax(stepMs[0]) });
+    for (std::size_t i = 0; i < styles.size(); ++i)
+        w.rows.push_back({ styles[i].name, styles[i].n, stepMs[i + 1], tax(stepMs[i + 1]) });
     w.model = "replay of the median step (" + std::to_string(loop.base.ops.size()) + " launches); "
         + loop.calibration.how + "; sync " + formatNumber("%.0f", loop.costs.syncUs) + " us";
     w.uncertaintyPct = loop.calibration.hostUncertaintyPct;

@@ -2,10 +2,12 @@
 
 #include "core/analysis/kinetotrace.h"
 #include "core/analysis/tracereport.h"
+#include "core/config/configerror.h"
 #include "core/queuemodel/launchsequence.h"
 #include "core/queuemodel/stylereplay.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +25,15 @@ struct ImportedLoopOptions {
     // (`--phases-ms`): the trace's phases (LoopPhaseBounds) are mapped onto them, each stretched
     // evenly. Where the trace marks them, this takes the place of the per-event cost and of stepMs.
     std::optional<std::array<double, 3>> phasesMs;
+    // The same phases timed again and again over the loop's run (`--phases-file`: one F,B,O per
+    // block of steps). The host's speed moves from block to block (on the H200's VM a ResNet-50
+    // block's forward took 7 to 15 ms), and near the balance a sync's cost is far from linear in it:
+    // a block whose forward is slower than the GPU's leaves the GPU idle after every sync, one that
+    // is faster saves little. Where given, the loop is also replayed at up to kSpreadHosts of them
+    // (spreadQuantiles) and the what-if averages the log step times there, style and baseline
+    // alike, as the runner's paired estimate averages its rounds (replayPredictions does the same
+    // over the runner's blocks). phasesMs, where unset, is their median, phase by phase.
+    std::vector<std::array<double, 3>> phasesSpreadMs;
     // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call):
     // fitted per loop to the unprofiled step time of the Python loops recorded on the H200
     // (tests/data/traces/torch-2.11-h200/measurements/whatif.json): 2.4 to 6.2 us, median 2.9.
@@ -57,6 +68,10 @@ struct ImportedLoop {
     // The GPU's gap between queued ops of a stream, as the trace has it (queuedGpuGapUs), added to
     // each op's GPU time; none where the trace has too few queued ops to tell.
     std::optional<double> queuedGapUs;
+    // The loop calibrated at each timing that spreadQuantiles picks of the options'
+    // phasesSpreadMs, with and without its syncs (as `recorded` and `base`); empty: one host.
+    std::vector<StepSequence> spreadRecorded;
+    std::vector<StepSequence> spreadBase;
 };
 
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);
@@ -64,12 +79,41 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
 // Phase times as `--phases-ms` and the app's Phases field take them: "F,B,O" in ms (commas, spaces
 // or both between), each 0.001 to 1e6. `problem` says why not, in the words of a simulation file's
 // error ("expected three numbers F,B,O (ms), found '9,13'", "0 is out of range; expected 0.001 to
-// 1e+06"); empty when `ms` is set.
+// 1e+06"); empty when `ms` is set. problemColumn: where in `text` it lies (0-based: the number
+// refused, else 0).
 struct PhasesRead {
     std::optional<std::array<double, 3>> ms;
     std::string problem;
+    std::size_t problemColumn = 0;
 };
 PhasesRead readPhasesMs(const std::string& text);
+
+// Several timings as the app's Phases field takes them: readPhasesMs's F,B,O, with `;` or a new line
+// between. `problem` says why the first one refused was (readPhasesMs's words, after "timing 2: "
+// where there are several); empty text is no timing and no problem.
+struct PhasesListRead {
+    std::vector<std::array<double, 3>> rows;
+    std::string problem;
+};
+PhasesListRead readPhasesList(const std::string& text);
+
+// A `--phases-file`: one F,B,O per line (as readPhasesMs reads them), blank lines and `#` comments
+// left out, and a first line without digits taken as a header ("forward,backward,optimizer").
+// `errors` locates each line refused (file, line, column) and says what was expected; a file with no
+// timing at all is one error.
+struct PhasesFileRead {
+    std::vector<std::array<double, 3>> rows;
+    std::vector<ConfigError> errors;
+};
+PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName);
+PhasesFileRead loadPhasesFile(const std::string& path);
+
+// The timings a spread replays, fastest first: the one at the middle of each of kSpreadHosts equal
+// shares of them by total (all of them where there are no more), so that the slowest and fastest
+// tenths weigh as the measurement weighs them; and the median of each phase over all of them.
+constexpr std::size_t kSpreadHosts = 20;
+std::vector<std::array<double, 3>> spreadQuantiles(std::vector<std::array<double, 3>> rows);
+std::array<double, 3> medianPhases(const std::vector<std::array<double, 3>>& rows);
 
 // The same loop calibrated with other options (the app's phase times), without the trace.
 ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options);

@@ -45,3 +45,24 @@ execute_process(COMMAND ${RUNNER} trace ${trace} --host-work-us 0 --step-ms 0.00
 if(NOT rc EQUAL 0 OR NOT out MATCHES "What if you logged differently")
     message(FATAL_ERROR "trace at the lower bounds: exit ${rc}\n${out}${err}")
 endif()
+# --phases-file: a line it cannot read is refused with the file, line and column, before the trace is
+# read; one that does not exist is refused by name.
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/phases.csv "forward,backward,optimizer\n0.4,0.7,0.2\n0.4,0.x,0.2\n")
+execute_process(COMMAND ${RUNNER} trace ${trace} --phases-file ${WORK}/phases.csv --out ${WORK}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "phases.csv:3:5: expected a number, found '0.x'" OR EXISTS ${WORK}/trace-summary.json)
+    message(FATAL_ERROR "trace --phases-file with a bad line: exit ${rc}, expected 2 and its place\n${out}${err}")
+endif()
+execute_process(COMMAND ${RUNNER} trace ${trace} --phases-file ${WORK}/none.csv
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--phases-file: File does not exist: .*none.csv")
+    message(FATAL_ERROR "trace --phases-file with no such file: exit ${rc}\n${out}${err}")
+endif()
+# A good one: the what-if says it replayed the timings.
+file(WRITE ${WORK}/phases.csv "forward,backward,optimizer\n0.4,0.7,0.2\n0.5,0.8,0.2\n")
+execute_process(COMMAND ${RUNNER} trace ${trace} --phases-file ${WORK}/phases.csv
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "replayed at 2 of 2 phase timings")
+    message(FATAL_ERROR "trace --phases-file: exit ${rc}\n${out}${err}")
+endif()

@@ -36,6 +36,21 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP}
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--phases-ms: expected a number, found 'x'" OR EXISTS ${WORK}/phases-bad.png)
     message(FATAL_ERROR "--phases-ms 11.86,x,1.46 should exit 2 with the reader's words, no picture; got ${rc}: ${err}")
 endif()
+# --phases-file: the blocks' timings fill the field (the what-if says it replayed them); a line it
+# cannot read stops with the file, line and column.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${phased}
+    --phases-file ${h200}/phases/measurements/resnet50-idle-blocks.csv --screenshot ${WORK}/phases-file.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/phases-file.png)
+    message(FATAL_ERROR "--phases-file: exit ${rc}, no ${WORK}/phases-file.png: ${out}${err}")
+endif()
+file(WRITE ${WORK}/bad-phases.csv "forward,backward,optimizer\n11,13,1\n11,13\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${phased}
+    --phases-file ${WORK}/bad-phases.csv --screenshot ${WORK}/phases-file-bad.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "bad-phases.csv:3:1: expected three numbers F,B,O" OR EXISTS ${WORK}/phases-file-bad.png)
+    message(FATAL_ERROR "--phases-file with a bad line should exit 2 with its place, no picture; got ${rc}: ${err}")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${DATA}/results/ddp-cpu.json
     --phases-ms 1,2,3 --screenshot ${WORK}/phases-results.png
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)

@@ -197,11 +197,30 @@ private Q_SLOTS:
             QVERIFY2(panel->phasesError().contains(reason), qPrintable(panel->phasesError()));
             COMPARE_ROWS(*panel->model(), whatIf(phased, 5000));
         }
+        // Several timings, `;` between: the loop replayed at each and averaged, as --phases-file does;
+        // a timing refused is named by its place.
+        QVERIFY(panel->slider()->hasTracking());
+        QVERIFY(panel->setPhasesText(QStringLiteral("11.86, 13.72, 1.46; 15.5,13.72,1.46 ;9.0 13.0 1.4")));
+        QCOMPARE(panel->phaseTimings().size(), size_t(3));
+        QCOMPARE((*panel->phasesMs())[0], 11.86); // the median, phase by phase
+        ImportedLoopOptions spread;
+        spread.phasesSpreadMs = panel->phaseTimings();
+        const ImportedLoop spreadLoop = recalibrated(*loop, spread);
+        QCOMPARE(spreadLoop.spreadBase.size(), size_t(3));
+        COMPARE_ROWS(*panel->model(), whatIf(spreadLoop, 5000));
+        QVERIFY2(panel->note().contains(QStringLiteral("replayed at 3 of 3 phase timings")), qPrintable(panel->note()));
+        QVERIFY(!panel->slider()->hasTracking()); // replayed where the slider is let go
+        QVERIFY(!panel->setPhasesText(QStringLiteral("11.86, 13.72, 1.46; 15.5,x,1.46")));
+        QVERIFY2(panel->phasesError().contains(QStringLiteral("timing 2: expected a number, found 'x'")),
+            qPrintable(panel->phasesError()));
+        COMPARE_ROWS(*panel->model(), whatIf(spreadLoop, 5000));
+
         // Emptied: the trace alone again.
         QVERIFY(panel->setPhasesText(QString()));
         QVERIFY(!panel->phasesMs());
         QVERIFY(panel->phasesError().isEmpty());
         COMPARE_ROWS(*panel->model(), whatIf(*loop, 5000));
+        QVERIFY(panel->slider()->hasTracking());
     }
 
     void severalFilesArePickedInTheComboBox()

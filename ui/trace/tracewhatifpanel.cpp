@@ -67,12 +67,14 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(TraceWhatIfModel::Style, QHeaderView::Stretch);
     m_phases->setObjectName(QStringLiteral("whatIfPhases"));
-    m_phases->setPlaceholderText(tr("forward, backward, optimizer (ms, from an idle GPU)"));
+    m_phases->setPlaceholderText(tr("forward, backward, optimizer (ms, from an idle GPU); several: ; between"));
     m_phases->setToolTip(tr("The loop's phases timed without the profiler, each from an idle GPU: the forward from "
                             "the step's start (zero_grad, data and loss in it), loss.backward() and "
                             "optimizer.step(), in ms. The trace's phases are mapped onto them, which brings "
-                            "its host closer to the unprofiled loop than the profiler's cost per event. Empty: "
-                            "the trace alone."));
+                            "its host closer to the unprofiled loop than the profiler's cost per event. Several "
+                            "timings, one per block of steps with ; between (as synctax-run trace --phases-file "
+                            "reads them a line each), replay the host's spread from block to block. Empty: the "
+                            "trace alone."));
     m_phases->setClearButtonEnabled(true);
     m_phasesError->setObjectName(QStringLiteral("whatIfPhasesError"));
     m_phasesError->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -172,27 +174,30 @@ const ImportedLoop* TraceWhatIfPanel::currentLoop() const
 
 bool TraceWhatIfPanel::setPhasesText(const QString& text)
 {
-    std::optional<std::array<double, 3>> ms;
-    if (!text.trimmed().isEmpty()) {
-        const PhasesRead read = readPhasesMs(text.trimmed().toStdString());
-        ms = read.ms;
-        if (!ms) {
-            m_phasesError->setText(tr("Phases: %1.").arg(QString::fromStdString(read.problem)));
-            m_phasesError->show();
-            return false;
-        }
+    const PhasesListRead read = readPhasesList(text.trimmed().toStdString());
+    if (!read.problem.empty()) {
+        m_phasesError->setText(tr("Phases: %1.").arg(QString::fromStdString(read.problem)));
+        m_phasesError->show();
+        return false;
     }
     m_phasesError->clear();
     m_phasesError->hide();
     if (m_phases->text() != text)
         m_phases->setText(text);
-    if (ms != m_phasesMs) {
-        m_phasesMs = ms;
+    if (read.rows != m_phaseTimings) {
+        m_phaseTimings = read.rows;
         m_phased.reset();
         m_phasedFrom = nullptr;
         recompute();
     }
     return true;
+}
+
+std::optional<std::array<double, 3>> TraceWhatIfPanel::phasesMs() const
+{
+    if (m_phaseTimings.empty())
+        return std::nullopt;
+    return m_phaseTimings.size() == 1 ? m_phaseTimings.front() : medianPhases(m_phaseTimings);
 }
 
 QString TraceWhatIfPanel::phasesError() const { return m_phasesError->text(); }
@@ -218,15 +223,19 @@ void TraceWhatIfPanel::recompute()
                              .arg(QString::fromStdString(formatNumber("%.1f", hostWorkMs()))));
     // The file's loop, calibrated to the phases given (once per file and phases: the slider only replays).
     const ImportedLoop* source = sourceLoop();
-    if (m_phasesMs && source && source->available && m_phasedFrom != source) {
+    if (!m_phaseTimings.empty() && source && source->available && m_phasedFrom != source) {
         ImportedLoopOptions options;
-        options.phasesMs = m_phasesMs;
+        if (m_phaseTimings.size() == 1)
+            options.phasesMs = m_phaseTimings.front();
+        else
+            options.phasesSpreadMs = m_phaseTimings;
         m_phased = std::make_shared<const ImportedLoop>(recalibrated(*source, options));
         m_phasedFrom = source;
     }
     const ImportedLoop* loop = currentLoop();
     const bool available = loop && loop->available;
     m_slider->setEnabled(available);
+    m_slider->setTracking(!available || loop->spreadBase.empty()); // a spread's replay is too dear to drag
     m_spin->setEnabled(available);
     m_table->setVisible(available);
     if (!available) {

@@ -26,7 +26,10 @@ class TraceWhatIfModel;
 // on the window's thread (whatIf over every style takes a few ms; bench/whatif-speed). The loops
 // come ready from the load's worker; several files (ranks) are picked in a combo box. A field takes
 // the loop's phases timed without the profiler (forward, backward, optimizer in ms, as
-// `synctax-run trace --phases-ms`): the loop is then calibrated to them (recalibrated()).
+// `synctax-run trace --phases-ms`): the loop is then calibrated to them (recalibrated()). Several
+// timings (`;` between, one per block of steps, as `--phases-file` has them) replay the host's spread
+// over them; that what-if costs about 20 times more (some 120 ms for ResNet-50 on 2 cores), so the
+// slider then replays where it is let go, not as it is dragged.
 class TraceWhatIfPanel : public QWidget {
     Q_OBJECT
 public:
@@ -50,11 +53,13 @@ public:
     const WhatIf& whatIf() const; // the rows shown
     void focusHostWork(); // the slider, for the keyboard
 
-    // The phases field's text taken: "F, B, O" (ms; commas or spaces between), or empty for none.
-    // False, with the reason shown under the field, where it is not three numbers of 0.001 to
-    // 1e6 ms; the what-if then stays as it was.
+    // The phases field's text taken: "F, B, O" (ms; commas or spaces between), several with `;`
+    // between, or empty for none. False, with the reason shown under the field, where a timing is
+    // not three numbers of 0.001 to 1e6 ms; the what-if then stays as it was.
     bool setPhasesText(const QString& text);
-    std::optional<std::array<double, 3>> phasesMs() const { return m_phasesMs; }
+    // The timing the loop is calibrated to: the one given, or the median of several; none: the trace alone.
+    std::optional<std::array<double, 3>> phasesMs() const;
+    const std::vector<std::array<double, 3>>& phaseTimings() const { return m_phaseTimings; }
     QLineEdit* phasesEdit() const { return m_phases; }
     QString phasesError() const; // empty when the field's text was taken
 
@@ -84,8 +89,8 @@ private:
     QLabel* m_note = nullptr;
     QLineEdit* m_phases = nullptr;
     QLabel* m_phasesError = nullptr;
-    std::optional<std::array<double, 3>> m_phasesMs;
-    // The current file's loop calibrated to m_phasesMs, and the loop it was made from.
+    std::vector<std::array<double, 3>> m_phaseTimings;
+    // The current file's loop calibrated to m_phaseTimings, and the loop it was made from.
     std::shared_ptr<const ImportedLoop> m_phased;
     const ImportedLoop* m_phasedFrom = nullptr;
 };

@@ -91,3 +91,99 @@ TEST(TraceWhatIfPhases, PhaseTimesAreReadAsThreeNumbersInRange)
         EXPECT_EQ(read.problem, r.problem) << r.text;
     }
 }
+
+TEST(TraceWhatIfPhases, TheBlocksSpreadOfTwoRealLoopsRaisesTheirItemTaxAndKeepsItWithinThreePoints)
+{
+    std::ifstream in(kDir + "/measurements/whatif.json");
+    ASSERT_TRUE(in) << kDir;
+    const nlohmann::json measured = nlohmann::json::parse(in);
+    for (const nlohmann::json& m : measured.at("models")) {
+        const std::string model = m.at("model");
+        const TraceReadResult read = readKinetoTrace(kDir + "/" + model + "-none.pt.trace.json.gz");
+        ASSERT_TRUE(read.trace) << model;
+        const TraceReport report = analyseTrace(*read.trace);
+        const PhasesFileRead blocks = loadPhasesFile(kDir + "/measurements/" + model + "-idle-blocks.csv");
+        ASSERT_TRUE(blocks.errors.empty()) << formatErrors(blocks.errors);
+        ASSERT_EQ(blocks.rows.size(), 30u) << model;
+        ImportedLoopOptions options;
+        options.phasesSpreadMs = blocks.rows;
+        const ImportedLoop spread = importedLoop(*read.trace, report, options);
+        ASSERT_TRUE(spread.available) << model << ": " << spread.reason;
+        ASSERT_EQ(spread.spreadBase.size(), kSpreadHosts) << model << ": " << spread.calibration.how;
+        ASSERT_EQ(spread.spreadRecorded.size(), kSpreadHosts) << model;
+
+        // One host: the blocks' median, phase by phase, which the spread's loop is also calibrated to.
+        ImportedLoopOptions one;
+        one.phasesMs = medianPhases(options.phasesSpreadMs);
+        const ImportedLoop median = importedLoop(*read.trace, report, one);
+        EXPECT_EQ(median.calibration.hostKnots, spread.calibration.hostKnots) << model;
+
+        const double host0 = m.at("paired_host0").at("item").at("pct");
+        const double spreadTax = itemTax(whatIf(spread, 0));
+        EXPECT_NEAR(spreadTax, host0, 3.0) << model << " at host work 0";
+        // A block slower than the median costs a loop that syncs more than a faster one saves it.
+        EXPECT_GT(spreadTax, itemTax(whatIf(median, 0)) + 0.3) << model;
+        const double middleUs = m.at("middle_host_ms").get<double>() * 1e3;
+        EXPECT_NEAR(
+            itemTax(whatIf(spread, middleUs, true)), m.at("paired_middle").at("item").at("pct").get<double>(), 3.0)
+            << model << " at " << middleUs << " us";
+    }
+}
+
+TEST(TraceWhatIfPhases, ASpreadOfOneTimingPredictsAsThatTimingAlone)
+{
+    const TraceReadResult read = readKinetoTrace(kDir + "/resnet50-none.pt.trace.json.gz");
+    ASSERT_TRUE(read.trace);
+    const TraceReport report = analyseTrace(*read.trace);
+    const std::array<double, 3> ms { 11.86, 13.72, 1.46 };
+    ImportedLoopOptions alone;
+    alone.phasesMs = ms;
+    ImportedLoopOptions spread;
+    spread.phasesSpreadMs = { ms, ms, ms };
+    for (const double hostWorkUs : { 0.0, 15000.0 }) {
+        const WhatIf a = whatIf(importedLoop(*read.trace, report, alone), hostWorkUs);
+        const WhatIf b = whatIf(importedLoop(*read.trace, report, spread), hostWorkUs);
+        ASSERT_EQ(a.rows.size(), b.rows.size());
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+            EXPECT_EQ(a.rows[i].style, b.rows[i].style);
+            EXPECT_NEAR(a.rows[i].stepMs, b.rows[i].stepMs, 1e-9) << a.rows[i].style;
+            EXPECT_NEAR(a.rows[i].taxPct, b.rows[i].taxPct, 1e-9) << a.rows[i].style;
+        }
+        EXPECT_NE(b.model.find("replayed at 3 of 3 phase timings"), std::string::npos) << b.model;
+    }
+}
+
+TEST(TraceWhatIfPhases, TheSpreadReplaysTwentyTimingsSpreadOverTheirTotalsFastestFirst)
+{
+    std::vector<std::array<double, 3>> rows;
+    for (int i = 40; i >= 1; --i) // slowest first, and each total i + 2 ms
+        rows.push_back({ double(i), 1.0, 1.0 });
+    const std::vector<std::array<double, 3>> picked = spreadQuantiles(rows);
+    ASSERT_EQ(picked.size(), kSpreadHosts);
+    for (size_t k = 0; k < picked.size(); ++k) // the middle of each share of two: the second
+        EXPECT_EQ(picked[k][0], double(2 * k + 2)) << k;
+    const std::vector<std::array<double, 3>> few = spreadQuantiles({ { 3, 1, 1 }, { 1, 1, 1 }, { 2, 1, 1 } });
+    ASSERT_EQ(few.size(), 3u);
+    EXPECT_EQ(few[0][0], 1.0);
+    EXPECT_EQ(few[2][0], 3.0);
+    const std::array<double, 3> median = medianPhases({ { 1, 10, 5 }, { 3, 30, 4 }, { 2, 20, 6 } });
+    EXPECT_EQ(median, (std::array<double, 3> { 2, 20, 5 }));
+}
+
+TEST(TraceWhatIfPhases, APhasesFileIsReadLineByLineAndEachRefusedLineIsLocated)
+{
+    const PhasesFileRead good = readPhasesFile(
+        "forward,backward,optimizer\r\n10.3,10.9,1.2\n# a block left out\n\n  9.5 11 1.1  # fast\n", "p.csv");
+    EXPECT_TRUE(good.errors.empty()) << formatErrors(good.errors);
+    ASSERT_EQ(good.rows.size(), 2u);
+    EXPECT_EQ(good.rows[1], (std::array<double, 3> { 9.5, 11, 1.1 }));
+
+    const PhasesFileRead bad = readPhasesFile("10,11,1\n9,x,1\n9,13\nforward,backward,optimizer\n", "p.csv");
+    EXPECT_EQ(formatErrors(bad.errors),
+        "p.csv:2:3: expected a number, found 'x'\n"
+        "p.csv:3:1: expected three numbers F,B,O (ms), found '9,13'\n"
+        "p.csv:4:1: expected a number, found 'forward'\n"); // a header only on the first line
+    EXPECT_EQ(formatErrors(readPhasesFile("# nothing\n\n", "e.csv").errors),
+        "e.csv: expected lines of three numbers F,B,O (ms), found none\n");
+    EXPECT_EQ(readPhasesMs("9, 0,1").problemColumn, 3u);
+}
