@@ -212,23 +212,19 @@ PhasesRead readPhasesMs(const std::string& text)
 PhasesListRead readPhasesList(const std::string& text)
 {
     PhasesListRead read;
-    const bool several = text.find_first_of(";\n") != std::string::npos;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find_first_of(";\n", start), text.size());
-        const std::string part = text.substr(start, end - start);
-        start = end + 1;
-        if (part.find_first_not_of(" \t\r,") == std::string::npos)
-            continue;
-        const PhasesRead phases = readPhasesMs(part);
-        if (!phases.ms) {
-            read.problem
-                = several ? "timing " + std::to_string(read.rows.size() + 1) + ": " + phases.problem : phases.problem;
-            read.rows.clear();
-            return read;
-        }
-        read.rows.push_back(*phases.ms);
+    if (text.find_first_not_of(" \t\r\n;") == std::string::npos)
+        return read;
+    // Read as a file whose lines are the timings: an error's line is the timing's place.
+    std::string lines = text;
+    std::replace(lines.begin(), lines.end(), ';', '\n');
+    const PhasesFileRead file = readPhasesFile(lines, "");
+    if (!file.errors.empty()) {
+        const ConfigError& e = file.errors.front();
+        const bool several = text.find_first_of(";\n") != std::string::npos;
+        read.problem = several && e.line > 0 ? "timing " + std::to_string(e.line) + ": " + e.message : e.message;
+        return read;
     }
+    read.rows = file.rows;
     return read;
 }
 

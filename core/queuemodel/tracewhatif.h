@@ -88,9 +88,9 @@ struct PhasesRead {
 };
 PhasesRead readPhasesMs(const std::string& text);
 
-// Several timings as the app's Phases field takes them: readPhasesMs's F,B,O, with `;` or a new line
-// between. `problem` says why the first one refused was (readPhasesMs's words, after "timing 2: "
-// where there are several); empty text is no timing and no problem.
+// Several timings as the app's Phases field takes them: readPhasesFile's lines, with `;` or a new
+// line between. `problem` says why the first one refused was (readPhasesMs's words, after "timing 2: "
+// where there are several); blank text is no timing and no problem.
 struct PhasesListRead {
     std::vector<std::array<double, 3>> rows;
     std::string problem;

@@ -187,3 +187,18 @@ TEST(TraceWhatIfPhases, APhasesFileIsReadLineByLineAndEachRefusedLineIsLocated)
         "e.csv: expected lines of three numbers F,B,O (ms), found none\n");
     EXPECT_EQ(readPhasesMs("9, 0,1").problemColumn, 3u);
 }
+
+TEST(TraceWhatIfPhases, SeveralTimingsInOneFieldAreReadWithTheRefusedOneNamedByItsPlace)
+{
+    const PhasesListRead two = readPhasesList("11.86, 13.72, 1.46; 15.5 13.72 1.46");
+    EXPECT_TRUE(two.problem.empty()) << two.problem;
+    ASSERT_EQ(two.rows.size(), 2u);
+    EXPECT_EQ(two.rows[1][0], 15.5);
+    EXPECT_EQ(readPhasesList("11.86,13.72,1.46;15.5,x,1.46").problem, "timing 2: expected a number, found 'x'");
+    const PhasesListRead bad = readPhasesList("11.86,x,1.46");
+    EXPECT_EQ(bad.problem, "expected a number, found 'x'"); // one timing: as --phases-ms says it
+    EXPECT_TRUE(bad.rows.empty());
+    const PhasesListRead none = readPhasesList("  ; ");
+    EXPECT_TRUE(none.rows.empty());
+    EXPECT_TRUE(none.problem.empty());
+}
