@@ -282,6 +282,7 @@ std::array<double, 3> medianPhases(const std::vector<std::array<double, 3>>& row
     std::array<double, 3> ms {};
     for (std::size_t p = 0; p < 3; ++p) {
         std::vector<double> values;
+        values.reserve(rows.size());
         for (const auto& r : rows)
             values.push_back(r[p]);
         ms[p] = values.empty() ? 0 : median(values);
@@ -322,6 +323,7 @@ WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSy
             logMs[i + 1] += std::log(predicted[i].stepMs);
     }
     std::vector<double> stepMs;
+    stepMs.reserve(logMs.size());
     for (const double l : logMs)
         stepMs.push_back(std::exp(l / double(hosts)));
     const double baseMs = styles.front().name == baselineStyle() ? stepMs[1] : 0;
