@@ -42,7 +42,7 @@ tidy: configure
 		> $(TIDY_DB)/compile_commands.json
 	@if ! git rev-parse -q --verify '$(TIDY_BASE)^{commit}' >/dev/null; then \
 		echo "tidy: $(TIDY_BASE) is not in this clone: the LibTorch-free core's sources instead"; \
-		git ls-files 'core/config/*.cpp' 'core/steps/*.cpp' 'core/queuemodel/*.cpp' 'core/analysis/*.cpp' 'core/files/*.cpp' \
+		git ls-files 'core/*.cpp' ':!core/engine/*' \
 			| xargs -n 1 -P $(JOBS) clang-tidy -p $(TIDY_DB) --quiet --warnings-as-errors='*' 2>/dev/null; exit; fi; \
 	files=$$( { git diff --name-only --diff-filter=d $(TIDY_BASE) -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp' 2>/dev/null; \
 		git ls-files --others --exclude-standard -- 'app/*.cpp' 'core/*.cpp' 'models/*.cpp' 'ui/*.cpp' 'bench/*.cpp'; } | sort -u); \

@@ -1,7 +1,7 @@
 #include "ui/launcherrun.h"
 
 #include "core/config/configwriter.h"
-#include "core/files/runoutputs.h"
+#include "core/results/runoutputs.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,7 +17,7 @@ namespace {
 
 constexpr int keptLines = 8;
 
-// "MM:SS" or "H:MM:SS" (core/analysis/format.h formatClock); -1 for "--:--" or anything else.
+// "MM:SS" or "H:MM:SS" (core/text/format.h formatClock); -1 for "--:--" or anything else.
 double clockSeconds(const QString& text)
 {
     double seconds = 0;

@@ -2,7 +2,7 @@
 // them in lockstep (ui/launcherrun.h runs it); the window shows its progress and opens its results.
 #include "ui/mainwindow.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 #include "ui/launcherrun.h"

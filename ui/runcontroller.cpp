@@ -1,7 +1,7 @@
 #include "ui/runcontroller.h"
 
-#include "core/engine/experimentrunner.h"
-#include "core/engine/modelcheck.h"
+#include "core/engine/run/experimentrunner.h"
+#include "core/engine/run/modelcheck.h"
 #include "core/steps/stepring.h"
 
 #include <QCoreApplication>

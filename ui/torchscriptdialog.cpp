@@ -4,7 +4,7 @@
 #include "core/config/configschema.h"
 #include "core/config/modelcatalog.h"
 #include "core/config/torchscriptentry.h"
-#include "core/engine/modelcheck.h"
+#include "core/engine/run/modelcheck.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

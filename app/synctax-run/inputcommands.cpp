@@ -3,8 +3,8 @@
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
 #include "core/config/sweepgrid.h"
-#include "core/files/resultsdiff.h"
-#include "core/files/resultsloader.h"
+#include "core/results/resultsdiff.h"
+#include "core/results/resultsloader.h"
 
 #include <algorithm>
 #include <iostream>

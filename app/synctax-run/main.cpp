@@ -6,9 +6,9 @@
 #include "core/config/configschema.h"
 #include "core/config/unsignedtext.h"
 #include "core/queuemodel/simulationbounds.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/tracewhatif.h"
 #ifdef SYNCTAX_RUN_ENGINE
-#include "core/engine/modelcheck.h"
+#include "core/engine/run/modelcheck.h"
 #endif
 
 #include "synctax_version.h"
@@ -136,7 +136,9 @@ static int runMain(int argc, char** argv)
         "trace", "Read PyTorch-profiler (Kineto) traces: per step and per sync site, what the syncs cost");
     traceCmd->add_option("files", trace.files, "Trace files (.json or .json.gz); several: the ranks of one job");
     traceCmd->add_option(
-        "--out", trace.outDir, "Write trace-summary.json here (several files: trace-summary-<file stem>.json each)");
+        "--out", trace.outDir,
+        "Write trace-summary.json here (several files: trace-summary-<file stem>.json each; files sharing a stem "
+        "are told apart by their folders' names, trace-summary-<folder>-<file stem>.json)");
     traceCmd->add_option("--watch", trace.watchDir,
         "Follow a folder that tensorboard_trace_handler writes into and print each trace as it lands; Ctrl-C stops");
     traceCmd->add_flag("--once", trace.once, "With --watch: read the traces there now, then stop");

@@ -2,7 +2,7 @@
 
 #include "terminal.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cstring>

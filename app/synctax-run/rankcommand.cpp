@@ -3,13 +3,13 @@
 #include "childprocess.h"
 #include "terminal.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/analysis/rankprediction.h"
 #include "core/config/configwriter.h"
-#include "core/files/ranktable.h"
-#include "core/files/resultsloader.h"
-#include "core/files/resulttable.h"
-#include "core/files/runoutputs.h"
+#include "core/results/ranktable.h"
+#include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
+#include "core/results/runoutputs.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -4,9 +4,9 @@
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
-#include "core/files/resultsloader.h"
-#include "core/files/resulttable.h"
-#include "core/files/stepcsvwriter.h"
+#include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
+#include "core/results/stepcsvwriter.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/simulationconfig.h"
@@ -176,7 +176,7 @@ int simulateCommand(const SimulateOptions& options)
     std::vector<CellPlan> cells;
     for (const auto& scenario : config.scenarios) {
         for (const auto& style : config.styles)
-            cells.push_back({ uint32_t(cells.size()), scenario.name, "simulated", style.name });
+            cells.push_back(cellPlan(uint32_t(cells.size()), { { scenario.name, "simulated" }, style.name }));
     }
     std::unique_ptr<StepCsvWriter> steps;
     std::FILE* summary = nullptr;

@@ -1,15 +1,14 @@
 #include "tracecommand.h"
 
-#include "core/files/tracewatch.h"
+#include "core/trace/tracewatch.h"
 #include "progressprinter.h"
 
-#include "core/analysis/traceanalysis.h"
-#include "core/files/kinetoreader.h"
-#include "core/files/outputpaths.h"
-#include "core/files/tracesummary.h"
-#include "core/files/tracetable.h"
-#include "core/files/tracewhatiftable.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/traceopen.h"
+#include "core/results/outputpaths.h"
+#include "core/trace/tracesummary.h"
+#include "core/trace/tracetable.h"
+#include "core/trace/tracewhatiftable.h"
+#include "core/trace/tracewhatif.h"
 
 #include <atomic>
 #include <chrono>
@@ -29,21 +28,29 @@ extern "C" void requestTraceStop(int) { g_traceStop.store(true); }
 // Progress on stderr for files over this size; smaller ones read in well under a second.
 constexpr std::uint64_t progressFromBytes = 16u << 20;
 
-struct AnalysedTrace {
-    KinetoTrace trace;
-    TraceReport report;
-};
+ImportedLoopOptions loopOptions(const TraceOptions& options)
+{
+    ImportedLoopOptions o;
+    o.stepMs = options.stepMs;
+    o.phasesMs = options.phasesMs;
+    o.phasesSpreadMs = options.phasesSpreadMs;
+    if (options.syncUs)
+        o.syncUs = *options.syncUs;
+    return o;
+}
 
-std::optional<AnalysedTrace> analyseFile(const std::string& path, std::string* error)
+// openTrace with a progress line on stderr for a large file.
+std::optional<OpenedTrace> openFile(const std::string& path, const TraceOptions& traceOptions, std::string* error)
 {
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);
     ProgressPrinter printer(stderr);
     const auto started = std::chrono::steady_clock::now();
-    TraceReadOptions options;
+    OpenTraceOptions options;
     options.cancel = &g_traceStop;
+    options.loop = loopOptions(traceOptions);
     if (!ec && bytes >= progressFromBytes) {
-        options.progress = [&](const TraceReadProgress& p) {
+        options.reading = [&](const TraceReadProgress& p) {
             RunProgress run;
             run.blocksDone = std::int64_t(p.fileBytesRead >> 20);
             run.blocksTotal = std::max<std::int64_t>(1, std::int64_t(p.fileBytes >> 20));
@@ -55,30 +62,18 @@ std::optional<AnalysedTrace> analyseFile(const std::string& path, std::string* e
             printer.update(run);
         };
     }
-    TraceReadResult read = readKinetoTrace(path, options); // not const: its trace is moved out below
-    if (options.progress)
+    OpenTraceResult opened = openTrace(path, options);
+    if (options.reading)
         printer.finish();
-    if (read.error) {
-        *error = read.error->format();
+    if (opened.cancelled) {
+        *error = path + ": reading stopped";
         return std::nullopt;
     }
-    if (!read.trace) {
-        *error = path + ": " + (read.cancelled ? "reading stopped" : "not read");
+    if (!opened.opened) {
+        *error = opened.error;
         return std::nullopt;
     }
-    TraceReport report = analyseTrace(*read.trace);
-    return AnalysedTrace { std::move(*read.trace), std::move(report) };
-}
-
-ImportedLoopOptions loopOptions(const TraceOptions& options)
-{
-    ImportedLoopOptions o;
-    o.stepMs = options.stepMs;
-    o.phasesMs = options.phasesMs;
-    o.phasesSpreadMs = options.phasesSpreadMs;
-    if (options.syncUs)
-        o.syncUs = *options.syncUs;
-    return o;
+    return std::move(opened.opened);
 }
 
 // The summaries' paths, checked before any trace is read so that a folder that cannot be written
@@ -123,13 +118,13 @@ bool traceOneFile(const std::string& path, const std::string& summaryPath, const
     std::vector<TraceReport>* reports)
 {
     std::string error;
-    const auto analysed = analyseFile(path, &error);
-    if (!analysed) {
+    const auto opened = openFile(path, options, &error);
+    if (!opened) {
         std::cerr << error << "\n";
         return false;
     }
-    const TraceReport& report = analysed->report;
-    const ImportedLoop loop = importedLoop(analysed->trace, report, loopOptions(options));
+    const TraceReport& report = opened->report;
+    const ImportedLoop& loop = opened->loop;
     const WhatIf what = whatIf(loop, double(options.hostWorkUs), options.hostWorkAt == "before-sync");
     std::cout << formatTraceReport(report) << "\n" << formatWhatIfTable(loop, what) << std::flush;
     if (reports)
@@ -141,14 +136,22 @@ int traceFiles(const TraceOptions& options)
 {
     std::vector<std::string> summaries;
     if (!options.outDir.empty()) {
+        // Named before the folder is made, so that inputs whose summaries cannot be told apart
+        // leave nothing behind.
+        const TraceSummaryNames names = options.files.size() == 1
+            ? TraceSummaryNames { { "trace-summary.json" }, {}, {} }
+            : traceSummaryFileNames(options.files);
+        if (!names.problem.empty()) {
+            std::cerr << "synctax-run trace: --out " << options.outDir << ": " << names.problem << "\n";
+            return 2;
+        }
+        if (!names.renamed.empty())
+            std::cerr << names.renamed << "\n";
         if (!makeOutDir(options.outDir))
             return 2;
         const std::filesystem::path dir(options.outDir);
-        for (const auto& f : options.files) {
-            summaries.push_back(
-                (dir / (options.files.size() == 1 ? std::string("trace-summary.json") : traceSummaryFileName(f)))
-                    .string());
-        }
+        for (const auto& name : names.names)
+            summaries.push_back((dir / name).string());
         if (!outputsWritable(summaries))
             return 2;
     }

@@ -14,7 +14,7 @@ struct TraceOptions {
     std::string watchDir; // a folder tensorboard_trace_handler writes into
     bool once = false; // with watchDir: the files there now, then stop
     double timeoutS = 0; // with watchDir: stop after this long; 0: until Ctrl-C
-    // The what-if printed after each file's tables (core/queuemodel/tracewhatif.h).
+    // The what-if printed after each file's tables (core/trace/tracewhatif.h).
     std::int64_t hostWorkUs = 0; // host work added per step
     std::string hostWorkAt = "step-start"; // or "before-sync": after the step's launches, before its read
     std::optional<double> stepMs; // the loop's unprofiled step time: the host is fitted to it

@@ -1,7 +1,7 @@
 // synctax: the desktop app. With --screenshot it renders its window offscreen after a run or a
 // load and saves it, for tests and documentation.
 #include "core/config/experimentconfig.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/tracewhatif.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"

@@ -1,7 +1,7 @@
 // synctax-trace-read FILE...: reads each Kineto trace with readKinetoTrace and prints how long it
 // took, the MB/s of the JSON text, the events kept, and how soon a cancel raised after half the
 // read stops it. A benchmark, not a test: it reports numbers and asserts none.
-#include "core/files/kinetoreader.h"
+#include "core/trace/kinetoreader.h"
 
 #include <atomic>
 #include <chrono>

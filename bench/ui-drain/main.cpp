@@ -112,7 +112,7 @@ int main(int argc, char** argv)
         "progress_bar", "progress_bar_postfix", "progress_bar_postfix_every_n" };
     for (const auto& s : styles) {
         config.styles.push_back({ s, s.find("every_n") != std::string::npos ? 10 : 0 });
-        cells.push_back({ uint32_t(cells.size()), "tiny_mlp", "eager", s });
+        cells.push_back(cellPlan(uint32_t(cells.size()), { { "tiny_mlp", "eager" }, s }));
     }
     config.styles.erase(config.styles.begin() + 1); // aa_control is added by the runner, not listed
     RunController& controller = window.controller();

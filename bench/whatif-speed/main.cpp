@@ -5,9 +5,9 @@
 // median and range in ms. A benchmark, not a test.
 //
 //     synctax-whatif-speed [TRACE [ROUNDS [PHASES_FILE]]]
-#include "core/analysis/traceanalysis.h"
-#include "core/files/kinetoreader.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/traceanalysis.h"
+#include "core/trace/kinetoreader.h"
+#include "core/trace/tracewhatif.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/noiseverdict.h"
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/sweepgrid.h"
 #include "core/queuemodel/prediction.h"
@@ -52,12 +52,8 @@ struct RankPrediction {
 };
 
 // One model x mode x style combination, at one host work and batch, and what was measured for it.
-struct CellResult {
-    std::string model;
-    std::string mode;
-    std::string style;
-    int64_t hostWorkUs = 0; // per step, as run (a sweep's point or the config's)
-    int64_t batch = 0;
+// Its host work is per step, as run (a sweep's point or the config's).
+struct CellResult : CellKey {
     bool ok = true;
     std::string error; // why the cell failed
     int64_t stepsPerBlock = 0;
@@ -134,12 +130,8 @@ struct CapturedReplay {
     StepSequence step; // the median captured step, calibrated
 };
 
-// What applies to all cells of one model and mode at one host work and batch (sweepgrid.h: GroupKey).
-struct GroupResult {
-    std::string model;
-    std::string mode;
-    int64_t hostWorkUs = 0;
-    int64_t batch = 0;
+// What applies to all cells of one model and mode at one host work and batch (core/config/groupkey.h: GroupKey).
+struct GroupResult : GroupKey {
     int64_t warmupSteps = 0;
     int rounds = 0;
     std::string stopReason; // ci_target, time_budget, max_blocks, stopped, failed
@@ -159,13 +151,9 @@ struct GroupResult {
 };
 
 // The order in which one round of a model and mode ran its styles (seeded, shuffled each round).
-struct RoundOrder {
-    std::string model;
-    std::string mode;
+struct RoundOrder : GroupKey {
     int round = 0;
     std::vector<std::string> styles;
-    int64_t hostWorkUs = 0;
-    int64_t batch = 0;
 };
 
 // One rank of a data-parallel run, as the launcher saw it end.

@@ -1,6 +1,6 @@
 #include "core/analysis/explanation.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 
 #include <cmath>
 #include <cstdio>

@@ -23,7 +23,7 @@ RegimeMeasurement groupRegime(const GroupResult& group);
 
 // One or two sentences on why per-step syncs cost what they cost in this model and mode, with the
 // measured numbers of its regime and, when `cells` hold it, the measured overhead of its `item` cell.
-// The overhead interval is written as formatOverhead() in core/analysis/format.h writes it. A
+// The overhead interval is written as formatOverhead() in core/text/format.h writes it. A
 // group too noisy to tell styles apart says so; on a CPU the last sentence says there is no GPU
 // queue to explain.
 std::string explainGroup(const GroupResult& group, const std::vector<CellResult>& cells);

@@ -1,6 +1,6 @@
 #include "core/analysis/groupanalysis.h"
 
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "core/analysis/liveresults.h"
 
 #include "core/analysis/groupanalysis.h"
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 
 #include <algorithm>
 
@@ -17,11 +17,7 @@ void LiveResults::reset(
     m_groupDone.assign(cells.size(), false);
     for (const CellPlan& plan : cells) {
         CellResult cell;
-        cell.model = plan.model;
-        cell.mode = plan.mode;
-        cell.style = plan.style;
-        cell.hostWorkUs = plan.hostWorkUs;
-        cell.batch = plan.batch;
+        cell.key() = plan.key();
         auto model = std::find_if(
             config.models.begin(), config.models.end(), [&](const ModelSpec& m) { return m.name == plan.model; });
         if (model != config.models.end())

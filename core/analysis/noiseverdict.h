@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 
 #include <optional>
 #include <string>
@@ -15,7 +15,7 @@ struct ExperimentResult;
 // The noise floor above which a model and mode cannot tell logging styles apart. A cell is a
 // finding only when its estimate clears the floor, so at 5% every tax smaller than the balanced
 // regime's (+6-9% for SmallResNet on the H200) would read "within noise" whatever it is. The H200
-// runs in docs/results/ had floors of 0.05-3.0%; the 3-round CPU smoke run had 19-35%.
+// runs (docs/method.md) had floors of 0.05-3.0%; the 3-round CPU smoke run had 19-35%.
 inline constexpr double tooNoisyFloorPct = 5.0;
 
 // Whether the overheads of one model and mode can tell styles apart at all, and if not, why.

@@ -1,7 +1,7 @@
 #include "core/analysis/processmerge.h"
 
 #include "core/analysis/groupanalysis.h"
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "core/queuemodel/regime.h"
 
 #include <algorithm>
@@ -100,11 +100,7 @@ GroupResult mergeGroup(const GroupResult& first, const std::vector<const GroupRe
 CellResult mergeCell(const CellResult& first, const std::vector<const CellResult*>& parts, const GroupResult& group)
 {
     CellResult c;
-    c.model = first.model;
-    c.mode = first.mode;
-    c.style = first.style;
-    c.hostWorkUs = first.hostWorkUs;
-    c.batch = first.batch;
+    c.key() = first.key();
     c.stepsPerBlock = first.stepsPerBlock;
     double weight = 0, lagSum = 0, queueSum = 0, lagWeight = 0, predictionSum = 0;
     int predictions = 0;

@@ -1,7 +1,7 @@
 #include "core/analysis/rankprediction.h"
 
 #include "core/analysis/replayfit.h"
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
 #include "core/queuemodel/barrierreplay.h"

@@ -1,7 +1,7 @@
 #include "core/analysis/replayfit.h"
 
-#include "core/analysis/format.h"
-#include "core/analysis/statistics.h"
+#include "core/text/format.h"
+#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
 

@@ -1,29 +1,14 @@
 #include "core/config/presets.h"
 
-#include "core/config/presetdata.h"
+#include "core/config/embeddedfiles.h"
 
-#include <algorithm>
 #include <map>
 
 namespace synctax {
 
-std::vector<std::string> presetNames()
-{
-    std::vector<std::string> names;
-    for (const auto& [name, text] : embeddedPresets())
-        names.push_back(name);
-    std::sort(names.begin(), names.end());
-    return names;
-}
+std::vector<std::string> presetNames() { return embeddedNames(embeddedPresets()); }
 
-std::optional<std::string> presetText(const std::string& name)
-{
-    for (const auto& [presetName, text] : embeddedPresets()) {
-        if (presetName == name)
-            return text;
-    }
-    return std::nullopt;
-}
+std::optional<std::string> presetText(const std::string& name) { return embeddedText(embeddedPresets(), name); }
 
 std::string defaultPresetName(bool cudaAvailable) { return cudaAvailable ? "seed" : "cpu-seed"; }
 

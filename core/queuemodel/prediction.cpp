@@ -1,6 +1,6 @@
 #include "core/queuemodel/prediction.h"
 
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulator.h"

@@ -4,7 +4,7 @@
 #include "core/config/stylecatalog.h"
 #include "core/config/yamlchecker.h"
 #include "core/queuemodel/simulationbounds.h"
-#include "core/queuemodel/simulationdata.h"
+#include "core/config/embeddedfiles.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -211,22 +211,11 @@ SimulationLoadResult loadSimulationFile(const std::string& path)
     return loadFromFile<SimulationLoadResult>(path, simulationFile, loadSimulationText);
 }
 
-std::vector<std::string> builtinSimulationNames()
-{
-    std::vector<std::string> names;
-    for (const auto& [name, text] : embeddedSimulations())
-        names.push_back(name);
-    std::sort(names.begin(), names.end());
-    return names;
-}
+std::vector<std::string> builtinSimulationNames() { return embeddedNames(embeddedSimulations()); }
 
 std::optional<std::string> builtinSimulationText(const std::string& name)
 {
-    for (const auto& [builtinName, text] : embeddedSimulations()) {
-        if (builtinName == name)
-            return text;
-    }
-    return std::nullopt;
+    return embeddedText(embeddedSimulations(), name);
 }
 
 SimulationLoadResult loadSimulationOrBuiltin(const std::string& nameOrPath)

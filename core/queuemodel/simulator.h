@@ -47,7 +47,7 @@ public:
     int64_t nowNs() const;
 
     // One block of `steps` steps of a style, starting with an idle GPU (every block ends with a
-    // synchronize), as core/engine/blockrunner.cpp runs it. Appends one record per step, tagged like
+    // synchronize), as core/engine/run/blockrunner.cpp runs it. Appends one record per step, tagged like
     // `tag` (runId, cell, round), to `records` when given. The jitter depends on the seed, the
     // round and the step only, so all styles of a round see the same GPU times (paired blocks).
     SimulatedBlock runBlock(

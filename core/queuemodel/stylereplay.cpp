@@ -1,6 +1,6 @@
 #include "core/queuemodel/stylereplay.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/regime.h"

@@ -37,7 +37,7 @@ struct ReplayCosts {
     double extraLaunchHostUs = 7; // host time of such a launch
     // How much longer the host takes over a step that follows a read-back than over one that follows
     // no read, from pairs of blocks of steps in a loop whose host sets the pace, every step of one
-    // block after a read (core/engine/launchcapture.cpp; earlier files: pairs of single steps);
+    // block after a read (core/engine/run/launchcapture.cpp; earlier files: pairs of single steps);
     // charged at each read that a step of the block follows. 0 where it was not measured.
     double afterSyncUs = 0;
     int afterSyncPairs = 0; // the pairs behind afterSyncUs; 0: not measured
@@ -61,7 +61,7 @@ struct StyleBlockReplay {
     std::int64_t maxPending = 0; // the most ops queued and not finished
 };
 
-// One block as core/engine/blockrunner.cpp runs it: from an idle GPU, each step H then the recorded
+// One block as core/engine/run/blockrunner.cpp runs it: from an idle GPU, each step H then the recorded
 // step, then the style's work (its extra launches; at a read, a wait for the GPU, then readUs and,
 // where a step follows, afterSyncUs; at the other steps stepUs), then the closing synchronize (one
 // syncUs). options.steps is ignored; options.syncUs
@@ -158,7 +158,7 @@ double drainBeforeSyncMs(double drainMs, double syncUs);
 // and the first half of its backward too slow for the second half, so that even a host slower than
 // the GPU left it about 9 ms behind at the step's end. The blocks' own steps say otherwise: the wait
 // of a sync right after the step was G - D + 0.6 to 0.9 ms for D from 16 to 29 ms, at every host
-// work, on three starts (scripts/sync-wait-against-host.py, docs/method.md).
+// work, in three runs on the H200 (docs/method.md).
 //
 // With drainMs (the same step's drain from an idle GPU, unprofiled; 0: not measured), where the even
 // stretch drains later than that and the step's host events are known: a share of the cost per

@@ -1,19 +1,23 @@
 #pragma once
 
+#include "core/config/groupkey.h"
+
 #include <cstdint>
-#include <string>
 
 namespace synctax {
 
 // One cell of an experiment: a model at one host work and batch, a mode and a logging style,
 // numbered in start order.
-struct CellPlan {
+struct CellPlan : CellKey {
     uint32_t index = 0;
-    std::string model;
-    std::string mode;
-    std::string style;
-    int64_t hostWorkUs = 0;
-    int64_t batch = 0;
 };
+
+inline CellPlan cellPlan(uint32_t index, const CellKey& key)
+{
+    CellPlan plan;
+    plan.key() = key;
+    plan.index = index;
+    return plan;
+}
 
 } // namespace synctax

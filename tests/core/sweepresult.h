@@ -71,7 +71,7 @@ inline ExperimentResult sweepResult(bool predictions)
         }
         r.cells.insert(r.cells.end(), { base, aa, item, bar });
         r.roundOrders.push_back(
-            { "tiny_mlp", "eager", 0, { "item", "none", "aa_control", "progress_bar" }, s.hostWorkUs, 4 });
+            { { "tiny_mlp", "eager", s.hostWorkUs, 4 }, 0, { "item", "none", "aa_control", "progress_bar" } });
     }
     return r;
 }

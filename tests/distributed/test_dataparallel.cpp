@@ -1,10 +1,10 @@
 // The data-parallel step over real Gloo process groups: two ranks as two threads of this process,
 // meeting at a FileStore. The reference each check compares with is computed here, in one process,
 // by the plain training step (TrainingState::runStep) on the whole batch.
-#include "core/distributed/collectives.h"
-#include "core/distributed/dataparallelexecutor.h"
-#include "core/distributed/gradientbuckets.h"
-#include "core/training/trainingstate.h"
+#include "core/engine/distributed/collectives.h"
+#include "core/engine/distributed/dataparallelexecutor.h"
+#include "core/engine/distributed/gradientbuckets.h"
+#include "core/engine/training/trainingstate.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -1,5 +1,5 @@
-#include "core/engine/devices.h"
-#include "core/engine/experimentrunner.h"
+#include "core/engine/run/devices.h"
+#include "core/engine/run/experimentrunner.h"
 #include "core/steps/stepring.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // ExperimentRunner as one rank of a data-parallel run sees it (Lockstep), without collectives: a
 // single process whose "other ranks" are the test's anyRank. Expected counts come from the config
 // (min_steps, blocks, steps_per_block), the sink's file is read back.
-#include "core/engine/experimentrunner.h"
+#include "core/engine/run/experimentrunner.h"
 #include "core/steps/stepring.h"
-#include "core/training/stepexecutor.h"
+#include "core/engine/training/stepexecutor.h"
 
 #include <gtest/gtest.h>
 

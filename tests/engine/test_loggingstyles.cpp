@@ -1,6 +1,6 @@
 #include "core/config/stylecatalog.h"
-#include "core/styles/loggingstyle.h"
-#include "core/styles/sink.h"
+#include "core/engine/styles/loggingstyle.h"
+#include "core/engine/styles/sink.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

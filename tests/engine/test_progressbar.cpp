@@ -1,5 +1,5 @@
-#include "core/styles/progressbar.h"
-#include "core/styles/sink.h"
+#include "core/engine/styles/progressbar.h"
+#include "core/engine/styles/sink.h"
 
 #include <gtest/gtest.h>
 

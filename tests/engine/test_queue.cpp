@@ -1,5 +1,5 @@
-#include "core/engine/experimentrunner.h"
-#include "core/files/resultsjson.h"
+#include "core/engine/run/experimentrunner.h"
+#include "core/results/resultsjson.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // A real CPU run written, read back and shown: the files and the queue model on what the runner makes.
-#include "core/engine/experimentrunner.h"
-#include "core/files/resultsjson.h"
-#include "core/files/resultsloader.h"
-#include "core/files/resulttable.h"
+#include "core/engine/run/experimentrunner.h"
+#include "core/results/resultsjson.h"
+#include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
 #include "core/queuemodel/prediction.h"
 
 #include <gtest/gtest.h>

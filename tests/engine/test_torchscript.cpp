@@ -2,8 +2,8 @@
 // there): trained for a few steps on the CPU, and every bad model entry rejected before a run with
 // its message at its key (tests/data/bad-models/, NAME.yaml beside NAME.expect).
 #include "core/config/configloader.h"
-#include "core/engine/modelcheck.h"
-#include "core/training/trainingstate.h"
+#include "core/engine/run/modelcheck.h"
+#include "core/engine/training/trainingstate.h"
 #include "models/torchscriptmodel.h"
 #include "tests/core/corpus.h"
 

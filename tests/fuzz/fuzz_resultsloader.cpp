@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes given to the results loader must give a result or errors, never a
 // crash, a hang or undefined behaviour. Built by bench/fuzz.sh with clang's sanitizers.
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 
 #include <cstddef>
 #include <cstdint>

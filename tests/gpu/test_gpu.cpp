@@ -1,18 +1,19 @@
 // Tests that need a CUDA device; each skips where there is none (ctest label: gpu).
-#include "core/engine/devices.h"
-#include "core/engine/experimentrunner.h"
-#include "core/engine/launchcapture.h"
-#include "core/engine/regimeprobe.h"
+#include "core/engine/run/devices.h"
+#include "core/engine/run/experimentrunner.h"
+#include "core/engine/run/launchcapture.h"
+#include "core/engine/run/regimeprobe.h"
 #include "core/queuemodel/prediction.h"
-#include "core/styles/loggingstyle.h"
-#include "core/styles/sink.h"
-#include "core/training/stepexecutor.h"
+#include "core/engine/styles/loggingstyle.h"
+#include "core/engine/styles/sink.h"
+#include "core/engine/training/stepexecutor.h"
 
 #include <ATen/Context.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <unistd.h>
 
 using namespace synctax;
 
@@ -119,8 +120,8 @@ TEST(Gpu, DeviceIndexOutOfRangeIsABadInput)
 }
 
 #ifdef SYNCTAX_HAVE_CUDA
-#include "core/gpu/gputimeline.h"
-#include "core/gpu/hostclock.h"
+#include "core/engine/gpu/gputimeline.h"
+#include "core/engine/gpu/hostclock.h"
 
 #include <ATen/cuda/Sleep.h>
 
@@ -232,8 +233,9 @@ TEST(Gpu, ACapturedStepReplaysWithItsLaunchesAndMeasuredCosts)
         executor->step();
     const RegimeMeasurement m = measureRegime(*executor, 0);
     ASSERT_TRUE(m.available) << m.reason;
-    const auto dir = std::filesystem::temp_directory_path() / "synctax-test-capture";
-    std::filesystem::remove_all(dir);
+    // A folder of this process's own, not one emptied first: on the GPU image remove_all binds to a
+    // copy inside python's libtorch.so that crashes on a folder left by an earlier run.
+    const auto dir = std::filesystem::temp_directory_path() / ("synctax-test-capture-" + std::to_string(::getpid()));
     CaptureRequest request;
     request.label = "small_resnet/eager";
     request.keepDir = dir.string();
@@ -276,4 +278,7 @@ TEST(Gpu, ACapturedStepReplaysWithItsLaunchesAndMeasuredCosts)
               << replay->regime.gMs << " ms, " << replay->regime.label << "; " << replay->calibration.how
               << "; item read " << replay->costs.measured.at("item").readUs << " us; from idle: dispatch "
               << replay->dispatchMs << " ms, drain " << replay->drainMs << " ms, GPU start +" << idleStartUs << " us\n";
+    std::error_code ignored;
+    std::filesystem::remove(replay->traceFile, ignored);
+    std::filesystem::remove(dir, ignored);
 }

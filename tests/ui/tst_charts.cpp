@@ -1,7 +1,7 @@
 #include "core/analysis/experimentresult.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 #include "core/steps/cellplan.h"
 #include "core/steps/runhistory.h"
 #include "ui/charts/chartstyle.h"
@@ -49,7 +49,7 @@ StepRecord record(uint32_t cell, int round, uint32_t step, double stepMs, float 
 
 CellPlan plan(uint32_t index, const char* model, const char* style)
 {
-    return CellPlan { index, model, "eager", style };
+    return cellPlan(index, { { model, "eager" }, style });
 }
 
 template <typename Series> QList<Series*> seriesOf(QChartView& view)
@@ -310,8 +310,8 @@ private Q_SLOTS:
     {
         std::vector<CellPlan> cells;
         for (const StyleInfo& style : styleCatalog())
-            cells.push_back(CellPlan { uint32_t(cells.size()), "tiny_mlp", "eager", style.name });
-        cells.push_back(CellPlan { uint32_t(cells.size()), "tiny_mlp", "eager", aaControlStyle() });
+            cells.push_back(cellPlan(uint32_t(cells.size()), { { "tiny_mlp", "eager" }, style.name }));
+        cells.push_back(cellPlan(uint32_t(cells.size()), { { "tiny_mlp", "eager" }, aaControlStyle() }));
         RunHistory history;
         history.reset(cells, 7);
         std::vector<StepRecord> records;
@@ -529,7 +529,7 @@ private Q_SLOTS:
     // narrow as its minimum, at the window's usual sizes and at the export's, each is drawn whole.
     void overheadChartDrawsEveryLabelWhole()
     {
-        const auto seed = loadResultsFile(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json");
+        const auto seed = loadResultsFile(SYNCTAX_TEST_DATA "/results/h200/seed-app.json");
         QVERIFY(seed.result.has_value());
         ExperimentResult everyStyle = twoModelResult();
         for (const StyleInfo& info : styleCatalog()) {

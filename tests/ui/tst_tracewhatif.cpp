@@ -3,7 +3,7 @@
 // follow each other in 0.5 ms steps, several files are picked in a combo box, the export writes the
 // rows shown, and Ctrl+Shift+H puts the keyboard on the slider. The expected rows are the model's
 // own (whatIf called here on the loop the load built): what is checked is the panel's plumbing.
-#include "core/files/tracesummary.h"
+#include "core/trace/tracesummary.h"
 #include "ui/mainwindow.h"
 #include "ui/trace/traceloader.h"
 #include "ui/trace/traceview.h"
@@ -257,6 +257,33 @@ private Q_SLOTS:
             QCOMPARE(j.at("whatif"), toJson(*f.loop, whatIf(*f.loop, 5000)));
             QCOMPARE(j.at("whatif").at("host_work_us").get<double>(), 5000.0);
         }
+    }
+
+    void theExportWritesTheWhatIfShownWithPhasesSet()
+    {
+        const TraceFilesPtr files = load({ QStringLiteral("resnet50-none.pt.trace.json.gz") });
+        QVERIFY(files && files->size() == 1);
+        TraceView view;
+        view.setFiles(files);
+        TraceWhatIfPanel* panel = view.whatIfPanel();
+        panel->setHostWorkMs(5);
+        const nlohmann::json traceAlone = toJson(*files->front().loop, whatIf(*files->front().loop, 5000));
+        QVERIFY(panel->setPhasesText(QStringLiteral("11.86, 13.72, 1.46")));
+        const WhatIf& shown = panel->whatIf();
+        QVERIFY(!shown.rows.empty());
+        // The Phases field changed what is shown: an export of the trace's own loop would differ.
+        QVERIFY(toJson(*panel->currentLoop(), shown) != traceAlone);
+
+        QTemporaryDir dir;
+        QStringList written;
+        QString error;
+        QVERIFY2(view.exportTables(dir.path(), &written, &error), qPrintable(error));
+        QFile summary(dir.filePath(QStringLiteral("trace-summary.json")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const nlohmann::json j = nlohmann::json::parse(summary.readAll().toStdString());
+        QCOMPARE(j.at("whatif"), toJson(*panel->currentLoop(), shown));
+        for (size_t i = 0; i < shown.rows.size(); ++i)
+            QCOMPARE(j.at("whatif").at("rows").at(i).at("tax_pct").get<double>(), shown.rows[i].taxPct);
     }
 
     void aLoopThatCannotBeReplayedSaysWhy()

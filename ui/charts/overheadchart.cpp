@@ -1,7 +1,7 @@
 #include "ui/charts/overheadchart.h"
 
 #include "core/analysis/experimentresult.h"
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
 #include "ui/charts/categorylabels.h"
 #include "ui/charts/chartstyle.h"

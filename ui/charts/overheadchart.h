@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/statistics.h"
+#include "core/statistics/statistics.h"
 #include "ui/charts/chartpanel.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #include "ui/charts/queuechart.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
 #include "core/steps/runhistory.h"

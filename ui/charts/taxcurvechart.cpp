@@ -1,6 +1,6 @@
 #include "ui/charts/taxcurvechart.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/queuemodel/taxestimate.h"
 #include "ui/charts/chartstyle.h"
 

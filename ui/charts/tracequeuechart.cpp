@@ -1,6 +1,6 @@
 #include "ui/charts/tracequeuechart.h"
 
-#include "core/analysis/tracereport.h"
+#include "core/trace/tracereport.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
 

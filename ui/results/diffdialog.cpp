@@ -1,6 +1,6 @@
 #include "ui/results/diffdialog.h"
 
-#include "core/files/resultsdiff.h"
+#include "core/results/resultsdiff.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/diffmodel.h"
 

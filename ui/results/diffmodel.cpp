@@ -1,6 +1,6 @@
 #include "ui/results/diffmodel.h"
 
-#include "core/files/resulttable.h"
+#include "core/results/resulttable.h"
 
 #include <QBrush>
 #include <QColor>

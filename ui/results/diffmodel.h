@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/files/resultsdiff.h"
+#include "core/results/resultsdiff.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 #include "ui/results/explanationpanel.h"
 
 #include "core/analysis/explanation.h"
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

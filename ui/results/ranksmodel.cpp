@@ -1,6 +1,6 @@
 #include "ui/results/ranksmodel.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
 #include "ui/results/comparisonmodel.h"
 

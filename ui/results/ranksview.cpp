@@ -1,8 +1,8 @@
 #include "ui/results/ranksview.h"
 
 #include "core/analysis/rankstall.h"
-#include "core/files/runoutputs.h"
-#include "core/files/stepcsvreader.h"
+#include "core/results/runoutputs.h"
+#include "core/results/stepcsvreader.h"
 #include "ui/charts/rankstallchart.h"
 #include "ui/results/ranksmodel.h"
 

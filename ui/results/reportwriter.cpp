@@ -1,7 +1,7 @@
 #include "ui/results/reportwriter.h"
 
 #include "core/analysis/explanation.h"
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/analysis/processmerge.h"
 #include "ui/results/comparisonmodel.h"
 

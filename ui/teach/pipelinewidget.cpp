@@ -1,6 +1,6 @@
 #include "ui/teach/pipelinewidget.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/queuemodel/taxestimate.h"
 
 #include <QPainter>

@@ -3,10 +3,10 @@
 // makes every number and chart, its sweeps on ReplaySweeps' worker. The uniform model is teachview.cpp.
 #include "ui/teach/teachview.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "core/analysis/replayfit.h"
-#include "core/files/resultsloader.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/results/resultsloader.h"
+#include "core/trace/tracewhatif.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"
@@ -78,7 +78,10 @@ QWidget* TeachView::createSequenceControls(QWidget* parent)
     connect(m_loader, &TraceLoader::traceAvailable, this, [this](int, const TraceFilesPtr& files) {
         setSequenceLoading(false);
         const TraceFile& file = files->front();
-        const ImportedLoop loop = importedLoop(file.trace, file.report, {});
+        // The loop the load prepared (openTrace), as the Trace view replays it.
+        ImportedLoop notPrepared;
+        notPrepared.reason = "no replay prepared for this file";
+        const ImportedLoop& loop = file.loop ? *file.loop : notPrepared;
         const QString name = QFileInfo(QString::fromStdString(file.path)).fileName();
         if (!loop.available) {
             sequenceFailed(tr("%1: %2").arg(name, QString::fromStdString(loop.reason)));

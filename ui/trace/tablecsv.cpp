@@ -1,6 +1,6 @@
 #include "ui/trace/tablecsv.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "ui/trace/tracetablemodel.h"
 
 #include <QAbstractItemModel>

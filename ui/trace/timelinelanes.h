@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/kinetotrace.h"
+#include "core/trace/kinetotrace.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "ui/trace/traceexplanation.h"
 
-#include "core/analysis/traceexplanation.h"
+#include "core/trace/traceexplanation.h"
 
 namespace synctax {
 

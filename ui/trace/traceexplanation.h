@@ -1,12 +1,12 @@
 #pragma once
 
-#include "core/analysis/tracereport.h"
+#include "core/trace/tracereport.h"
 
 #include <QString>
 
 namespace synctax {
 
-// explainTrace's paragraphs (core/analysis/traceexplanation.h, the words `synctax-run trace`
+// explainTrace's paragraphs (core/trace/traceexplanation.h, the words `synctax-run trace`
 // prints) as HTML: one <p> each, "What to try:" in bold, the notes in italics.
 QString traceExplanation(const TraceReport& report);
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/analysis/kinetotrace.h"
-#include "core/analysis/tracereport.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/kinetotrace.h"
+#include "core/trace/tracereport.h"
+#include "core/trace/tracewhatif.h"
 #include "ui/trace/timelinelanes.h"
 
 #include <QMetaType>

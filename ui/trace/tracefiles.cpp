@@ -1,6 +1,6 @@
 #include "ui/trace/tracefiles.h"
 
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 
 #include <QFile>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/files/tracewatch.h"
+#include "core/trace/tracewatch.h"
 
 #include <QFileSystemWatcher>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "ui/trace/traceloader.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/analysis/tracereport.h"
+#include "core/trace/tracereport.h"
 #include "ui/trace/tracetablemodel.h"
 
 #include <vector>

@@ -1,6 +1,6 @@
 #include "ui/trace/tracetablemodel.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,6 +1,6 @@
 #include "ui/trace/tracetimeline.h"
 
-#include "core/analysis/format.h"
+#include "core/text/format.h"
 #include "ui/charts/axisrange.h"
 #include "ui/trace/tracetimelinestyle.h"
 

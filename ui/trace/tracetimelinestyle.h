@@ -2,7 +2,7 @@
 
 // The timeline's geometry and colours, shared by its layout (tracetimeline.cpp) and its lane painting
 // (tracetimelinepaint.cpp).
-#include "core/analysis/kinetotrace.h"
+#include "core/trace/kinetotrace.h"
 
 #include <QColor>
 

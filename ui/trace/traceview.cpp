@@ -1,7 +1,7 @@
 #include "ui/trace/traceview.h"
 
-#include "core/analysis/format.h"
-#include "core/files/tracesummary.h"
+#include "core/text/format.h"
+#include "core/trace/tracesummary.h"
 #include "ui/charts/tracequeuechart.h"
 #include "ui/trace/tablecsv.h"
 #include "ui/trace/traceexplanation.h"
@@ -347,7 +347,8 @@ bool TraceView::exportTables(const QString& dir, QStringList* written, QString* 
     }
     // trace-summary.json as synctax-run trace --out writes it: one file alone, else one per file named by it.
     const QStringList traces = this->files();
-    const double hostWorkUs = 1000.0 * m_whatIf->hostWorkMs();
+    // Each file's what-if as the panel shows it: its loop calibrated to the Phases field, at the
+    // slider's host work.
     ImportedLoop notPrepared;
     notPrepared.reason = "no replay prepared for this file";
     for (const auto& r : m_ranks) {
@@ -356,8 +357,8 @@ bool TraceView::exportTables(const QString& dir, QStringList* written, QString* 
                 = traces.size() == 1 ? std::string("trace-summary.json") : traceSummaryFileName(f->path);
             const QString path = out.filePath(QString::fromStdString(name));
             try {
-                const ImportedLoop& loop = f->loop ? *f->loop : notPrepared;
-                writeTraceSummary(path.toStdString(), f->report, loop, whatIf(loop, hostWorkUs));
+                const ImportedLoop loop = f->loop ? m_whatIf->calibrated(*f->loop) : notPrepared;
+                writeTraceSummary(path.toStdString(), f->report, loop, m_whatIf->whatIfOf(loop));
             } catch (const std::exception& e) {
                 if (error)
                     *error = QString::fromStdString(e.what());

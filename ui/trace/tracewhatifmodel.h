@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/tracewhatif.h"
 #include "ui/trace/tracetablemodel.h"
 
 namespace synctax {

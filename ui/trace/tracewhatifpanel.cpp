@@ -1,7 +1,9 @@
 #include "ui/trace/tracewhatifpanel.h"
 
-#include "core/analysis/format.h"
-#include "core/files/tracewhatiftable.h"
+#include "core/trace/traceopen.h"
+
+#include "core/text/format.h"
+#include "core/trace/tracewhatiftable.h"
 #include "ui/trace/tracewhatifmodel.h"
 
 #include <QComboBox>
@@ -172,6 +174,17 @@ const ImportedLoop* TraceWhatIfPanel::currentLoop() const
     return loop && m_phased && m_phasedFrom == loop ? m_phased.get() : loop;
 }
 
+ImportedLoop TraceWhatIfPanel::calibrated(const ImportedLoop& loop) const
+{
+    if (m_phaseTimings.empty() || !loop.available)
+        return loop;
+    if (&loop == m_phasedFrom && m_phased)
+        return *m_phased;
+    return recalibrated(loop, phasesOptions(m_phaseTimings));
+}
+
+WhatIf TraceWhatIfPanel::whatIfOf(const ImportedLoop& loop) const { return synctax::whatIf(loop, 1000.0 * hostWorkMs()); }
+
 bool TraceWhatIfPanel::setPhasesText(const QString& text)
 {
     const PhasesListRead read = readPhasesList(text.trimmed().toStdString());
@@ -224,12 +237,7 @@ void TraceWhatIfPanel::recompute()
     // The file's loop, calibrated to the phases given (once per file and phases: the slider only replays).
     const ImportedLoop* source = sourceLoop();
     if (!m_phaseTimings.empty() && source && source->available && m_phasedFrom != source) {
-        ImportedLoopOptions options;
-        if (m_phaseTimings.size() == 1)
-            options.phasesMs = m_phaseTimings.front();
-        else
-            options.phasesSpreadMs = m_phaseTimings;
-        m_phased = std::make_shared<const ImportedLoop>(recalibrated(*source, options));
+        m_phased = std::make_shared<const ImportedLoop>(calibrated(*source));
         m_phasedFrom = source;
     }
     const ImportedLoop* loop = currentLoop();
@@ -245,7 +253,7 @@ void TraceWhatIfPanel::recompute()
         Q_EMIT whatIfChanged();
         return;
     }
-    m_model->setWhatIf(synctax::whatIf(*loop, 1000.0 * hostWorkMs()));
+    m_model->setWhatIf(whatIfOf(*loop));
     const WhatIf& w = m_model->whatIf();
     m_note->setText(tr("Model: %1.\nUncertainty: %2.")
                         .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w))));

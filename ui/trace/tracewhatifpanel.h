@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/tracewhatif.h"
 
 #include <QString>
 #include <QWidget>
@@ -47,6 +47,10 @@ public:
     int currentSource() const { return m_current; }
     void setCurrentSource(int index);
     const ImportedLoop* currentLoop() const;
+    // Any file's loop calibrated as the panel calibrates the one shown (its phase timings): what an
+    // export of that file writes.
+    ImportedLoop calibrated(const ImportedLoop& loop) const;
+    WhatIf whatIfOf(const ImportedLoop& loop) const; // at the slider's host work
 
     double hostWorkMs() const; // the slider's value
     void setHostWorkMs(double ms); // to the nearest 0.5 ms step within 0 to 50 ms

@@ -53,7 +53,7 @@ ExperimentResult part(int rounds, double baseMs, double ratio, int64_t stepsPerB
         r.cells.push_back(c);
     }
     for (int round = 0; round < rounds; ++round)
-        r.roundOrders.push_back({ "tiny_mlp", "eager", round, { "item", "none", "aa_control" } });
+        r.roundOrders.push_back({ { "tiny_mlp", "eager" }, round, { "item", "none", "aa_control" } });
     return r;
 }
 

@@ -14,7 +14,7 @@ namespace {
 StepLog log(const std::vector<std::array<double, 4>>& steps, bool withWait)
 {
     StepLog l;
-    l.cells = { { 0, "tiny_mlp", "eager", "item", 0, 16 }, { 1, "tiny_mlp", "eager", "none", 0, 16 } };
+    l.cells = { cellPlan(0, { { "tiny_mlp", "eager", 0, 16 }, "item" }), cellPlan(1, { { "tiny_mlp", "eager", 0, 16 }, "none" }) };
     l.hasCollectiveWait = withWait;
     for (const auto& [round, startMs, hostMs, waitMs] : steps) {
         for (uint32_t cell : { 0u, 1u }) {

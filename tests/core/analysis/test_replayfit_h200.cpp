@@ -2,12 +2,12 @@
 // there): each group's captured step refitted to its baseline blocks as `synctax-run simulate` does,
 // every style predicted, and the prediction held to the goal, within 2 points of the
 // measured overhead, in the cells where the fit used to miss:
-// - start 13's ResNet-50: a host that fills the queue within a block (22 ms of host against 33 ms
+// - seed-at-25s's ResNet-50: a host that fills the queue within a block (22 ms of host against 33 ms
 //   of GPU), whose blocks' host time is the GPU's pace (`item` was +7.0% against +2.0% measured);
-// - start 14's tiny_mlp CUDA graph, a 0.19 ms step whose reads paid the wake-up of the step from an
+// - regimes-at-8s's tiny_mlp CUDA graph, a 0.19 ms step whose reads paid the wake-up of the step from an
 //   idle GPU twice (`item` was +28.4% against +22.6% measured).
 #include "core/analysis/replayfit.h"
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ std::map<std::string, Miss> predictAgain(const std::string& file)
 
 TEST(ReplayFitH200, AHostThatFillsTheQueueIsPredictedWithinTwoPoints)
 {
-    const std::map<std::string, Miss> cells = predictAgain("start13-seed.json");
+    const std::map<std::string, Miss> cells = predictAgain("seed-at-25s.json.gz");
     int resnet = 0;
     for (const auto& [name, m] : cells) {
         if (name.rfind("resnet50/eager/", 0) != 0)
@@ -68,7 +68,7 @@ TEST(ReplayFitH200, AHostThatFillsTheQueueIsPredictedWithinTwoPoints)
 
 TEST(ReplayFitH200, EveryCellOfARegimesRunIsPredictedWithinTwoPoints)
 {
-    const std::map<std::string, Miss> cells = predictAgain("start14-regimes-2.json");
+    const std::map<std::string, Miss> cells = predictAgain("regimes-at-8s.json.gz");
     EXPECT_EQ(cells.size(), 12u); // 3 models x eager and cuda_graph, `item` and `aa_control` against `none`
     for (const auto& [name, m] : cells)
         EXPECT_LE(std::abs(m.predictedPct - m.measuredPct), 2.0)

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/trace/kinetoreader.h"
+#include "core/trace/kinetotrace.h"
+#include "core/trace/tracereport.h"
+#include "core/trace/tracewhatif.h"
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// One trace file as every view of it starts from (the runner's `trace`, the app's Trace window and
+// its export, the Teach window): read, analysed, and its loop ready to replay.
+struct OpenedTrace {
+    std::string path;
+    KinetoTrace trace;
+    TraceReport report;
+    ImportedLoop loop;
+};
+
+struct OpenTraceOptions {
+    const std::atomic<bool>* cancel = nullptr; // polled while reading and analysing
+    std::function<void(const TraceReadProgress&)> reading; // about every MiB read
+    std::function<void(double)> analysing; // 0 to 1 over the analysis
+    ImportedLoopOptions loop; // how the loop is calibrated (loopOptions)
+};
+
+struct OpenTraceResult {
+    std::optional<OpenedTrace> opened; // set only when there is no error and no cancel
+    std::string error; // located where the reader located it
+    bool cancelled = false;
+};
+
+OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& options);
+
+// The calibration that timings of the loop's phases ask for, as `--phases-ms`, `--phases-file` and
+// the app's Phases field give them: none, one timing, or one per block of steps (a spread).
+ImportedLoopOptions phasesOptions(const std::vector<std::array<double, 3>>& timings, ImportedLoopOptions options = {});
+
+} // namespace synctax

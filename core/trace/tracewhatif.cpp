@@ -1,0 +1,340 @@
+#include "core/trace/tracewhatif.h"
+
+#include "core/text/format.h"
+#include "core/statistics/statistics.h"
+#include "core/trace/tracejoin.h"
+#include "core/config/inputsource.h"
+#include "core/config/stylecatalog.h"
+#include "core/queuemodel/bisection.h"
+#include "core/queuemodel/simulationbounds.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <utility>
+
+namespace synctax {
+
+namespace {
+
+// The host scale at which the loop as recorded runs at stepMs in steady state, where it moves the
+// step time at all; nullopt where the step time does not follow the host (a GPU-bound loop).
+std::optional<double> hostScaleForStep(const StepSequence& seq, const ImportedLoop& loop, double stepMs)
+{
+    const auto stepAt = [&](double scale) {
+        ReplayCalibration c = loop.calibration;
+        c.perEventUs = 0;
+        c.hostScale = scale;
+        ReplayOptions o;
+        o.syncUs = loop.costs.syncUs;
+        o.queueCapacity = 1021;
+        return predictStyles(calibrated(seq, c), { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs;
+    };
+    double lo = 0.02, hi = 4;
+    if (stepAt(lo) > stepMs || stepAt(hi) < stepMs)
+        return std::nullopt;
+    return bisect(stepAt, lo, hi, stepMs, 60, Halving::Geometric);
+}
+
+// The same with the profiler's cost per recorded host event as the unknown: the step time falls as
+// the cost grows. nullopt where stepMs is out of its reach.
+std::optional<double> perEventCostForStep(
+    const StepSequence& seq, const ImportedLoop& loop, double stepMs, double largestCost)
+{
+    const auto stepAt = [&](double cost) {
+        ReplayCalibration c = loop.calibration;
+        c.perEventUs = cost;
+        c.hostScale = 1;
+        ReplayOptions o;
+        o.syncUs = loop.costs.syncUs;
+        return predictStyles(calibrated(seq, c), { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs;
+    };
+    double lo = 0, hi = largestCost;
+    if (stepAt(lo) < stepMs || stepAt(hi) > stepMs)
+        return std::nullopt;
+    return bisect([&](double cost) { return -stepAt(cost); }, lo, hi, -stepMs, 60, Halving::Arithmetic);
+}
+
+// The host map that puts the trace's phases at the unprofiled phase times ms (F, B, O).
+std::vector<std::pair<double, double>> phaseKnots(const LoopPhaseBounds& bounds, const std::array<double, 3>& ms)
+{
+    return { { 0.0, 0.0 }, { *bounds.backwardUs, ms[0] * 1e3 }, { *bounds.optimizerUs, (ms[0] + ms[1]) * 1e3 },
+        { *bounds.optimizerEndUs, (ms[0] + ms[1] + ms[2]) * 1e3 } };
+}
+
+} // namespace
+
+ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options)
+{
+    ImportedLoop loop;
+    const TraceJoin join = joinLaunches(trace); // once, for the steps and the GPU's gap
+    const std::vector<StepSequence> steps = launchSequences(trace, report, join);
+    if (steps.empty()) {
+        loop.reason = "the trace has no steps";
+        return loop;
+    }
+    const size_t median = medianStepIndex(steps);
+    const StepSequence& step = steps[median];
+    if (step.ops.empty()) {
+        loop.reason = "its steps launch no GPU work";
+        return loop;
+    }
+    loop.available = true;
+    loop.profiled = step;
+    loop.queuedGapUs = queuedGpuGapUs(trace, join);
+    loop.stepsMarked = report.stepsMarked;
+    // A trace without step markers is one window over several iterations: no phases of one step.
+    if (report.stepsMarked)
+        loop.phases = loopPhaseBounds(trace, report)[median];
+    return recalibrated(std::move(loop), options);
+}
+
+ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
+{
+    if (!loop.available)
+        return loop;
+    const StepSequence& step = loop.profiled;
+    loop.calibration = {};
+    // A queued op starts that long after the one before it ends, which its recorded duration
+    // leaves out (the runner's capture fits the same gap to its measured G).
+    loop.calibration.gpuGapUs = loop.queuedGapUs.value_or(0);
+    loop.recordedSyncsPerStep = double(step.syncAtUs.size());
+    loop.hostEventsPerStep = double(step.hostEventUs.size());
+    const double profiledHostUs = std::max(1.0, step.stepHostUs - syncWaitsUs(step));
+    loop.profiledHostMs = profiledHostUs * 1e-3;
+    loop.costs.syncUs = options.syncUs;
+    loop.costs.repeatSyncUs = std::min(options.repeatSyncUs, options.syncUs); // no dearer than the first read
+    loop.costs.source = "defaults for a Python loop on the H200";
+
+    // The GPU ops as recorded (CUPTI times them without the host's inflation); the profiler's cost
+    // taken out at each recorded host event, where it was paid (up to 95% of the host's time).
+    const double events = std::max(1.0, loop.hostEventsPerStep);
+    const double largestCost = 0.95 * profiledHostUs / events;
+    loop.calibration.perEventUs = std::clamp(options.profilerUsPerEvent, 0.0, largestCost);
+    const double unprofiledUs = std::max(1.0, profiledHostUs - loop.calibration.perEventUs * events);
+    loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
+    loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
+        + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
+    const LoopPhaseBounds& bounds = loop.phases;
+    const std::optional<std::array<double, 3>> phasesMs
+        = options.phasesMs || options.phasesSpreadMs.empty() ? options.phasesMs : medianPhases(options.phasesSpreadMs);
+    if (phasesMs && bounds.complete()) {
+        const std::array<double, 3>& ms = *phasesMs;
+        loop.calibration.perEventUs = 0;
+        loop.calibration.hostUncertaintyPct = 0;
+        loop.calibration.hostKnots = phaseKnots(bounds, ms);
+        loop.calibration.how = "the trace's forward, backward and optimizer ("
+            + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
+            + formatNumber("%.1f", (*bounds.optimizerUs - *bounds.backwardUs) * 1e-3) + ", "
+            + formatNumber("%.1f", (*bounds.optimizerEndUs - *bounds.optimizerUs) * 1e-3)
+            + " ms as recorded) mapped onto the unprofiled " + formatNumber("%.1f", ms[0]) + ", "
+            + formatNumber("%.1f", ms[1]) + ", " + formatNumber("%.1f", ms[2]) + " ms";
+        if (options.stepMs)
+            loop.calibration.how += "; the step time given was not used";
+    } else if (options.stepMs) {
+        if (const auto cost = perEventCostForStep(step, loop, *options.stepMs, largestCost)) {
+            loop.calibration.perEventUs = *cost;
+            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.how = "the profiler's " + formatNumber("%.2f", *cost)
+                + " us per recorded host event taken out, fitted to the unprofiled step of "
+                + formatNumber("%.2f", *options.stepMs) + " ms";
+        } else if (const auto scale = hostScaleForStep(step, loop, *options.stepMs)) {
+            loop.calibration.perEventUs = 0;
+            loop.calibration.hostScale = *scale;
+            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.how = "host x " + formatNumber("%.2f", *scale) + ": fitted to the unprofiled step of "
+                + formatNumber("%.2f", *options.stepMs) + " ms";
+        } else {
+            loop.calibration.how += "; the step time given (" + formatNumber("%.2f", *options.stepMs)
+                + " ms) is out of the host's reach, so it was not used";
+        }
+    }
+    if (phasesMs && !bounds.complete())
+        loop.calibration.how += "; the phase times given were not used: the trace "
+            + std::string(loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
+    if (loop.queuedGapUs)
+        loop.calibration.how
+            += "; GPU ops " + formatNumber("%.2f", *loop.queuedGapUs) + " us apart where queued, as recorded";
+    loop.recorded = calibrated(step, loop.calibration);
+    loop.base = withoutSyncs(loop.recorded);
+    loop.spreadRecorded.clear();
+    loop.spreadBase.clear();
+    if (!options.phasesSpreadMs.empty() && bounds.complete()) {
+        const std::vector<std::array<double, 3>> hosts = spreadQuantiles(options.phasesSpreadMs);
+        for (const std::array<double, 3>& ms : hosts) {
+            ReplayCalibration c = loop.calibration;
+            c.hostKnots = phaseKnots(bounds, ms);
+            loop.spreadRecorded.push_back(calibrated(step, c));
+            loop.spreadBase.push_back(withoutSyncs(loop.spreadRecorded.back()));
+        }
+        const auto totalMs = [](const std::array<double, 3>& ms) { return ms[0] + ms[1] + ms[2]; };
+        loop.calibration.how += "; replayed at " + std::to_string(hosts.size()) + " of "
+            + std::to_string(options.phasesSpreadMs.size()) + " phase timings (host "
+            + formatNumber("%.1f", totalMs(hosts.front())) + " to " + formatNumber("%.1f", totalMs(hosts.back()))
+            + " ms), their log step times averaged";
+    }
+    return loop;
+}
+
+PhasesRead readPhasesMs(const std::string& text)
+{
+    static constexpr NumberKey bound { "phases_ms", 0.001, 1e6 };
+    std::vector<std::pair<std::string, std::size_t>> parts; // each number and where it starts
+    std::string part;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ',';
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!part.empty())
+                parts.emplace_back(part, i - part.size());
+            part.clear();
+        } else {
+            part += c;
+        }
+    }
+    PhasesRead read;
+    if (parts.size() != 3) {
+        read.problem = "expected three numbers F,B,O (ms), found '" + text + "'";
+        return read;
+    }
+    std::array<double, 3> ms {};
+    for (size_t i = 0; i < 3; ++i) {
+        read.problem = outOfBound(bound, parts[i].first);
+        if (!read.problem.empty()) {
+            read.problemColumn = parts[i].second;
+            return read;
+        }
+        ms[i] = std::stod(parts[i].first);
+    }
+    read.ms = ms;
+    return read;
+}
+
+PhasesListRead readPhasesList(const std::string& text)
+{
+    PhasesListRead read;
+    if (text.find_first_not_of(" \t\r\n;") == std::string::npos)
+        return read;
+    // Read as a file whose lines are the timings: an error's line is the timing's place.
+    std::string lines = text;
+    std::replace(lines.begin(), lines.end(), ';', '\n');
+    const PhasesFileRead file = readPhasesFile(lines, "");
+    if (!file.errors.empty()) {
+        const ConfigError& e = file.errors.front();
+        const bool several = text.find_first_of(";\n") != std::string::npos;
+        read.problem = several && e.line > 0 ? "timing " + std::to_string(e.line) + ": " + e.message : e.message;
+        return read;
+    }
+    read.rows = file.rows;
+    return read;
+}
+
+PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName)
+{
+    PhasesFileRead read;
+    std::size_t start = 0;
+    bool headerAllowed = true;
+    for (int line = 1; start <= text.size(); ++line) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string row = text.substr(start, end - start);
+        start = end + 1;
+        row = row.substr(0, row.find('#'));
+        if (!row.empty() && row.back() == '\r')
+            row.pop_back();
+        if (row.find_first_not_of(" \t,") == std::string::npos)
+            continue;
+        const bool hasDigit
+            = std::any_of(row.begin(), row.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        if (std::exchange(headerAllowed, false) && !hasDigit)
+            continue;
+        const PhasesRead phases = readPhasesMs(row);
+        if (phases.ms)
+            read.rows.push_back(*phases.ms);
+        else
+            read.errors.push_back({ sourceName, line, int(phases.problemColumn) + 1, phases.problem });
+    }
+    if (read.rows.empty() && read.errors.empty())
+        read.errors.push_back({ sourceName, 0, 0, "expected lines of three numbers F,B,O (ms), found none" });
+    return read;
+}
+
+PhasesFileRead loadPhasesFile(const std::string& path)
+{
+    PhasesFileRead read;
+    if (const auto text = readInputFile(path, "a file of phase times (F,B,O per line)", read.errors))
+        return readPhasesFile(*text, path);
+    return read;
+}
+
+std::vector<std::array<double, 3>> spreadQuantiles(std::vector<std::array<double, 3>> rows)
+{
+    const auto total = [](const std::array<double, 3>& r) { return r[0] + r[1] + r[2]; };
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return total(a) < total(b); });
+    if (rows.size() <= kSpreadHosts)
+        return rows;
+    std::vector<std::array<double, 3>> picked;
+    for (std::size_t i = 0; i < kSpreadHosts; ++i)
+        picked.push_back(rows[std::size_t((double(i) + 0.5) / double(kSpreadHosts) * double(rows.size()))]);
+    return picked;
+}
+
+std::array<double, 3> medianPhases(const std::vector<std::array<double, 3>>& rows)
+{
+    std::array<double, 3> ms {};
+    for (std::size_t p = 0; p < 3; ++p) {
+        std::vector<double> values;
+        values.reserve(rows.size());
+        for (const auto& r : rows)
+            values.push_back(r[p]);
+        ms[p] = values.empty() ? 0 : median(values);
+    }
+    return ms;
+}
+
+std::vector<StyleSpec> whatIfStyles()
+{
+    std::vector<StyleSpec> styles;
+    for (const StyleInfo& s : styleCatalog())
+        styles.push_back({ s.name, s.defaultN });
+    return styles;
+}
+
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
+{
+    WhatIf w;
+    w.hostWorkUs = hostWorkUs;
+    w.hostWorkBeforeSync = hostWorkBeforeSync;
+    if (!loop.available)
+        return w;
+    ReplayOptions o;
+    o.hostWorkUs = hostWorkUs;
+    o.hostWorkBeforeSync = hostWorkBeforeSync;
+    o.syncUs = loop.costs.syncUs;
+    const std::vector<StyleSpec> styles = whatIfStyles();
+    // One host, or each of the spread's: the mean of the log step times, as_recorded first.
+    const bool spread = !loop.spreadBase.empty();
+    const std::size_t hosts = spread ? loop.spreadBase.size() : 1;
+    std::vector<double> logMs(styles.size() + 1, 0.0);
+    for (std::size_t h = 0; h < hosts; ++h) {
+        const StepSequence& base = spread ? loop.spreadBase[h] : loop.base;
+        const StepSequence& recorded = spread ? loop.spreadRecorded[h] : loop.recorded;
+        logMs[0] += std::log(predictStyles(recorded, { { baselineStyle(), 0 } }, 0, o, loop.costs).front().stepMs);
+        const std::vector<StyleReplayPrediction> predicted = predictStyles(base, styles, 0, o, loop.costs);
+        for (std::size_t i = 0; i < predicted.size(); ++i)
+            logMs[i + 1] += std::log(predicted[i].stepMs);
+    }
+    std::vector<double> stepMs;
+    stepMs.reserve(logMs.size());
+    for (const double l : logMs)
+        stepMs.push_back(std::exp(l / double(hosts)));
+    const double baseMs = styles.front().name == baselineStyle() ? stepMs[1] : 0;
+    const auto tax = [&](double ms) { return baseMs > 0 ? (ms / baseMs - 1.0) * 100.0 : 0.0; };
+    w.rows.push_back({ "as_recorded", 0, stepMs[0], tax(stepMs[0]) });
+    for (std::size_t i = 0; i < styles.size(); ++i)
+        w.rows.push_back({ styles[i].name, styles[i].n, stepMs[i + 1], tax(stepMs[i + 1]) });
+    w.model = "replay of the median step (" + std::to_string(loop.base.ops.size()) + " launches); "
+        + loop.calibration.how + "; sync " + formatNumber("%.0f", loop.costs.syncUs) + " us";
+    w.uncertaintyPct = loop.calibration.hostUncertaintyPct;
+    return w;
+}
+
+} // namespace synctax
