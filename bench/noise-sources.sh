@@ -13,7 +13,7 @@ mkdir -p "$OUT_DIR" "$BUILD"
 
 echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-[ -x "$BUILD/bin/synctax-run" ] || BUILD=$BUILD scripts/gpu-build-runner.sh synctax-run
+[ -x "$BUILD/bin/synctax-run" ] || scripts/gpu/validate.sh --only build --build "$BUILD" --out "$BUILD/validate"
 
 run_variant() {
     local name=$1 config=bench/noise/base.yaml

@@ -13,7 +13,7 @@ OUT_DIR=${OUT:-/tmp/synctax-repro}
 PRESET=${PRESET:-seed}
 RUNS=${RUNS:-"a b"}
 mkdir -p "$OUT_DIR"
-[ -x "$BUILD/bin/synctax-run" ] || BUILD=$BUILD scripts/gpu-build-runner.sh synctax-run
+[ -x "$BUILD/bin/synctax-run" ] || scripts/gpu/validate.sh --only build --build "$BUILD" --out "$BUILD/validate"
 a=${FIRST:-$OUT_DIR/repro-a}
 for run in $RUNS; do
     start=$(date +%s)

@@ -10,6 +10,8 @@
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 
+#include "legendcheck.h"
+
 #include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -27,6 +29,7 @@
 #include <QTimer>
 #include <QValueAxis>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace synctax;
@@ -93,6 +96,26 @@ void screenshot(QWidget& widget, const char* name)
     const QByteArray dir = qgetenv("SYNCTAX_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         widget.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/chart-%1.png").arg(QLatin1String(name)));
+}
+
+// The CIE76 distance of two colours: their Euclidean distance in CIELAB (D65), where about 2.3 is
+// the least difference seen side by side.
+double labDistance(const QColor& a, const QColor& b)
+{
+    const auto lab = [](const QColor& c) {
+        const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        const double r = linear(c.redF());
+        const double g = linear(c.greenF());
+        const double bl = linear(c.blueF());
+        const double x = (0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047;
+        const double y = 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+        const double z = (0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883;
+        const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+        return std::array<double, 3> { 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)) };
+    };
+    const auto p = lab(a);
+    const auto q = lab(b);
+    return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
 }
 
 QString plainText(const QGraphicsTextItem& item)
@@ -295,15 +318,22 @@ private Q_SLOTS:
         QVERIFY(seriesOf<QLineSeries>(chart).first()->count() <= 2 * plotWidth);
     }
 
-    // The palette is sized to the catalog: a style added beyond it would share another's colour.
+    // The palette is sized to the catalog: a style added beyond it would share another's colour. Told
+    // apart at a glance, not only by their RGB values: far apart in CIELAB, the control's grey included.
     void everyCatalogStyleHasAColourOfItsOwn()
     {
-        QSet<QRgb> colours { styleColor(QLatin1String(aaControlStyle())).rgb() };
-        for (const StyleInfo& style : styleCatalog()) {
-            const QRgb colour = styleColor(QString::fromStdString(style.name)).rgb();
-            QVERIFY2(!colours.contains(colour), style.name.c_str());
-            colours.insert(colour);
+        QStringList styles { QLatin1String(aaControlStyle()) };
+        for (const StyleInfo& style : styleCatalog())
+            styles << QString::fromStdString(style.name);
+        QStringList tooClose;
+        for (qsizetype a = 0; a < styles.size(); ++a) {
+            for (qsizetype b = a + 1; b < styles.size(); ++b) {
+                const double distance = labDistance(styleColor(styles[a]), styleColor(styles[b]));
+                if (distance < 30)
+                    tooClose << QStringLiteral("%1 and %2 (%3)").arg(styles[a], styles[b]).arg(distance, 0, 'f', 1);
+            }
         }
+        QVERIFY2(tooClose.isEmpty(), qPrintable(tooClose.join(QStringLiteral(", "))));
     }
 
     void stepChartDrawsEveryStyleOfTheCatalog()
@@ -328,8 +358,14 @@ private Q_SLOTS:
         const QList<QLineSeries*> lines = seriesOf<QLineSeries>(chart);
         QCOMPARE(lines.size(), int(cells.size()));
         QCOMPARE(lines.first()->name(), QStringLiteral("none")); // heads the legend
+        // Every name whole, down to the step dock's least height.
+        QStringList problems = legendProblems(chart);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
         screenshot(chart, "step-all");
         chart.resize(900, 240);
+        QCoreApplication::processEvents();
+        problems = legendProblems(chart);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
         screenshot(chart, "step-all-short");
     }
 

@@ -1,5 +1,5 @@
 // Two runs side by side: the comparison a user makes between a laptop and a server.
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 #include "ui/mainwindow.h"
 #include "ui/results/diffdialog.h"
 #include "ui/results/diffmodel.h"
@@ -15,7 +15,7 @@ using namespace synctax;
 
 namespace {
 
-const char* gpuResults = SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json";
+const char* gpuResults = SYNCTAX_TEST_DATA "/results/h200/seed-app.json";
 
 ExperimentResult loadGpuResults()
 {

@@ -1,8 +1,8 @@
 // Exports as users make them: from a results file recorded on a GPU, and from a run made in the window.
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
-#include "core/files/resultsloader.h"
-#include "core/files/stepcsvwriter.h"
+#include "core/results/resultsloader.h"
+#include "core/results/stepcsvwriter.h"
 #include "ui/configpanel.h"
 #include "ui/mainwindow.h"
 
@@ -23,7 +23,7 @@ using namespace synctax;
 
 namespace {
 
-const char* gpuResults = SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json";
+const char* gpuResults = SYNCTAX_TEST_DATA "/results/h200/seed-app.json";
 
 QByteArray readAll(const QString& path)
 {

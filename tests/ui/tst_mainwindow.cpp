@@ -2,7 +2,9 @@
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
-#include "core/files/resultsloader.h"
+#include "core/results/journal.h"
+#include "core/results/resultsloader.h"
+#include "core/results/stepcsvwriter.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 #include "ui/configpanel.h"
@@ -130,7 +132,7 @@ private Q_SLOTS:
             QVERIFY2(!chart->placeholder().contains(QLatin1String("()")), qPrintable(chart->placeholder()));
         }
 
-        QVERIFY(w.openResults(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json")));
+        QVERIFY(w.openResults(QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-app.json")));
         QVERIFY(!start->isVisible());
         QVERIFY(w.comparisonView()->isVisible());
         QVERIFY(w.comparisonModel()->rowCount() > 0);
@@ -281,6 +283,53 @@ private Q_SLOTS:
         QVERIFY(w.stepChart()->history() == nullptr);
         QVERIFY2(w.stepChart()->noHistoryText().startsWith(QStringLiteral("No steps.csv beside this results file")),
             qPrintable(w.stepChart()->noHistoryText()));
+    }
+
+    void aKilledRunOpensFromItsJournal()
+    {
+        // What SIGKILL leaves: a journal of the blocks measured, a steps.csv whose last row is cut
+        // off, no results.json.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const ConfigLoadResult config = loadConfigOrPreset("cpu-quick");
+        QVERIFY(config.config);
+        const ModelSpec& model = config.config->models.front();
+        const GroupKey group { model.name, "eager", config.config->hostWorkUsFor(model), model.batch };
+        const std::vector<CellPlan> cells { cellPlan(0, { group, "none" }), cellPlan(1, { group, "item" }) };
+        {
+            Journal journal(dir.filePath(QStringLiteral("journal.jsonl")).toStdString(), *config.config, {}, cells);
+            for (int round = 0; round < 4; ++round) {
+                journal.block(cells[0], round, 5, 1.0 + 0.01 * round);
+                journal.block(cells[1], round, 5, 1.2 + 0.01 * round);
+            }
+        }
+        QFile csv(dir.filePath(QStringLiteral("steps.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        StepRecord step;
+        step.startNs = 1'000'000;
+        step.dispatchedNs = 1'500'000;
+        step.loggedNs = 1'600'000;
+        csv.write(QByteArray::fromStdString(stepCsvHeader() + stepCsvRow(step, cells[0])));
+        csv.write(QByteArray::fromStdString(stepCsvRow(step, cells[1]).substr(0, 20)));
+        csv.close();
+
+        MainWindow w;
+        w.setQuiet(true);
+        QString error;
+        QVERIFY2(w.openResults(dir.filePath(QStringLiteral("journal.jsonl")), &error), qPrintable(error));
+        const ExperimentResult& shown = w.shownResult();
+        QVERIFY(shown.stopped);
+        QCOMPARE(shown.cells.size(), size_t(2));
+        QVERIFY(shown.cells[1].overheadPct.has_value());
+        QCOMPARE(QString::fromStdString(shown.groups.front().stopReason), QStringLiteral("killed"));
+        QVERIFY(std::any_of(shown.notes.begin(), shown.notes.end(),
+            [](const std::string& note) { return note.rfind("rebuilt from ", 0) == 0; }));
+        // The cut-off row is left out; the whole one shows.
+        QVERIFY(w.stepChart()->history() != nullptr);
+        QCOMPARE(w.stepChart()->history()->totalSteps(), uint64_t(1));
+        // Its folder opens as the same run.
+        QVERIFY2(w.openResults(dir.path(), &error), qPrintable(error));
+        QVERIFY(w.shownResult().stopped);
     }
 
     void experimentYamlRoundTripsThroughTheWindow()

@@ -2,10 +2,10 @@
 // holds the launcher's results.json of `synctax-run run ddp-cpu` (styles on rank 0) and of the same
 // preset with `sync_on: all` (tests/data/results/README.md). Expected values are read in the test
 // straight from the loaded rank cells, apart from the model's lookup.
-#include "core/analysis/format.h"
-#include "core/files/ranktable.h"
-#include "core/files/resultsjson.h"
-#include "core/files/resultsloader.h"
+#include "core/text/format.h"
+#include "core/results/ranktable.h"
+#include "core/results/resultsjson.h"
+#include "core/results/resultsloader.h"
 #include "ui/mainwindow.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/ranksmodel.h"
@@ -243,7 +243,7 @@ private Q_SLOTS:
         QVERIFY(ranks.open(QIODevice::ReadOnly));
         QCOMPARE(ranks.readAll().toStdString(), formatRankTable(load("ddp-cpu.json")).substr(1));
 
-        QVERIFY(w.openResults(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json")));
+        QVERIFY(w.openResults(QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-app.json")));
         QVERIFY(w.ranksDock()->isHidden());
         QCOMPARE(w.ranksModel()->rowCount(), 0);
         QVERIFY(w.comparisonModel()->rowCount() > 0);

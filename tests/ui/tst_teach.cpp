@@ -1,9 +1,9 @@
-#include "core/analysis/traceanalysis.h"
-#include "core/files/kinetoreader.h"
-#include "core/files/resultsloader.h"
+#include "core/trace/traceanalysis.h"
+#include "core/trace/kinetoreader.h"
+#include "core/results/resultsloader.h"
 #include "core/queuemodel/sequencetax.h"
 #include "core/queuemodel/taxestimate.h"
-#include "core/queuemodel/tracewhatif.h"
+#include "core/trace/tracewhatif.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"
@@ -450,7 +450,7 @@ void TestTeach::aFileWithoutASequenceLeavesTheSliders()
     view.applyPreset(TeachView::Preset::ResNet50);
     const double before = view.taxPct();
     QSignalSpy failed(&view, &TeachView::launchSequenceFailed);
-    view.loadLaunchSequence(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json"));
+    view.loadLaunchSequence(QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-app.json"));
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.front().front().toString().contains(QStringLiteral("no group of this run has a captured launch")),
         qPrintable(failed.front().front().toString()));
@@ -460,7 +460,7 @@ void TestTeach::aFileWithoutASequenceLeavesTheSliders()
     QSignalSpy loaded(&view, &TeachView::launchSequenceLoaded);
     view.loadLaunchSequence(QString::fromLatin1(resnetTrace));
     QVERIFY(view.launchSequenceLoader()->isLoading());
-    view.loadLaunchSequence(QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json"));
+    view.loadLaunchSequence(QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-app.json"));
     QCOMPARE(failed.count(), 3);
     QVERIFY(!view.launchSequenceLoader()->isLoading());
     QTRY_COMPARE_WITH_TIMEOUT(view.launchSequenceLoader()->droppedResults(), 1, 30000);
@@ -475,7 +475,7 @@ void TestTeach::loadsTheCapturedStepOfARunsResults()
 {
     // A run on the H200 whose results hold each group's captured, calibrated step: the Teach window
     // replays the first group's (tiny_mlp/eager), with its measured L.
-    const QString path = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/replay-h200/seed-run2.json");
+    const QString path = QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-with-capture.json.gz");
     const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
     QVERIFY(loaded.result && loaded.result->groups.front().replay);
     const CapturedReplay& replay = *loaded.result->groups.front().replay;

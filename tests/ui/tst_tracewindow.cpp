@@ -89,7 +89,7 @@ private Q_SLOTS:
         // A profiler trace saved as plain .json (schemaVersion, deviceProperties first) and a SyncTax
         // results file: the first goes to the trace loader, the second opens as results.
         const QString trace = QStringLiteral(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item-nostack.json");
-        const QString results = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/seed-h200-app.json");
+        const QString results = QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-app.json");
         QVERIFY(looksLikeKinetoTrace(trace));
         QVERIFY(!looksLikeKinetoTrace(results));
         QVERIFY(QFile::exists(trace) && QFile::exists(results));
@@ -106,10 +106,10 @@ private Q_SLOTS:
 
     void aGzippedResultsFileOpensAsResultsAndAGzippedTraceAsATrace()
     {
-        // docs/results keeps runs as results.json.gz; HTA's traces are .json.gz without .pt.trace; a
+        // A run kept gzipped is results.json.gz; HTA's traces are .json.gz without .pt.trace; a
         // damaged .gz goes to the trace loader, which says where it broke.
         const QString results
-            = QStringLiteral(SYNCTAX_SOURCE_DIR "/docs/results/loopread-h200/start29-seed-at-30s.json.gz");
+            = QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-at-30s.json.gz");
         const QString trace = QStringLiteral(SYNCTAX_TEST_DATA "/traces/hta/triton_example_triton_example.json.gz");
         const QString damaged = QStringLiteral(SYNCTAX_TEST_DATA "/traces/bad/corrupt.json.gz");
         QVERIFY(QFile::exists(results) && QFile::exists(trace) && QFile::exists(damaged));
