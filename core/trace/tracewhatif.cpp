@@ -67,6 +67,10 @@ std::vector<std::pair<double, double>> phaseKnots(const LoopPhaseBounds& bounds,
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options)
 {
     ImportedLoop loop;
+    if (!report.impossible.empty()) {
+        loop.reason = "the trace holds events that cannot happen: see its first note";
+        return loop;
+    }
     const TraceJoin join = joinLaunches(trace); // once, for the steps and the GPU's gap
     const std::vector<StepSequence> steps = launchSequences(trace, report, join);
     if (steps.empty()) {
@@ -76,7 +80,10 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     const size_t median = medianStepIndex(steps);
     const StepSequence& step = steps[median];
     if (step.ops.empty()) {
-        loop.reason = "its steps launch no GPU work";
+        const int launches = report.steps[median].launches;
+        loop.reason = launches > 0 ? "its median step's " + std::to_string(launches)
+                + " launches have no GPU work in the trace to replay: recorded without ProfilerActivity.CUDA?"
+                                   : "its steps launch no GPU work";
         return loop;
     }
     loop.available = true;
@@ -86,6 +93,8 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     // A trace without step markers is one window over several iterations: no phases of one step.
     if (report.stepsMarked)
         loop.phases = loopPhaseBounds(trace, report)[median];
+    if (report.stepsMarked && !report.steps.empty())
+        loop.recordedTaxPct = report.taxPct;
     return recalibrated(std::move(loop), options);
 }
 
@@ -95,6 +104,9 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         return loop;
     const StepSequence& step = loop.profiled;
     loop.calibration = {};
+    loop.options = options;
+    loop.ignored.clear();
+    loop.calibrated = false;
     // A queued op starts that long after the one before it ends, which its recorded duration
     // leaves out (the runner's capture fits the same gap to its measured G).
     loop.calibration.gpuGapUs = loop.queuedGapUs.value_or(0);
@@ -113,6 +125,9 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     loop.calibration.perEventUs = std::clamp(options.profilerUsPerEvent, 0.0, largestCost);
     const double unprofiledUs = std::max(1.0, profiledHostUs - loop.calibration.perEventUs * events);
     loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
+    loop.uncertaintyHow = "uncalibrated: no unprofiled timing of the loop was given, so the profiler's cost is assumed at "
+        + formatNumber("%.1f", options.profilerUsPerEvent) + " +- " + formatNumber("%.1f", options.profilerUsPerEventUncertainty)
+        + " us per recorded host event; each row's range is the replay at either end";
     loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
         + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
     const LoopPhaseBounds& bounds = loop.phases;
@@ -121,7 +136,10 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     if (phasesMs && bounds.complete()) {
         const std::array<double, 3>& ms = *phasesMs;
         loop.calibration.perEventUs = 0;
-        loop.calibration.hostUncertaintyPct = 0;
+        loop.calibration.hostUncertaintyPct = options.timingUncertaintyPct;
+        loop.calibrated = true;
+        loop.uncertaintyHow = "calibrated to the phases given; each row's range is the replay with the host "
+            + formatNumber("%.0f", options.timingUncertaintyPct) + "% faster and slower, as one timing moves over a run";
         loop.calibration.hostKnots = phaseKnots(bounds, ms);
         loop.calibration.how = "the trace's forward, backward and optimizer ("
             + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
@@ -130,28 +148,35 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
             + " ms as recorded) mapped onto the unprofiled " + formatNumber("%.1f", ms[0]) + ", "
             + formatNumber("%.1f", ms[1]) + ", " + formatNumber("%.1f", ms[2]) + " ms";
         if (options.stepMs)
-            loop.calibration.how += "; the step time given was not used";
+            loop.ignored.push_back("the step time given (" + formatNumber("%.2f", *options.stepMs)
+                + " ms): the phase times take its place");
     } else if (options.stepMs) {
         if (const auto cost = perEventCostForStep(step, loop, *options.stepMs, largestCost)) {
             loop.calibration.perEventUs = *cost;
-            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.hostUncertaintyPct = options.timingUncertaintyPct;
+            loop.calibrated = true;
             loop.calibration.how = "the profiler's " + formatNumber("%.2f", *cost)
                 + " us per recorded host event taken out, fitted to the unprofiled step of "
                 + formatNumber("%.2f", *options.stepMs) + " ms";
         } else if (const auto scale = hostScaleForStep(step, loop, *options.stepMs)) {
             loop.calibration.perEventUs = 0;
             loop.calibration.hostScale = *scale;
-            loop.calibration.hostUncertaintyPct = 0;
+            loop.calibration.hostUncertaintyPct = options.timingUncertaintyPct;
+            loop.calibrated = true;
             loop.calibration.how = "host x " + formatNumber("%.2f", *scale) + ": fitted to the unprofiled step of "
                 + formatNumber("%.2f", *options.stepMs) + " ms";
         } else {
-            loop.calibration.how += "; the step time given (" + formatNumber("%.2f", *options.stepMs)
-                + " ms) is out of the host's reach, so it was not used";
+            loop.ignored.push_back("the step time given (" + formatNumber("%.2f", *options.stepMs)
+                + " ms): out of the host's reach, the GPU alone takes longer");
         }
+        if (loop.calibrated)
+            loop.uncertaintyHow = "calibrated to the step time given; each row's range is the replay with the host "
+                + formatNumber("%.0f", options.timingUncertaintyPct) + "% faster and slower, as one timing moves over a run";
     }
     if (phasesMs && !bounds.complete())
-        loop.calibration.how += "; the phase times given were not used: the trace "
-            + std::string(loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps");
+        loop.ignored.push_back(std::string("the phase times given: the trace ")
+            + (loop.stepsMarked ? "marks no backward and optimizer step in its steps" : "marks no steps"));
+    loop.calibration.hostScale *= options.hostFactor;
     if (loop.queuedGapUs)
         loop.calibration.how
             += "; GPU ops " + formatNumber("%.2f", *loop.queuedGapUs) + " us apart where queued, as recorded";
@@ -168,6 +193,22 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
             loop.spreadBase.push_back(withoutSyncs(loop.spreadRecorded.back()));
         }
         const auto totalMs = [](const std::array<double, 3>& ms) { return ms[0] + ms[1] + ms[2]; };
+        // The blocks measure the host's spread, which the replay averages over; what remains
+        // unknown is their mean: its 95% interval from the blocks' own scatter.
+        double sum = 0;
+        double sumSq = 0;
+        for (const auto& ms : options.phasesSpreadMs) {
+            sum += totalMs(ms);
+            sumSq += totalMs(ms) * totalMs(ms);
+        }
+        const double n = double(options.phasesSpreadMs.size());
+        const double mean = sum / n;
+        const double sd = n > 1 ? std::sqrt(std::max(0.0, (sumSq - n * mean * mean) / (n - 1))) : 0.0;
+        const double meanPct = n > 1 && mean > 0 ? 100.0 * 1.96 * sd / std::sqrt(n) / mean : options.timingUncertaintyPct;
+        loop.calibration.hostUncertaintyPct = std::max(1.0, meanPct);
+        loop.uncertaintyHow = "calibrated to " + std::to_string(options.phasesSpreadMs.size())
+            + " blocks' phases; each row's range is the replay with the host " + formatNumber("%.1f", loop.calibration.hostUncertaintyPct)
+            + "% faster and slower (the 95% interval of the blocks' mean host time, at least 1%)";
         loop.calibration.how += "; replayed at " + std::to_string(hosts.size()) + " of "
             + std::to_string(options.phasesSpreadMs.size()) + " phase timings (host "
             + formatNumber("%.1f", totalMs(hosts.front())) + " to " + formatNumber("%.1f", totalMs(hosts.back()))
@@ -193,12 +234,12 @@ PhasesRead readPhasesMs(const std::string& text)
     }
     PhasesRead read;
     if (parts.size() != 3) {
-        read.problem = "expected three numbers F,B,O (ms), found '" + text + "'";
+        read.problem = "expected three numbers F,B,O (ms), found '" + printable(text) + "'";
         return read;
     }
     std::array<double, 3> ms {};
     for (size_t i = 0; i < 3; ++i) {
-        read.problem = outOfBound(bound, parts[i].first);
+        read.problem = printable(outOfBound(bound, parts[i].first));
         if (!read.problem.empty()) {
             read.problemColumn = parts[i].second;
             return read;
@@ -298,19 +339,12 @@ std::vector<StyleSpec> whatIfStyles()
     return styles;
 }
 
-WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
+namespace {
+
+// Each style's steady-state step time on the loop (as_recorded first), the mean of the log step
+// times over the spread's hosts where it has them.
+std::vector<double> replayedStepMs(const ImportedLoop& loop, const ReplayOptions& o, const std::vector<StyleSpec>& styles)
 {
-    WhatIf w;
-    w.hostWorkUs = hostWorkUs;
-    w.hostWorkBeforeSync = hostWorkBeforeSync;
-    if (!loop.available)
-        return w;
-    ReplayOptions o;
-    o.hostWorkUs = hostWorkUs;
-    o.hostWorkBeforeSync = hostWorkBeforeSync;
-    o.syncUs = loop.costs.syncUs;
-    const std::vector<StyleSpec> styles = whatIfStyles();
-    // One host, or each of the spread's: the mean of the log step times, as_recorded first.
     const bool spread = !loop.spreadBase.empty();
     const std::size_t hosts = spread ? loop.spreadBase.size() : 1;
     std::vector<double> logMs(styles.size() + 1, 0.0);
@@ -326,14 +360,59 @@ WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSy
     stepMs.reserve(logMs.size());
     for (const double l : logMs)
         stepMs.push_back(std::exp(l / double(hosts)));
+    return stepMs;
+}
+
+// Each style's tax against the baseline (whatIfStyles puts it first), as_recorded first.
+std::vector<double> taxesPct(const std::vector<double>& stepMs, const std::vector<StyleSpec>& styles)
+{
     const double baseMs = styles.front().name == baselineStyle() ? stepMs[1] : 0;
-    const auto tax = [&](double ms) { return baseMs > 0 ? (ms / baseMs - 1.0) * 100.0 : 0.0; };
-    w.rows.push_back({ "as_recorded", 0, stepMs[0], tax(stepMs[0]) });
+    std::vector<double> taxes;
+    taxes.reserve(stepMs.size());
+    for (const double ms : stepMs)
+        taxes.push_back(baseMs > 0 ? (ms / baseMs - 1.0) * 100.0 : 0.0);
+    return taxes;
+}
+
+} // namespace
+
+WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
+{
+    WhatIf w;
+    w.hostWorkUs = hostWorkUs;
+    w.hostWorkBeforeSync = hostWorkBeforeSync;
+    if (!loop.available)
+        return w;
+    ReplayOptions o;
+    o.hostWorkUs = hostWorkUs;
+    o.hostWorkBeforeSync = hostWorkBeforeSync;
+    o.syncUs = loop.costs.syncUs;
+    const std::vector<StyleSpec> styles = whatIfStyles();
+    const std::vector<double> stepMs = replayedStepMs(loop, o, styles);
+    const std::vector<double> taxes = taxesPct(stepMs, styles);
+    std::vector<double> low = taxes;
+    std::vector<double> high = taxes;
+    // The interval: the same loop calibrated with its host faster and slower by its uncertainty.
+    const double u = std::clamp(loop.calibration.hostUncertaintyPct, 0.0, 90.0) / 100.0;
+    if (u > 0) {
+        for (const double factor : { 1.0 - u, 1.0 + u }) {
+            ImportedLoopOptions options = loop.options;
+            options.hostFactor = loop.options.hostFactor * factor;
+            const std::vector<double> other = taxesPct(replayedStepMs(recalibrated(loop, options), o, styles), styles);
+            for (std::size_t i = 0; i < taxes.size(); ++i) {
+                low[i] = std::min(low[i], other[i]);
+                high[i] = std::max(high[i], other[i]);
+            }
+        }
+    }
+    w.rows.push_back({ "as_recorded", 0, stepMs[0], taxes[0], low[0], high[0] });
     for (std::size_t i = 0; i < styles.size(); ++i)
-        w.rows.push_back({ styles[i].name, styles[i].n, stepMs[i + 1], tax(stepMs[i + 1]) });
+        w.rows.push_back({ styles[i].name, styles[i].n, stepMs[i + 1], taxes[i + 1], low[i + 1], high[i + 1] });
     w.model = "replay of the median step (" + std::to_string(loop.base.ops.size()) + " launches); "
         + loop.calibration.how + "; sync " + formatNumber("%.0f", loop.costs.syncUs) + " us";
     w.uncertaintyPct = loop.calibration.hostUncertaintyPct;
+    w.uncertaintyHow = loop.uncertaintyHow;
+    w.calibrated = loop.calibrated;
     return w;
 }
 

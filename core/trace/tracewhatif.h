@@ -49,6 +49,13 @@ struct ImportedLoopOptions {
     // there (bench/python-sync-cost.py, second_item).
     double repeatSyncUs = 10;
     std::int64_t queueCapacity = 1021; // launches queued before a launch blocks (H200)
+    // How far one unprofiled timing (`--step-ms`, `--phases-ms`) may be off as the loop's host time
+    // over its run: on the H200's VM a balanced loop's host moved by 5 to 10% from minute to minute
+    // (a MobileNetV2 loop paid +6 to +16% for `item` over three 35 s runs).
+    double timingUncertaintyPct = 5;
+    // The host's calibrated times x this: the what-if's interval replays the loop at either end of
+    // its host's uncertainty (whatIf).
+    double hostFactor = 1;
 };
 
 // The trace's loop ready to replay: its median step, calibrated, with and without its syncs.
@@ -72,6 +79,15 @@ struct ImportedLoop {
     // phasesSpreadMs, with and without its syncs (as `recorded` and `base`); empty: one host.
     std::vector<StepSequence> spreadRecorded;
     std::vector<StepSequence> spreadBase;
+    ImportedLoopOptions options; // what it was calibrated with
+    // What calibration.hostUncertaintyPct (how far the calibrated host time may be off, in percent
+    // either way) stands for, in words.
+    std::string uncertaintyHow;
+    bool calibrated = false; // fitted to an unprofiled timing of the loop, not the profiler's assumed cost
+    // Inputs given but not used, each in words ("the step time given (9.00 ms) is out of the host's reach").
+    std::vector<std::string> ignored;
+    // The trace's own tax (its syncs' GPU bubble over the profiled step), for telling it from the replay's.
+    std::optional<double> recordedTaxPct;
 };
 
 ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, const ImportedLoopOptions& options);
@@ -123,6 +139,10 @@ struct WhatIfRow {
     std::int64_t n = 0; // the style's interval, for the *_every_n styles
     double stepMs = 0;
     double taxPct = 0; // against "none": the same loop with no per-step sync
+    // The tax replayed at either end of the host's uncertainty (ReplayCalibration::hostUncertaintyPct):
+    // the row's interval, in the same unit. Equal to taxPct where the uncertainty is 0.
+    double taxLowPct = 0;
+    double taxHighPct = 0;
 };
 
 struct WhatIf {
@@ -130,7 +150,9 @@ struct WhatIf {
     bool hostWorkBeforeSync = false; // added after the step's launches, before its read
     std::vector<WhatIfRow> rows; // as_recorded first, then the styles in catalog order
     std::string model; // which model and calibration made the rows, in one line
-    double uncertaintyPct = 0; // of the host time the rows assume
+    double uncertaintyPct = 0; // of the host time the rows assume, either way (ImportedLoop's)
+    std::string uncertaintyHow; // what the rows' intervals stand for
+    bool calibrated = false;
 };
 
 // The styles a what-if lists: every catalog style with its default interval (the controls left out).

@@ -18,8 +18,8 @@ endforeach()
 # The title with the host work asked for, the header, the loop as recorded first and marked.
 foreach(expected IN ITEMS
     "What if you logged differently (each style replayed on this loop, steady state,\n  +5.00 ms of host work per step):\n"
-    "  style                          every   step ms  tax vs none\n"
-    "-------------------------------------------------------------\n> as_recorded   "
+    "  style                          every   step ms  tax vs none [range]\n"
+    "--------------------------------------------------------------------------\n> as_recorded   "
     "\nuncertainty: ")
     string(FIND "${out}" "${expected}" at)
     if(at EQUAL -1)
@@ -60,7 +60,7 @@ foreach(i RANGE ${last})
         message(FATAL_ERROR "whatif row 0 is '${style}', expected as_recorded")
     endif()
     # The style's row in the table: its name at the line's start (after the marker's two columns).
-    string(REGEX MATCH "\n[> ] ${style} +[0-9]*  +[0-9.]+ +[+-][0-9.]+%\n" row "${out}")
+    string(REGEX MATCH "\n[> ] ${style} +[0-9]*  +[0-9.]+ +[+-][0-9.]+%( \\[[+-][0-9.]+, [+-][0-9.]+\\])?\n" row "${out}")
     string(FIND "${out}" "${row}" at)
     if(NOT row OR at LESS_EQUAL previous)
         message(FATAL_ERROR "row ${i} (${style}) is not in the table, or out of order:\n${out}")
@@ -107,10 +107,12 @@ if(NOT at STREQUAL "before_sync")
 endif()
 
 # With the loop's phases timed unprofiled (--phases-ms), the trace's forward, backward and optimizer
-# are mapped onto them: the model line gives both, the step time given beside them is not used.
+# are mapped onto them: the model line gives both, and the step time given beside them is said on its
+# own line as ignored.
 run_trace(${h200}/whatif/resnet50-none.pt.trace.json.gz --phases-ms 9.3,13.3,1.1 --step-ms 33 --out ${WORK}/phases)
 string(REGEX REPLACE "[ \n]+" " " flat "${out}")
-if(NOT flat MATCHES "mapped onto the unprofiled 9\\.3, 13\\.3, 1\\.1 ms; the step time given was not used")
+if(NOT flat MATCHES "mapped onto the unprofiled 9\\.3, 13\\.3, 1\\.1 ms;"
+        OR NOT out MATCHES "\nignored: the step time given \\(33\\.00 ms\\): the phase times take its place\n")
     message(FATAL_ERROR "trace --phases-ms: the model line lacks the phases:\n${out}")
 endif()
 file(READ ${WORK}/phases/trace-summary.json summary)
@@ -121,6 +123,6 @@ endif()
 # A trace without step markers has no phases of one step: they are not used, and it says why.
 run_trace(${h200}/tiny_mlp-item-nostack.json --phases-ms 1,2,3)
 string(REGEX REPLACE "[ \n]+" " " flat "${out}")
-if(NOT flat MATCHES "the phase times given were not used: the trace marks no steps")
+if(NOT flat MATCHES "ignored: the phase times given: the trace marks no steps")
     message(FATAL_ERROR "trace --phases-ms on a trace without steps:\n${out}")
 endif()

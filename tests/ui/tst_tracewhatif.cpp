@@ -286,6 +286,25 @@ private Q_SLOTS:
             QCOMPARE(j.at("whatif").at("rows").at(i).at("tax_pct").get<double>(), shown.rows[i].taxPct);
     }
 
+    void aProbeFolderOpensCalibratedWithItsMeasurementBeside()
+    {
+        TraceLoader loader;
+        QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+        loader.load({ QStringLiteral(SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200") });
+        QVERIFY(available.wait(120000));
+        const TraceFilesPtr files = available.first().at(1).value<TraceFilesPtr>();
+        QVERIFY(files && files->size() == 1);
+        const TraceFile& f = files->front();
+        QVERIFY(f.probe && f.loop);
+        QVERIFY(f.loop->calibrated);
+        QCOMPARE(f.loop->options.phasesSpreadMs.size(), f.probe->phasesMs.size());
+        TraceView view;
+        view.setFiles(files);
+        const QString note = view.whatIfPanel()->note();
+        QVERIFY2(note.contains(QStringLiteral("item (measured)")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("item (what-if above)")), qPrintable(note));
+    }
+
     void aLoopThatCannotBeReplayedSaysWhy()
     {
         // The hand-built fixture's launches have no correlation: nothing to replay. Loaded through
@@ -302,8 +321,23 @@ private Q_SLOTS:
         TraceWhatIfPanel* panel = view.whatIfPanel();
         QCOMPARE(panel->model()->rowCount(), 0);
         QVERIFY(!panel->slider()->isEnabled());
+        // Nothing for phases to calibrate either.
+        QVERIFY(!panel->phasesEdit()->isEnabled());
         QCOMPARE(panel->note(),
             QStringLiteral("Not available: %1.").arg(QString::fromStdString(files->front().loop->reason)));
+        // Without the table, the controls and the note stay together at the top of a tall pane, not
+        // spread over it.
+        panel->setParent(nullptr);
+        panel->resize(460, 800);
+        panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(panel));
+        const int spread = panel->phasesEdit()->geometry().bottom() - panel->slider()->geometry().top();
+        QVERIFY2(spread < 4 * panel->phasesEdit()->height(), qPrintable(QString::number(spread)));
+        const QWidget* note = panel->findChild<QWidget*>(QStringLiteral("whatIfNote"));
+        QVERIFY(note);
+        QVERIFY2(note->geometry().top() - panel->phasesEdit()->geometry().bottom() < 4 * panel->phasesEdit()->height(),
+            qPrintable(QString::number(note->geometry().top())));
+        panel->setParent(&view);
 
         view.setFiles(tracefixtures::twoRanks());
         QCOMPARE(view.whatIfPanel()->note(), QStringLiteral("Not available: no replay prepared."));

@@ -2,6 +2,7 @@
 
 #include "core/trace/kinetotrace.h"
 #include "core/trace/tracereport.h"
+#include "core/trace/probefolder.h"
 #include "core/trace/tracewhatif.h"
 #include "ui/trace/timelinelanes.h"
 
@@ -28,6 +29,9 @@ struct TraceFile {
     // The loop ready for the what-if (importedLoop with its default options), built on the worker
     // with the report so that the window only replays it; absent for a file built by hand.
     std::shared_ptr<const ImportedLoop> loop;
+    // Where the file is a probe's run folder: what else it holds (the A/B measured in the loop);
+    // its loop is then calibrated to the folder's phases and `path` is the folder.
+    std::shared_ptr<const ProbeFolder> probe;
 };
 
 // The files of one load, in the order asked for (the ranks of one job, or one file).

@@ -18,6 +18,8 @@ TraceWhatIfModel::TraceWhatIfModel(QObject* parent)
             { "step ms", "Predicted step time in a long loop (steady state)", "%.2f" },
             { "tax % vs none", "Step time over that of the same loop with no per-step sync, minus 1", "%+.1f", false,
                 "tax %" },
+            { "range", "The tax replayed with the loop's host faster and slower by its uncertainty (below the table)",
+                nullptr, true },
         },
         parent)
 {
@@ -53,6 +55,9 @@ QVariant TraceWhatIfModel::raw(int row, int column) const
         return r.stepMs;
     case TaxPct:
         return r.taxPct;
+    case TaxRange:
+        return r.taxHighPct - r.taxLowPct >= 0.05 ? QString::asprintf("[%+.1f, %+.1f]", r.taxLowPct, r.taxHighPct)
+                                                  : QString();
     }
     return {};
 }

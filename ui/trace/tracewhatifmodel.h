@@ -9,7 +9,7 @@ namespace synctax {
 class TraceWhatIfModel : public TraceTableModel {
     Q_OBJECT
 public:
-    enum Column { Style, Every, StepMs, TaxPct, ColumnCount };
+    enum Column { Style, Every, StepMs, TaxPct, TaxRange, ColumnCount };
 
     explicit TraceWhatIfModel(QObject* parent = nullptr);
 

@@ -98,9 +98,9 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     controls->addWidget(m_slider, 1, 1);
     controls->addWidget(m_spin, 1, 2);
     controls->addWidget(m_hostLabel, 2, 1, 1, 2);
-    auto* phasesTitle = new QLabel(tr("Ph&ases:"), this);
-    phasesTitle->setBuddy(m_phases);
-    controls->addWidget(phasesTitle, 3, 0);
+    m_phasesTitle = new QLabel(tr("Ph&ases:"), this);
+    m_phasesTitle->setBuddy(m_phases);
+    controls->addWidget(m_phasesTitle, 3, 0);
     controls->addWidget(m_phases, 3, 1, 1, 2);
     controls->addWidget(m_phasesError, 4, 1, 1, 2);
     controls->setColumnStretch(1, 1);
@@ -110,6 +110,8 @@ TraceWhatIfPanel::TraceWhatIfPanel(QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_note);
+    // Takes the table's room while it is hidden (no replay), so the controls stay packed at the top.
+    layout->addStretch(0);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         const QSignalBlocker block(m_spin);
@@ -246,6 +248,11 @@ void TraceWhatIfPanel::recompute()
     m_slider->setTracking(!available || loop->spreadBase.empty()); // a spread's replay is too dear to drag
     m_spin->setEnabled(available);
     m_table->setVisible(available);
+    // Phases calibrate a replay: with none to calibrate, there is nothing to type (the file's own
+    // loop decides, so that phases which spoil the replay can still be corrected).
+    const bool replayable = source && source->available;
+    m_phases->setEnabled(replayable);
+    m_phasesTitle->setEnabled(replayable);
     if (!available) {
         m_model->setWhatIf({});
         m_note->setText(!loop ? (m_sources.empty() ? tr("No trace open.") : tr("Not available: no replay prepared."))
@@ -255,8 +262,12 @@ void TraceWhatIfPanel::recompute()
     }
     m_model->setWhatIf(whatIfOf(*loop));
     const WhatIf& w = m_model->whatIf();
-    m_note->setText(tr("Model: %1.\nUncertainty: %2.")
-                        .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w))));
+    QString note = tr("Model: %1.\nUncertainty: %2.")
+                       .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w)));
+    const Source& current = m_sources[size_t(m_current)];
+    if (current.probe)
+        note += QStringLiteral("\n") + QString::fromStdString(formatProbeAnswer(*current.probe, &w)).trimmed();
+    m_note->setText(note);
     Q_EMIT whatIfChanged();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/trace/probefolder.h"
 #include "core/trace/tracewhatif.h"
 
 #include <QString>
@@ -36,6 +37,7 @@ public:
     struct Source {
         QString label; // the file, as the combo box names it
         std::shared_ptr<const ImportedLoop> loop; // null: not prepared (a file built by hand)
+        std::shared_ptr<const ProbeFolder> probe; // a probe's folder: the A/B it measured, said beside
     };
 
     explicit TraceWhatIfPanel(QWidget* parent = nullptr);
@@ -92,6 +94,7 @@ private:
     QTableView* m_table = nullptr;
     QLabel* m_note = nullptr;
     QLineEdit* m_phases = nullptr;
+    QLabel* m_phasesTitle = nullptr;
     QLabel* m_phasesError = nullptr;
     std::vector<std::array<double, 3>> m_phaseTimings;
     // The current file's loop calibrated to m_phaseTimings, and the loop it was made from.

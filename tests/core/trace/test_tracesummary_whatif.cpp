@@ -53,6 +53,8 @@ TEST(TraceSummaryWhatIf, CarriesWhatIfOfARealTrace)
     EXPECT_TRUE(x.at("absent_reason").is_null());
     EXPECT_EQ(x.at("model"), w.model);
     EXPECT_EQ(x.at("uncertainty_pct"), w.uncertaintyPct);
+    EXPECT_EQ(x.at("uncertainty"), w.uncertaintyHow);
+    EXPECT_EQ(x.at("calibrated"), false); // the trace alone: the profiler's cost assumed
     EXPECT_EQ(x.at("calibration").at("host_scale"), loop.calibration.hostScale);
     EXPECT_EQ(x.at("calibration").at("gpu_gap_us"), loop.calibration.gpuGapUs);
     EXPECT_EQ(x.at("calibration").at("gpu_scale"), loop.calibration.gpuScale);
@@ -71,6 +73,10 @@ TEST(TraceSummaryWhatIf, CarriesWhatIfOfARealTrace)
         EXPECT_EQ(r.at("style"), w.rows[i].style);
         EXPECT_EQ(r.at("step_ms"), w.rows[i].stepMs);
         EXPECT_EQ(r.at("tax_pct"), w.rows[i].taxPct);
+        EXPECT_EQ(r.at("tax_low_pct"), w.rows[i].taxLowPct);
+        EXPECT_EQ(r.at("tax_high_pct"), w.rows[i].taxHighPct);
+        EXPECT_LE(w.rows[i].taxLowPct, w.rows[i].taxPct);
+        EXPECT_GE(w.rows[i].taxHighPct, w.rows[i].taxPct);
         if (i == 0)
             continue;
         const StyleInfo& style = styleCatalog()[i - 1];

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Where the probe's cost per step goes, part by part, on this machine: one hooked call on its
+fast path and on its recording path, the CUDA event calls the GPU timer makes each step, and a
+tiny-MLP step plain, probed, and probed without each of its parts (the GPU timer, the writer
+thread). Medians of alternated repeats; a benchmark, not a test.
+
+    python3 bench/probe/hook_cost.py [--steps 2000] [--repeats 7]
+"""
+import argparse
+import statistics
+import tempfile
+import time
+
+import torch
+
+from loops import Loop, default_device, synchronize
+import paired  # noqa: F401  (finds the probe in the checkout)
+
+import synctax_probe
+from synctax_probe import probe as probe_module
+from synctax_probe import writer as writer_module
+
+
+def per_call_ns(fn, n=20000):
+    fn()
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter_ns() - t0) / n
+
+
+def calls(device, out):
+    cuda = torch.device(device).type == "cuda"
+    x = torch.randn(64, device=device)
+    scalar = torch.randn((), device=device)
+    flag = torch.ones(())
+    rows = {
+        "to(dtype), a device tensor (fast path)": lambda: x.to(torch.float32),
+        "bool(), a CPU tensor (fast path)": lambda: bool(flag),
+        "item(), a device scalar (recorded)": lambda: scalar.item(),
+    }
+    plain = {name: per_call_ns(fn, 5000 if "item" in name else 20000) for name, fn in rows.items()}
+    synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True)
+    try:
+        hooked = {name: per_call_ns(fn, 5000 if "item" in name else 20000) for name, fn in rows.items()}
+    finally:
+        synctax_probe.detach()
+    for name in rows:
+        print(f"  {name:42s} {plain[name]:8.0f} ns plain, {hooked[name]:8.0f} ns hooked "
+              f"({hooked[name] - plain[name]:+.0f})")
+    if cuda:
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+        events[0].record()
+        events[1].record()
+        torch.cuda.synchronize()
+        for name, fn in (("torch.cuda.current_stream()", torch.cuda.current_stream),
+                         ("Event.record()", events[1].record),
+                         ("Event.query() (done)", events[0].query),
+                         ("Event.elapsed_time()", lambda: events[0].elapsed_time(events[0])),
+                         ("torch.cuda.is_initialized()", torch.cuda.is_initialized)):
+            print(f"  {name:42s} {per_call_ns(fn, 5000):8.0f} ns")
+        torch.cuda.synchronize()
+
+
+def parts(device, out):
+    """The step's bookkeeping, call by call, outside a loop. The writer's queue holds one record,
+    so that the loop's side is timed alone; the writer's side is report.format_step."""
+    synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True, queue_size=1)
+    p = synctax_probe._probe
+    from synctax_probe import report
+    record = (12345, "block", 617, 154, "calib", 12345678901, 345678, 234567, 56789, 0, 0, 0, 0, 12345, None)
+    try:
+        rows = [("time.perf_counter_ns()", time.perf_counter_ns), ("time.monotonic_ns()", time.monotonic_ns),
+                ("threading.get_ident()", __import__("threading").get_ident),
+                ("Probe.step_end (no GPU timer)", lambda: p.step_end(1, 2)),
+                ("Schedule.step_done", lambda: p.sched.step_done(1)),
+                ("BlockBook.add_step", lambda: p.book.add_step(1, 1, 1, 0, 0, 0, 0, 0)),
+                ("Writer.put_step (queue full: dropped)", lambda: p.writer.put_step((record, None))),
+                ("report.format_step (writer, per record)", lambda: report.format_step((record, 1.2345)))]
+        if torch.device(device).type == "cuda":
+            from synctax_probe.gputimer import GpuTimer
+            timer = GpuTimer(torch, lambda record, gpu_ms: None)
+            counter = iter(range(10 ** 9))
+            rows.append(("GpuTimer.mark", lambda: timer.mark(next(counter), ())))
+        for name, fn in rows:
+            print(f"  {name:42s} {per_call_ns(fn, 20000):8.0f} ns")
+    finally:
+        synctax_probe.detach()
+
+
+def counts(loop, out, n=20):
+    """How often each of the probe's wrappers runs in one step of the loop."""
+    import collections
+    import sys
+    hooks_file = probe_module.hooks.__file__
+    seen = collections.Counter()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == hooks_file:
+            seen[f"{frame.f_code.co_name}:{frame.f_code.co_firstlineno}"] += 1
+
+    synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True)
+    try:
+        loop.step()
+        sys.setprofile(profile)
+        for _ in range(n):
+            loop.step()
+        sys.setprofile(None)
+    finally:
+        synctax_probe.detach()
+    for name, count in seen.most_common():
+        print(f"  {name:42s} {count / n:8.1f} a step")
+
+
+def steps(loop, args, out):
+    """ms per step of the loop, alternated between the ways, median of the repeats."""
+    original_start_gpu = probe_module.Probe._start_gpu
+    original_writer_start = writer_module.Writer.start
+    original_step_end = probe_module.Probe.step_end
+
+    def run(attach, no_gpu=False, no_writer=False, no_step_end=False):
+        if no_gpu:
+            probe_module.Probe._start_gpu = lambda self: None
+        if no_writer:
+            writer_module.Writer.start = lambda self: None
+        if no_step_end:
+            probe_module.Probe.step_end = lambda self, t0, t1: None
+        try:
+            if attach:
+                synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True,
+                                     queue_size=10 ** 7)
+            for _ in range(5):
+                loop.step()
+            synchronize(loop.device)
+            t0 = time.perf_counter_ns()
+            for _ in range(args.steps):
+                loop.step()
+            synchronize(loop.device)
+            return (time.perf_counter_ns() - t0) * 1e-6 / args.steps
+        finally:
+            if attach:
+                synctax_probe.detach()
+            probe_module.Probe._start_gpu = original_start_gpu
+            writer_module.Writer.start = original_writer_start
+            probe_module.Probe.step_end = original_step_end
+
+    ways = {"plain": lambda: run(False), "probed": lambda: run(True),
+            "probed, no GPU timer": lambda: run(True, no_gpu=True),
+            "probed, no writer thread": lambda: run(True, no_writer=True),
+            "hooks alone (no step_end)": lambda: run(True, no_step_end=True)}
+    times = {name: [] for name in ways}
+    for _ in range(args.repeats):
+        for name, way in ways.items():
+            times[name].append(way())
+    base = statistics.median(times["plain"])
+    for name, values in times.items():
+        ms = statistics.median(values)
+        print(f"  {name:28s} {ms:.4f} ms a step ({(ms - base) * 1000:+.1f} us, {(ms / base - 1) * 100:+.2f}%)")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", default="tiny_mlp")
+    p.add_argument("--device", default=default_device())
+    p.add_argument("--steps", type=int, default=2000)
+    p.add_argument("--repeats", type=int, default=7)
+    args = p.parse_args()
+    out = tempfile.mkdtemp(prefix="synctax-hook-cost-")
+    print(f"torch {torch.__version__}, {args.device}")
+    print("one call:")
+    calls(args.device, out)
+    print("parts:")
+    parts(args.device, out)
+    loop = Loop(args.model, args.device)
+    for _ in range(100):
+        loop.step()
+    print(f"the probe's wrappers in a {args.model} step:")
+    counts(loop, out)
+    print(f"a {args.model} step, {args.steps} steps a block, median of {args.repeats}:")
+    steps(loop, args, out)
+
+
+if __name__ == "__main__":
+    main()

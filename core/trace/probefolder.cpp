@@ -1,0 +1,224 @@
+#include "core/trace/probefolder.h"
+
+#include "core/text/format.h"
+#include "core/text/textwrap.h"
+#include "core/trace/tracewhatif.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace synctax {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> readText(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The file parsed, or an error at its line and column (nlohmann names the byte).
+std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigError>& errors)
+{
+    const auto text = readText(path);
+    if (!text) {
+        errors.push_back({ path.string(), 0, 0, "cannot be read" });
+        return std::nullopt;
+    }
+    try {
+        return nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::parse_error& e) {
+        const std::size_t at = std::min(e.byte > 0 ? e.byte - 1 : 0, text->size());
+        int line = 1;
+        int column = 1;
+        for (std::size_t i = 0; i < at; ++i) {
+            const bool newline = (*text)[i] == '\n';
+            line += newline ? 1 : 0;
+            column = newline ? 1 : column + 1;
+        }
+        errors.push_back({ path.string(), line, column, "expected JSON as the probe writes it" });
+        return std::nullopt;
+    }
+}
+
+double number(const nlohmann::json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::optional<ProbeEstimate> estimate(const nlohmann::json& j)
+{
+    if (!j.is_object() || !j.contains("pct") || !j.at("pct").is_number())
+        return std::nullopt;
+    ProbeEstimate e;
+    e.pct = number(j, "pct");
+    e.ciLow = number(j, "ci_low");
+    e.ciHigh = number(j, "ci_high");
+    e.stepMs = number(j, "step_ms");
+    e.significant = j.value("significant", false);
+    return e;
+}
+
+// ab.json into the folder; a file of another shape is an error at the key that is off.
+void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>& errors)
+{
+    const auto j = readJson(path, errors);
+    if (!j)
+        return;
+    if (!j->is_object()) {
+        errors.push_back({ path.string(), 1, 1, "expected an object" });
+        return;
+    }
+    folder.ab = j->value("ab", std::string());
+    folder.rounds = j->value("rounds", 0);
+    const auto estimates = j->find("estimates");
+    if (estimates == j->end() || !estimates->is_object()) {
+        folder.notes.push_back("the A/B has no estimate: " + j->value("reason", std::string("too few rounds")));
+        return;
+    }
+    folder.item = estimate(estimates->value(folder.ab.empty() ? std::string("item") : folder.ab, nlohmann::json()));
+    folder.control = estimate(estimates->value(j->value("control", std::string("none_aa")), nlohmann::json()));
+    if (const auto drift = j->find("drift"); drift != j->end() && drift->is_object()) {
+        folder.driftFlagged = drift->value("flagged", false);
+        folder.driftPct = number(*drift, "pct");
+    }
+    if (const auto windows = j->find("windows"); windows != j->end() && windows->is_array()) {
+        for (const auto& w : *windows) {
+            if (!w.is_object())
+                continue;
+            ProbeWindow window;
+            window.firstRound = w.value("first_round", 0);
+            window.rounds = w.value("rounds", 0);
+            window.item = estimate(w.value(folder.ab.empty() ? std::string("item") : folder.ab, nlohmann::json()));
+            folder.windows.push_back(window);
+        }
+    }
+}
+
+} // namespace
+
+bool isProbeFolder(const std::string& dir)
+{
+    std::error_code ec;
+    return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "probe.json", ec);
+}
+
+ProbeFolderRead readProbeFolder(const std::string& dir)
+{
+    ProbeFolderRead read;
+    const fs::path root(dir);
+    ProbeFolder folder;
+    folder.dir = dir;
+    const auto probe = readJson(root / "probe.json", read.errors);
+    if (!probe)
+        return read;
+    if (!probe->is_object()) {
+        read.errors.push_back({ (root / "probe.json").string(), 1, 1, "expected an object" });
+        return read;
+    }
+    folder.script = probe->value("script", std::string());
+    if (const auto options = probe->find("options"); options != probe->end() && options->is_object())
+        folder.blockSteps = options->value("block_steps", 0);
+
+    std::error_code ec;
+    for (const char* name : { "trace.pt.trace.json.gz", "trace.pt.trace.json" }) {
+        if (fs::is_regular_file(root / name, ec)) {
+            folder.tracePath = (root / name).string();
+            break;
+        }
+    }
+    if (folder.tracePath.empty())
+        folder.notes.push_back("no profiled capture in the folder (trace.pt.trace.json): nothing to replay");
+
+    if (fs::is_regular_file(root / "phases.csv", ec)) {
+        PhasesFileRead phases = loadPhasesFile((root / "phases.csv").string());
+        if (!phases.errors.empty() && !phases.rows.empty()) {
+            read.errors.insert(read.errors.end(), phases.errors.begin(), phases.errors.end());
+            return read;
+        }
+        folder.phasesMs = std::move(phases.rows);
+    }
+    if (folder.phasesMs.empty())
+        folder.notes.push_back("no block's phases timed yet (phases.csv): the what-if is not calibrated");
+
+    if (fs::is_regular_file(root / "ab.json", ec))
+        readAb(root / "ab.json", folder, read.errors);
+    folder.ended = fs::is_regular_file(root / "end.json", ec);
+    if (!folder.ended)
+        folder.notes.push_back("the job has not ended, or ended without a word (no end.json): what is here so far");
+    if (!read.errors.empty())
+        return read;
+    read.folder = std::move(folder);
+    return read;
+}
+
+std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
+{
+    constexpr int columns = 80;
+    const auto interval = [](const ProbeEstimate& e) {
+        return formatNumber("%+.1f%%", e.pct) + " [" + formatNumber("%+.1f", e.ciLow) + ", "
+            + formatNumber("%+.1f", e.ciHigh) + "]";
+    };
+    std::string out;
+    if (folder.ab.empty()) {
+        out += wrapped("Measured in your loop: no A/B ran (python3 -m synctax_probe --ab item measures what an added "
+                       "loss.item() costs, paired, in your own loop)",
+            columns);
+    } else if (!folder.item) {
+        out += wrapped("Measured in your loop (--ab " + folder.ab + "): no estimate yet", columns);
+    } else {
+        out += wrapped("Measured in your loop (synctax_probe --ab " + folder.ab + ", " + std::to_string(folder.rounds)
+                + " rounds of " + (folder.blockSteps > 0 ? std::to_string(folder.blockSteps) + "-step " : std::string())
+                + "blocks in random order, paired, unprofiled; 95% intervals):",
+            columns);
+        std::string line = padded("  " + folder.ab + " (measured)", 32, false) + padded(interval(*folder.item), 24, false);
+        out += line + "\n";
+        if (whatIf) {
+            const auto row = std::find_if(whatIf->rows.begin(), whatIf->rows.end(),
+                [&](const WhatIfRow& r) { return r.style == folder.ab; });
+            if (row != whatIf->rows.end()) {
+                std::string predicted = formatNumber("%+.1f%%", row->taxPct);
+                if (row->taxHighPct - row->taxLowPct >= 0.05)
+                    predicted += " [" + formatNumber("%+.1f", row->taxLowPct) + ", "
+                        + formatNumber("%+.1f", row->taxHighPct) + "]";
+                out += padded("  " + folder.ab + " (what-if above)", 32, false) + predicted + "\n";
+                const double diff = row->taxPct - folder.item->pct;
+                const bool inside = row->taxPct >= folder.item->ciLow && row->taxPct <= folder.item->ciHigh;
+                out += wrapped("  the prediction is " + formatNumber("%.1f", std::abs(diff)) + " points "
+                        + (diff >= 0 ? "above" : "below") + " the measurement"
+                        + (inside ? ", inside its interval" : ", outside its interval"),
+                    columns);
+            }
+        }
+        if (folder.control)
+            out += padded("  A/A control (noise floor)", 32, false) + interval(*folder.control) + "\n";
+        if (folder.windows.size() > 1) {
+            std::string overTime = "  over time, per window of rounds:";
+            for (const ProbeWindow& w : folder.windows)
+                overTime += " " + (w.item ? formatNumber("%+.1f%%", w.item->pct) : std::string("-"));
+            out += wrapped(overTime, columns);
+        }
+        out += wrapped("  drift: the loop as it is ran " + formatNumber("%+.1f%%", folder.driftPct)
+                + " from the first half of the rounds to the second"
+                + (folder.driftFlagged ? "; flagged: more than the widest interval, the tax moved with the host over the run"
+                                       : ""),
+            columns);
+    }
+    for (const std::string& note : folder.notes)
+        out += wrapped("note: " + note, columns);
+    return out;
+}
+
+} // namespace synctax

@@ -1,0 +1,123 @@
+"""synctax_probe: SyncTax's probe for a PyTorch training loop as it is.
+
+    python3 -m synctax_probe [--out DIR] [--ab item] train.py ARGS...
+
+or, from a notebook:
+
+    import synctax_probe
+    synctax_probe.attach(out="probe-run", ab="item")
+    ... train ...
+    synctax_probe.detach()
+
+It times the loop's phases and syncs without the profiler, reads the GPU's step time from CUDA
+events without a sync, captures a few profiled steps for SyncTax's what-if, and with `ab="item"`
+measures what a `loss.item()` after each optimizer step costs, paired in rounds of blocks. The run
+folder's format: docs/probe-folder.md. Importing this module changes nothing until attach();
+detach() puts every patched function back."""
+from __future__ import annotations
+
+import atexit
+import os
+import socket
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+from .options import Options
+from .runfolder import FORMAT_VERSION, PROBE, RunFolderError, default_out, prepare, rank_folder, rank_of, write_json
+
+__version__ = "0.1.0"
+__all__ = ["attach", "detach", "attached", "Options", "RunFolderError", "FORMAT_VERSION"]
+
+_probe = None
+
+
+def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: int = 20,
+           warmup_steps: int = 30, warmup_max_steps: int = 300, profile_steps: int = 5,
+           settle_steps: int = 10, seed: int = 1, bootstrap: int = 2000, window_rounds: int = 10,
+           queue_size: int = 65536, trace_gz: bool = False, quiet: bool = False, script: Optional[str] = None,
+           argv: Optional[List[str]] = None) -> str:
+    """Starts measuring the loop that runs next in this process; returns the run folder.
+
+    Raises ValueError for an option out of range and RunFolderError where the folder cannot be
+    written; nothing is patched then."""
+    options = Options(ab=ab, block_steps=block_steps, warmup_steps=warmup_steps,
+                      warmup_max_steps=warmup_max_steps, profile_steps=profile_steps,
+                      settle_steps=settle_steps, seed=seed, bootstrap=bootstrap,
+                      window_rounds=window_rounds, queue_size=queue_size, trace_gz=trace_gz, quiet=quiet)
+    return _attach(options, out, script, argv, mode="attach")
+
+
+def _attach(options: Options, out: Optional[str], script: Optional[str], argv: Optional[List[str]],
+            mode: str) -> str:
+    global _probe
+    if _probe is not None:
+        raise RuntimeError("synctax_probe is attached already; detach() first")
+    options.check()
+    now = time.time()
+    env = os.environ
+    folder = rank_folder(out or default_out(script or "notebook", env, now, os.getppid()), env)
+    prepare(folder)
+    import torch  # only once attached: importing the probe costs nothing
+    from .probe import Probe
+    info = _info(torch, options, script, argv, mode, now)
+    try:
+        write_json(folder, PROBE, info)
+    except OSError as e:
+        raise RunFolderError(folder, e.strerror or str(e)) from None
+    probe = Probe(torch, options, folder, info)
+    probe.start()
+    _probe = probe
+    atexit.register(_at_exit)
+    return folder
+
+
+def detach(exit_code: Optional[int] = None) -> Optional[Dict[str, Any]]:
+    """Stops measuring, puts every patched function back and writes the end of the run folder.
+    Returns the end record (None where not attached)."""
+    return _detach({"exit_code": exit_code})
+
+
+def attached() -> bool:
+    return _probe is not None
+
+
+def _detach(outcome: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    global _probe
+    probe, _probe = _probe, None
+    if probe is None:
+        return None
+    atexit.unregister(_at_exit)
+    return probe.finish(outcome)
+
+
+def _at_exit() -> None:
+    if _probe is not None and _probe.info.get("pid") != os.getpid():
+        return  # a forked child (a DataLoader worker): the run folder is its parent's
+    _detach({"exit_code": None, "exception": {"type": "exit", "message": "the interpreter exited while attached"}})
+
+
+def _info(torch, options: Options, script, argv, mode: str, now: float) -> Dict[str, Any]:
+    env = os.environ
+    world = env.get("WORLD_SIZE", "")
+    return {
+        "format_version": FORMAT_VERSION,
+        "probe_version": __version__,
+        "mode": mode,
+        "script": os.path.abspath(script) if script else None,
+        "argv": list(argv) if argv is not None else list(sys.argv),
+        "cwd": os.getcwd(),
+        "torch": torch.__version__,
+        "cuda_available": torch.cuda.is_available(),
+        "cuda_version": getattr(torch.version, "cuda", None),
+        "cuda_device": None,
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "hostname": socket.gethostname(),
+        "pid": os.getpid(),
+        "rank": rank_of(env),
+        "world_size": int(world) if world.isdigit() else None,
+        "start_time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now)),
+        "start_unix": now,
+        "options": options.as_dict(),
+    }

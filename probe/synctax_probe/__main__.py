@@ -1,0 +1,169 @@
+"""python3 -m synctax_probe [options] train.py ARGS...: the script runs as `python3 train.py ARGS...`
+would run it (as __main__, its folder first on sys.path, its exit code, stdout and stderr its
+own), measured; the run folder is kept on an exception, Ctrl+C and SIGTERM."""
+from __future__ import annotations
+
+import argparse
+import os
+import runpy
+import signal
+import sys
+import traceback
+from typing import List, Optional, Tuple
+
+from . import _attach, _detach
+from .options import AB_STYLES, Options
+from .runfolder import RunFolderError
+
+_PROG = "python3 -m synctax_probe"
+
+
+class _Terminated(BaseException):
+    pass
+
+
+def _count(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an integer of at least {low}, got {value}")
+        return value
+    return parse
+
+
+def parser() -> argparse.ArgumentParser:
+    d = Options()
+    p = argparse.ArgumentParser(
+        prog=_PROG, description="Run a PyTorch training script unchanged and measure what its syncs cost: "
+        "phases and syncs per step without the profiler, GPU step times from CUDA events, a short "
+        "profiled capture, and with --ab item a paired measurement of loss.item() after each step.",
+        epilog="The run folder's format: docs/probe-folder.md.")
+    p.add_argument("--out", metavar="DIR", help="run folder (default: synctax-probe/<script>-<date-time>; "
+                   "under torchrun one rank-N folder per rank inside it)")
+    p.add_argument("--ab", choices=AB_STYLES, help="alternate blocks with and without this change, paired")
+    p.add_argument("--block-steps", type=_count(2), default=d.block_steps, metavar="N")
+    p.add_argument("--warmup-steps", type=_count(0), default=d.warmup_steps, metavar="N",
+                   help="fewest warm-up steps; then until step times settle (default %(default)s)")
+    p.add_argument("--warmup-max-steps", type=_count(0), default=d.warmup_max_steps, metavar="N")
+    p.add_argument("--profile-steps", type=_count(0), default=d.profile_steps, metavar="N",
+                   help="steps captured with torch.profiler after warm-up (0: none; default %(default)s)")
+    p.add_argument("--settle-steps", type=_count(0), default=d.settle_steps, metavar="N",
+                   help="unmeasured steps after the capture (default %(default)s)")
+    p.add_argument("--seed", type=_count(0), default=d.seed, metavar="N", help="the A/B's block orders and bootstrap")
+    p.add_argument("--bootstrap", type=_count(2000), default=d.bootstrap, metavar="N", help="resamples (>= 2000)")
+    p.add_argument("--window-rounds", type=_count(2), default=d.window_rounds, metavar="N",
+                   help="rounds per window of the tax over time (default %(default)s)")
+    p.add_argument("--queue-size", type=_count(1), default=d.queue_size, metavar="N",
+                   help="step records the writer may hold back before it drops (and counts) them")
+    p.add_argument("--trace-gz", action="store_true", help="write the trace gzipped")
+    p.add_argument("--quiet", action="store_true", help="no summary on stderr at the end")
+    p.add_argument("script", help="the training script")
+    p.add_argument("args", nargs="*", help="its arguments")
+    return p
+
+
+def split_argv(argv: List[str], p: argparse.ArgumentParser) -> Tuple[List[str], List[str]]:
+    """The probe's options and the script, then the script's arguments untouched (argparse alone
+    would read the script's own --options and drop a `--`)."""
+    takes_value = {s for a in p._actions if a.option_strings and a.nargs != 0 for s in a.option_strings}
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token == "--":
+            return argv[:i + 2], argv[i + 2:]
+        if not token.startswith("-") or token == "-":
+            return argv[:i + 1], argv[i + 1:]
+        i += 2 if token in takes_value else 1
+    return argv, []
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    p = parser()
+    ours, theirs = split_argv(argv, p)
+    ns = p.parse_args(ours)
+    script = ns.script
+    if not os.path.isfile(script):
+        reason = "no such file" if not os.path.exists(script) else "not a file"
+        print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
+        return 2
+    options = Options(ab=ns.ab, block_steps=ns.block_steps, warmup_steps=ns.warmup_steps,
+                      warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
+                      settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
+                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, trace_gz=ns.trace_gz,
+                      quiet=ns.quiet)
+    try:
+        options.check()
+    except ValueError as e:
+        p.error(str(e))
+    script_argv = [script] + theirs
+    try:
+        _attach(options, ns.out, script, script_argv, mode="command")
+    except RunFolderError as e:
+        print(f"{_PROG}: {e}", file=sys.stderr)
+        return 2
+    return _run(script, script_argv)
+
+
+def _run(script: str, script_argv: List[str]) -> int:
+    outcome = {"exit_code": 0, "exception": None, "interrupted": False, "signal": None}
+
+    def on_sigterm(signum, frame):
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    sys.argv = script_argv
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        outcome["exit_code"] = _exit_code(e.code)
+    except KeyboardInterrupt as e:
+        _print_traceback(e, script)
+        outcome.update(exit_code=130, interrupted=True, signal="SIGINT")
+    except _Terminated:
+        outcome.update(exit_code=143, interrupted=True, signal="SIGTERM")
+    except BaseException as e:
+        _print_traceback(e, script)
+        outcome.update(exit_code=1, exception={"type": type(e).__name__, "message": str(e)})
+    finally:
+        # A second Ctrl+C or SIGTERM must not cut the run folder's end short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            sys.stdout.flush()
+        except Exception:
+            pass
+        _detach(outcome)
+        signal.signal(signal.SIGTERM, previous)
+    return outcome["exit_code"]
+
+
+def _exit_code(code) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _print_traceback(e: BaseException, script: str) -> None:
+    """The traceback as Python prints it for the script alone: runpy's and the probe's frames
+    above the script's are left out."""
+    tb = e.__traceback__
+    target = os.path.abspath(script)
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != target:
+        tb = tb.tb_next
+    traceback.print_exception(type(e), e, tb if tb is not None else e.__traceback__)
+
+
+def main_exit() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    main_exit()

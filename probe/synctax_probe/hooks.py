@@ -1,0 +1,230 @@
+"""The patched functions: every one set through Patches, so that detach puts each back as it was.
+
+Each wrapper's fast path is an attribute test or two before the original call; timing and the
+site look-up happen only where a sync can happen (a CUDA tensor, or any tensor where there is no
+CUDA and the ops that would sync on a GPU are listed anyway)."""
+from __future__ import annotations
+
+import functools
+from time import perf_counter_ns as ns
+
+_MISSING = object()
+_MARK = "__synctax_probe__"
+
+
+class Patches:
+    def __init__(self):
+        self._saved = []  # (owner, name, original in owner's own dict or _MISSING)
+
+    def set(self, owner, name: str, new) -> None:
+        self._saved.append((owner, name, owner.__dict__.get(name, _MISSING)))
+        setattr(owner, name, new)
+
+    def restore(self) -> None:
+        while self._saved:
+            owner, name, original = self._saved.pop()
+            if original is _MISSING:
+                if name in owner.__dict__:
+                    delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+
+
+def install(probe, torch, patches: Patches) -> None:
+    p = probe
+    T = torch.Tensor
+    cpu_mode = p.cpu_mode
+    orig_item = T.item
+
+    def tensor_op(orig, op: str, on_cpu: bool):
+        record_cpu = cpu_mode and on_cpu
+
+        @functools.wraps(orig)
+        def wrapper(self, *args, **kwargs):
+            if p.busy or not (self.is_cuda or record_cpu):
+                return orig(self, *args, **kwargs)
+            t0 = ns()
+            result = orig(self, *args, **kwargs)
+            p.sync(op, t0, ns())
+            return result
+        return wrapper
+
+    for name, op, on_cpu in (("item", "item", True), ("tolist", "tolist", True), ("cpu", "cpu", False),
+                             ("numpy", "numpy", False), ("nonzero", "nonzero", True),
+                             ("__bool__", "bool", True), ("__float__", "float", True), ("__int__", "int", True)):
+        patches.set(T, name, tensor_op(getattr(T, name), op, on_cpu))
+
+    orig_to = T.to
+    device_types = (str, torch.device)
+
+    @functools.wraps(orig_to)
+    def to(self, *args, **kwargs):
+        if p.busy or not self.is_cuda:
+            return orig_to(self, *args, **kwargs)
+        target, non_blocking = _to_target(args, kwargs, device_types, T)
+        if target is None or non_blocking or torch.device(target).type != "cpu":
+            return orig_to(self, *args, **kwargs)
+        t0 = ns()
+        result = orig_to(self, *args, **kwargs)
+        p.sync("to", t0, ns())
+        return result
+    patches.set(T, "to", to)
+
+    orig_nonzero = torch.nonzero
+
+    @functools.wraps(orig_nonzero)
+    def nonzero(*args, **kwargs):
+        t = args[0] if args else kwargs.get("input")
+        if p.busy or not isinstance(t, T) or not (t.is_cuda or cpu_mode):
+            return orig_nonzero(*args, **kwargs)
+        t0 = ns()
+        result = orig_nonzero(*args, **kwargs)
+        p.sync("nonzero", t0, ns())
+        return result
+    patches.set(torch, "nonzero", nonzero)
+
+    orig_synchronize = torch.cuda.synchronize
+    p.synchronize = orig_synchronize
+
+    @functools.wraps(orig_synchronize)
+    def synchronize(*args, **kwargs):
+        if p.busy:
+            return orig_synchronize(*args, **kwargs)
+        t0 = ns()
+        result = orig_synchronize(*args, **kwargs)
+        p.sync("synchronize", t0, ns())
+        return result
+    patches.set(torch.cuda, "synchronize", synchronize)
+
+    _install_backward(p, torch, patches)
+    _install_optimizer(p, torch, patches)
+    p.added_item = orig_item
+
+
+def _to_target(args, kwargs, device_types, tensor_type):
+    """Where Tensor.to sends the tensor (None: same device) and whether non_blocking was asked."""
+    target = kwargs.get("device")
+    non_blocking = kwargs.get("non_blocking", False)
+    if args:
+        first = args[0]
+        if isinstance(first, device_types):
+            target = first
+            if len(args) > 2:
+                non_blocking = args[2]
+        elif isinstance(first, tensor_type):
+            target = first.device
+            if len(args) > 1:
+                non_blocking = args[1]
+        elif isinstance(first, int) and not isinstance(first, bool):
+            target = "cuda"
+    return target, bool(non_blocking)
+
+
+def _install_backward(p, torch, patches: Patches) -> None:
+    def wrap(orig, loss_of):
+        @functools.wraps(orig)
+        def backward(*args, **kwargs):
+            if p.bw_depth or p.busy:
+                return orig(*args, **kwargs)
+            t0 = ns()
+            p.backward_started(t0, loss_of(args, kwargs))
+            p.bw_depth = 1
+            try:
+                return orig(*args, **kwargs)
+            finally:
+                p.bw_depth = 0
+        return backward
+
+    def loss_of_tensor(args, kwargs):
+        return args[0] if args else None
+
+    def loss_of_tensors(args, kwargs):
+        tensors = args[0] if args else kwargs.get("tensors")
+        if isinstance(tensors, torch.Tensor):
+            return tensors
+        if isinstance(tensors, (list, tuple)) and tensors and isinstance(tensors[0], torch.Tensor):
+            return tensors[0]
+        return None
+
+    patches.set(torch.Tensor, "backward", wrap(torch.Tensor.backward, loss_of_tensor))
+    patches.set(torch.autograd, "backward", wrap(torch.autograd.backward, loss_of_tensors))
+
+
+def _install_optimizer(p, torch, patches: Patches) -> None:
+    """The optimizer's step ends a step. Each class that defines a step gets it wrapped once, on
+    top of torch's own profiling wrapper (which torch adds at the first instance and marks
+    `hooked`): classes already used when attaching, and the others as their first instance is
+    made. Torch 1.13 and 2.x both add that wrapper in Optimizer.__init__."""
+    Optimizer = torch.optim.Optimizer
+
+    def wrap_step(cls) -> None:
+        orig = cls.__dict__.get("step")
+        if orig is None or getattr(orig, _MARK, False) or cls is Optimizer:
+            return
+
+        @functools.wraps(orig)
+        def step(opt, *args, **kwargs):
+            if p.o_depth or p.busy:
+                p.o_depth += 1
+                try:
+                    return orig(opt, *args, **kwargs)
+                finally:
+                    p.o_depth -= 1
+            if not p.is_loop_optimizer(opt):
+                p.o_depth = 1
+                try:
+                    return orig(opt, *args, **kwargs)
+                finally:
+                    p.o_depth = 0
+                    p.other_optimizer_steps += 1
+            phase = p.phase
+            p.phase = 2
+            p.o_depth = 1
+            t0 = ns()
+            try:
+                result = orig(opt, *args, **kwargs)
+            except BaseException:
+                p.phase = phase
+                raise
+            finally:
+                p.o_depth = 0
+            p.step_end(t0, ns())
+            return result
+        setattr(step, _MARK, True)
+        patches.set(cls, "step", step)
+
+    def defining_class(cls):
+        for klass in cls.__mro__:
+            if "step" in klass.__dict__:
+                return klass
+        return None
+
+    stack, seen = [Optimizer], set()
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                stack.append(sub)
+                if getattr(sub.__dict__.get("step"), "hooked", False):
+                    wrap_step(sub)
+
+    orig_init = Optimizer.__init__
+
+    @functools.wraps(orig_init)
+    def __init__(self, *args, **kwargs):
+        orig_init(self, *args, **kwargs)
+        klass = defining_class(type(self))
+        if klass is not None:
+            wrap_step(klass)
+    patches.set(Optimizer, "__init__", __init__)
+
+    orig_zero_grad = Optimizer.zero_grad
+
+    @functools.wraps(orig_zero_grad)
+    def zero_grad(self, *args, **kwargs):
+        t0 = ns()
+        try:
+            return orig_zero_grad(self, *args, **kwargs)
+        finally:
+            p.zero_grad_ns += ns() - t0
+    patches.set(Optimizer, "zero_grad", zero_grad)

@@ -1,0 +1,56 @@
+"""The probe's options, checked in one place for the command line and for attach()."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, Optional
+
+AB_STYLES = ("item",)
+
+
+@dataclass
+class Options:
+    # --ab: the change tried in alternate blocks (None: every measured block is a calibration block)
+    ab: Optional[str] = None
+    block_steps: int = 20
+    # Warm-up: at least this many steps, then until two 10-step windows agree within 10% or the
+    # most is spent.
+    warmup_steps: int = 30
+    warmup_max_steps: int = 300
+    # Profiled steps (with stacks) after warm-up; 0: no trace.
+    profile_steps: int = 5
+    # Unmeasured steps after the capture, while the profiler's teardown fades.
+    settle_steps: int = 10
+    seed: int = 1
+    bootstrap: int = 2000
+    window_rounds: int = 10
+    queue_size: int = 65536
+    trace_gz: bool = False
+    # No summary and no "no CUDA" note on stderr (a benchmark attaching many times); dropped
+    # records and failed writes are still said.
+    quiet: bool = False
+
+    def check(self) -> None:
+        """Raises ValueError naming the first option out of range."""
+        if self.ab is not None and self.ab not in AB_STYLES:
+            raise ValueError(f"ab: expected one of {', '.join(AB_STYLES)}, got {self.ab!r}")
+        bounds = {
+            "block_steps": (2, 1_000_000),
+            "warmup_steps": (0, 1_000_000),
+            "warmup_max_steps": (0, 10_000_000),
+            "profile_steps": (0, 1000),
+            "settle_steps": (0, 1_000_000),
+            "seed": (0, 2**63 - 1),
+            "bootstrap": (2000, 1_000_000),
+            "window_rounds": (2, 1_000_000),
+            "queue_size": (1, 100_000_000),
+        }
+        for name, (low, high) in bounds.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{name}: expected an integer from {low} to {high}, got {value!r}")
+        if self.warmup_max_steps < self.warmup_steps:
+            raise ValueError(
+                f"warmup_max_steps ({self.warmup_max_steps}) is below warmup_steps ({self.warmup_steps})")
+
+    def as_dict(self) -> Dict[str, Any]:
+        return asdict(self)

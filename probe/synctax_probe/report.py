@@ -1,0 +1,149 @@
+"""What the run folder says: the step lines, the phases file's head, and the files written at the
+end (sites.json, ab.json, end.json, probe.json completed)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any, Dict, Optional
+
+from . import stats
+from .options import Options
+from .runfolder import AB, END, FORMAT_VERSION, PROBE, SITES, finite, write_json
+
+_AB_COMPARED = ("item", stats.CONTROL, "calib")
+
+
+def phases_header(options: Options) -> str:
+    which = "calibration block" if options.ab else "block"
+    return (f"# synctax_probe phases: one line per {which} of {options.block_steps} steps, unprofiled\n"
+            "# F: previous step's end to backward(); B: backward() to optimizer.step(); O: optimizer.step()\n"
+            "# medians in ms, the waits of the loop's own syncs left out (blocks.jsonl has them)\n"
+            "forward,backward,optimizer\n")
+
+
+def _null(value) -> str:
+    return "null" if value is None else str(value)
+
+
+def format_step(item) -> str:
+    record, gpu_ms = item
+    (step, stage, block, round_, style, t_ns, f, b, o, x, wf, wb, wo, zero_grad, syncs) = record
+    return ('{"step":%d,"stage":"%s","block":%s,"round":%s,"style":%s,"t_ns":%d,"f_ns":%d,"b_ns":%d,'
+            '"o_ns":%d,"x_ns":%d,"waits_ns":[%d,%d,%d],"zero_grad_ns":%d,"syncs":%s,"gpu_ms":%s}\n'
+            % (step, stage, _null(block), _null(round_), "null" if style is None else '"%s"' % style, t_ns,
+               f, b, o, x, wf, wb, wo, zero_grad, json.dumps(syncs, separators=(",", ":")) if syncs else "[]",
+               "null" if gpu_ms is None else "%.4f" % gpu_ms))
+
+
+def write_sites(probe) -> None:
+    sites = probe.sites.snapshot()
+    sites.sort(key=lambda s: -s["total_wait_ms"])
+    write_json(probe.folder, SITES, finite({"format_version": FORMAT_VERSION, "sites": sites}))
+
+
+def _interval_text(est: Dict[str, Any]) -> str:
+    return "%+.1f%% [%+.1f, %+.1f]" % (est["pct"], est["ci_low"], est["ci_high"])
+
+
+def ab_result(probe) -> Dict[str, Any]:
+    opts, book = probe.opts, probe.book
+    result = stats.analyse(book.rounds, _AB_COMPARED, opts.bootstrap, opts.seed, opts.window_rounds)
+    estimates = result.get("estimates") or {}
+    for est in estimates.values():
+        est["text"] = _interval_text(est)
+    result.update({
+        "format_version": FORMAT_VERSION, "ab": opts.ab, "seed": opts.seed, "resamples": opts.bootstrap,
+        "block_steps": opts.block_steps, "window_rounds": opts.window_rounds,
+        "styles": {"none": "the loop as it is", "none_aa": "the loop as it is (A/A control)",
+                   "item": "loss.item() added after optimizer.step()",
+                   "calib": "the loop as it is (calibration: its phases go to phases.csv)"},
+        "warmup_steps_dropped": probe.sched.warmup_steps,
+        "blocks_end_with_synchronize": probe.gpu is not None,
+        "partial_rounds_dropped": len(probe.sched.orders) - len(book.rounds),
+        "orders": probe.sched.orders,
+        "round_ms_per_step": book.rounds})
+    return finite(result)
+
+
+def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_error: Optional[str]) -> Dict[str, Any]:
+    folder, sched, capture = probe.folder, probe.sched, probe.capture
+    errors = [writer_error] if writer_error else []
+
+    def guarded(fn, *args):
+        try:
+            fn(*args)
+        except Exception as e:
+            errors.append(f"{type(e).__name__}: {e}")
+
+    guarded(write_sites, probe)
+    ab = None
+    if probe.opts.ab is not None:
+        try:
+            ab = ab_result(probe)
+        except Exception as e:  # the rest of the folder is still worth writing
+            ab = {"format_version": FORMAT_VERSION, "ab": probe.opts.ab, "estimates": None,
+                  "reason": f"the A/B could not be computed: {type(e).__name__}: {e}"}
+        guarded(write_json, folder, AB, ab)
+    # The steps recorded: a signal that lands inside the probe's own step-end work leaves that
+    # step out of steps.jsonl, and so out of the count.
+    steps = probe.writer.written + probe.writer.dropped
+    message = ("no steps found: the script never called a torch.optim optimizer's step()" if steps == 0
+               else f"{steps} steps")
+    trace = os.path.basename(capture.path) if capture.steps and os.path.exists(capture.path) else None
+    end = {
+        "format_version": FORMAT_VERSION,
+        "exit_code": outcome.get("exit_code"),
+        "exception": outcome.get("exception"),
+        "interrupted": bool(outcome.get("interrupted")),
+        "signal": outcome.get("signal"),
+        "steps": steps,
+        "steps_found": steps > 0,
+        "message": message,
+        "steps_written": probe.writer.written,
+        "steps_dropped": probe.writer.dropped,
+        "queue_size": probe.writer.capacity,
+        "warmup_steps": sched.warmup_steps,
+        "warmup_settled": sched.warmup_settled,
+        "profiled_steps": capture.steps,
+        "trace": trace,
+        "trace_error": capture.error,
+        "blocks": probe.book.blocks,
+        "calibration_blocks": probe.book.calibration_blocks,
+        "rounds": len(probe.book.rounds) if probe.opts.ab else None,
+        "unfinished_block": unfinished,
+        "gpu_timed": probe.gpu is not None,
+        "gpu_from_step": probe.gpu_from_step,
+        "gpu_steps_missed": probe.gpu.missed if probe.gpu is not None else 0,
+        "cuda_device": probe.cuda_device,
+        "syncs": probe.syncs_total,
+        "syncs_unlisted": probe.syncs_unlisted,
+        "other_optimizer_steps": probe.other_optimizer_steps,
+        "duration_s": time.time() - probe.wall_start,
+        "end_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "write_errors": errors,
+    }
+    info = dict(probe.info, cuda_device=probe.cuda_device)
+    guarded(write_json, folder, PROBE, finite(info))
+    guarded(write_json, folder, END, finite(end))
+    _say(end, ab, probe)
+    return end
+
+
+def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
+    lines = [] if probe.opts.quiet and end["steps"] else [f"synctax_probe: {end['message']}; run folder {probe.folder}"]
+    if end["steps_dropped"]:
+        lines.append(f"synctax_probe: {end['steps_dropped']} step records dropped (the writer fell behind)")
+    if ab is not None and not probe.opts.quiet:
+        estimates = ab.get("estimates")
+        if estimates:
+            item, floor = estimates["item"], estimates[stats.CONTROL]
+            lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds "
+                         f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''})")
+        else:
+            lines.append(f"synctax_probe: no A/B estimate: {ab.get('reason')}")
+    for error in end["write_errors"]:
+        lines.append(f"synctax_probe: writing failed: {error}")
+    if lines:
+        print("\n".join(lines), file=sys.stderr, flush=True)

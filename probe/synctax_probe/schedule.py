@@ -1,0 +1,114 @@
+"""What each step of the loop is for: warm-up, the profiled capture, settling after it, then
+measured blocks; with an A/B, blocks in rounds of a seeded random order of the styles."""
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import List, Optional
+
+from .options import Options
+from .stats import median
+
+WARMUP, PROFILE, SETTLE, BLOCK = "warmup", "profile", "settle", "block"
+CALIBRATION = "calib"
+AB_STYLES = ("none", "none_aa", "item", CALIBRATION)
+_WINDOW = 10  # steps per warm-up window
+_SETTLED = 0.10  # two windows' medians within 10%
+
+# What happened at a step's end (step_done's answer, bits).
+CAPTURE_START, CAPTURE_STOP, BLOCK_END, BLOCK_START = 1, 2, 4, 8
+
+
+class Schedule:
+    """Advanced once per step by step_done(); `stage`, `block`, `round` and `style` then say what
+    the next step is."""
+
+    def __init__(self, options: Options, profiling: bool):
+        self._opts = options
+        self._profiling = profiling and options.profile_steps > 0
+        self._rng = random.Random(options.seed)
+        self.stage = WARMUP
+        self.block: Optional[int] = None
+        self.round: Optional[int] = None
+        self.style: Optional[str] = None
+        self.steps_in_stage = 0
+        self.steps_in_block = 0
+        self.warmup_steps = 0
+        self.warmup_settled = False
+        self._order: List[str] = []
+        self._intervals: deque = deque(maxlen=2 * _WINDOW)
+        self.orders: List[List[str]] = []  # every round's order, for the record
+        # Where there is no warm-up, what its end would start starts before the first step.
+        self.initial = self._leave_warmup() if options.warmup_max_steps == 0 else 0
+
+    @property
+    def ab(self) -> bool:
+        return self._opts.ab is not None
+
+    def step_done(self, interval_ns: int) -> int:
+        """Moves on by one step (interval_ns: its host time). Returns what happened at this
+        boundary: CAPTURE_START, CAPTURE_STOP, BLOCK_END and BLOCK_START bits (0: nothing)."""
+        self.steps_in_stage += 1
+        if self.stage == WARMUP:
+            self._intervals.append(interval_ns)
+            self.warmup_steps += 1
+            if self.warmup_steps >= self._opts.warmup_steps and (self._settled()
+                                                                 or self.warmup_steps >= self._opts.warmup_max_steps):
+                self.warmup_settled = self._settled()
+                return self._leave_warmup()
+            return 0
+        if self.stage == PROFILE:
+            if self.steps_in_stage >= self._opts.profile_steps:
+                if self._opts.settle_steps == 0:
+                    self._start_blocks()
+                    return CAPTURE_STOP | BLOCK_START
+                self._enter(SETTLE)
+                return CAPTURE_STOP
+            return 0
+        if self.stage == SETTLE:
+            if self.steps_in_stage >= self._opts.settle_steps:
+                self._start_blocks()
+                return BLOCK_START
+            return 0
+        self.steps_in_block += 1
+        if self.steps_in_block >= self._opts.block_steps:
+            self._next_block()
+            return BLOCK_END | BLOCK_START
+        return 0
+
+    def _settled(self) -> bool:
+        if len(self._intervals) < 2 * _WINDOW:
+            return False
+        values = list(self._intervals)
+        a, b = median(values[:_WINDOW]), median(values[_WINDOW:])
+        return a > 0 and abs(b / a - 1.0) <= _SETTLED
+
+    def _leave_warmup(self) -> int:
+        if self._profiling:
+            self._enter(PROFILE)
+            return CAPTURE_START
+        self._start_blocks()
+        return BLOCK_START
+
+    def _enter(self, stage: str) -> None:
+        self.stage = stage
+        self.steps_in_stage = 0
+
+    def _start_blocks(self) -> None:
+        self._enter(BLOCK)
+        self.block = -1
+        self.round = -1
+        self._next_block()
+
+    def _next_block(self) -> None:
+        self.block += 1
+        self.steps_in_block = 0
+        if not self.ab:
+            self.round = None
+            self.style = CALIBRATION
+            return
+        if not self._order:
+            self.round += 1
+            self._order = self._rng.sample(AB_STYLES, len(AB_STYLES))
+            self.orders.append(list(self._order))
+        self.style = self._order.pop(0)

@@ -1,0 +1,49 @@
+"""Runs the probe from this checkout (no install needed) under the Python that runs pytest."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+PROBE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts")
+if PROBE_DIR not in sys.path:
+    sys.path.insert(0, PROBE_DIR)
+
+
+def probe_env(extra=None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PROBE_DIR + os.pathsep + env.get("PYTHONPATH", "")
+    for key in ("RANK", "LOCAL_RANK", "WORLD_SIZE"):
+        env.pop(key, None)
+    env.update(extra or {})
+    return env
+
+
+def probe_command(options, script, script_args=()):
+    return [sys.executable, "-m", "synctax_probe", *options, os.path.join(SCRIPTS, script), *script_args]
+
+
+def run_probe(options, script, script_args=(), cwd=None, timeout=120):
+    return subprocess.run(probe_command(options, script, script_args), cwd=cwd, env=probe_env(),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def site_lines(script):
+    """{op: line} from the fixture's `# site: OP` comments."""
+    lines = {}
+    with open(os.path.join(SCRIPTS, script), encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            if "# site: " in text:
+                lines[text.split("# site: ")[1].strip()] = number
+    return lines
+
+
+# Short stages so that a CPU run of a few hundred milliseconds goes through all of them.
+FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--settle-steps", "2",
+        "--block-steps", "10"]
+
+
+@pytest.fixture
+def scripts_dir():
+    return SCRIPTS

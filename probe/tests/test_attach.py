@@ -1,0 +1,151 @@
+"""attach()/detach() in this process: what is patched, and that all of it is put back."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+import synctax_probe
+from conftest import PROBE_DIR, probe_env
+
+PATCHED = [(torch.Tensor, name) for name in ("item", "tolist", "cpu", "to", "numpy", "nonzero", "__bool__",
+                                              "__float__", "__int__", "backward")]
+PATCHED += [(torch, "nonzero"), (torch.cuda, "synchronize"), (torch.autograd, "backward"),
+            (torch.optim.Optimizer, "__init__"), (torch.optim.Optimizer, "zero_grad"),
+            (torch.optim.SGD, "step"), (torch.optim.Adam, "step")]
+
+
+def identities():
+    return {(owner.__name__, name): (getattr(owner, name), name in owner.__dict__) for owner, name in PATCHED}
+
+
+def train(steps, opt_class=torch.optim.SGD):
+    net = torch.nn.Linear(8, 2)
+    opt = opt_class(net.parameters(), lr=0.01)
+    x, y = torch.randn(4, 8), torch.randn(4, 2)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(net(x), y)
+        loss.backward()
+        opt.step()
+        loss.item()
+    return opt
+
+
+FAST = dict(warmup_steps=2, warmup_max_steps=2, profile_steps=0, block_steps=4)
+
+
+def test_detach_restores_every_patched_function(tmp_path):
+    train(1)  # SGD has been used: torch has put its own wrapper on SGD.step
+    before = identities()
+    folder = synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
+    try:
+        during = identities()
+        for key in before:
+            if key != ("Adam", "step"):  # Adam is not used yet: wrapped at its first instance
+                assert during[key][0] is not before[key][0], key
+        train(10)
+        train(3, torch.optim.Adam)
+        assert getattr(torch.optim.Adam.step, "__synctax_probe__", False)
+    finally:
+        end = synctax_probe.detach()
+    after = identities()
+    for key in before:
+        if key != ("Adam", "step"):
+            assert after[key] == before[key], key
+    assert not getattr(torch.optim.Adam.step, "__synctax_probe__", False)
+    assert not synctax_probe.attached()
+    # The loop's optimizer is the first one stepped; the other's steps are counted apart.
+    assert end["steps"] == 10 and end["other_optimizer_steps"] == 3
+    assert end["exit_code"] is None
+    with open(os.path.join(folder, "end.json"), encoding="utf-8") as f:
+        assert json.load(f)["steps"] == 10
+    # Nothing is recorded once detached.
+    train(2)
+    with open(os.path.join(folder, "steps.jsonl"), encoding="utf-8") as f:
+        assert sum(1 for _ in f) == 10
+    assert synctax_probe.detach() is None
+
+
+def test_bad_options_patch_nothing(tmp_path):
+    before = identities()
+    with pytest.raises(ValueError, match="block_steps"):
+        synctax_probe.attach(out=str(tmp_path / "run"), block_steps=1)
+    with pytest.raises(ValueError, match="ab"):
+        synctax_probe.attach(out=str(tmp_path / "run"), ab="print")
+    assert identities() == before and not synctax_probe.attached()
+
+
+def test_attach_twice_is_refused(tmp_path):
+    synctax_probe.attach(out=str(tmp_path / "a"), **FAST)
+    try:
+        with pytest.raises(RuntimeError, match="attached already"):
+            synctax_probe.attach(out=str(tmp_path / "b"), **FAST)
+    finally:
+        synctax_probe.detach()
+
+
+def test_one_folder_per_rank(tmp_path, monkeypatch):
+    monkeypatch.setenv("RANK", "3")
+    monkeypatch.setenv("WORLD_SIZE", "4")
+    folder = synctax_probe.attach(out=str(tmp_path / "ddp"), **FAST)
+    try:
+        train(3)
+    finally:
+        synctax_probe.detach()
+    assert folder == str(tmp_path / "ddp" / "rank-3")
+    with open(os.path.join(folder, "probe.json"), encoding="utf-8") as f:
+        info = json.load(f)
+    assert info["rank"] == 3 and info["world_size"] == 4
+
+
+def test_default_folder_is_named_after_the_script(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = synctax_probe.attach(script="my_train.py", **FAST)
+    synctax_probe.detach()
+    parent, name = os.path.split(folder)
+    assert parent == "synctax-probe" and name.startswith("my_train-")
+    assert os.path.isfile(os.path.join(tmp_path, folder, "end.json"))
+
+
+def test_importing_changes_nothing():
+    code = ("import torch\n"
+            "names = ['item', 'tolist', 'cpu', 'to', 'numpy', 'nonzero', '__bool__', 'backward']\n"
+            "before = [getattr(torch.Tensor, n) for n in names] + [torch.cuda.synchronize, torch.nonzero,"
+            " torch.autograd.backward, torch.optim.Optimizer.__init__, torch.optim.Optimizer.zero_grad]\n"
+            "import synctax_probe, synctax_probe.__main__\n"
+            "after = [getattr(torch.Tensor, n) for n in names] + [torch.cuda.synchronize, torch.nonzero,"
+            " torch.autograd.backward, torch.optim.Optimizer.__init__, torch.optim.Optimizer.zero_grad]\n"
+            "assert all(a is b for a, b in zip(before, after))\n"
+            "import threading; assert threading.active_count() == 1\n")
+    result = subprocess.run([sys.executable, "-c", code], env=probe_env(), capture_output=True, text=True,
+                            timeout=60, cwd=PROBE_DIR)
+    assert result.returncode == 0, result.stderr
+
+
+def test_memory_stays_bounded_over_many_steps(tmp_path):
+    """Steps are not kept: after the first ones, a step's end adds a few bytes at most (its share
+    of a round of the A/B), whatever the run's length."""
+    import tracemalloc
+    synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=0, warmup_max_steps=0,
+                         profile_steps=0, queue_size=100, quiet=True)
+    p = synctax_probe._probe
+    clock = time.perf_counter_ns
+    try:
+        for _ in range(5000):
+            p.step_end(clock(), clock())
+        tracemalloc.start()
+        time.sleep(0.3)  # what the writer holds for a moment is not what the probe keeps
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(40000):
+            p.step_end(clock(), clock())
+        time.sleep(0.3)
+        grown = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+    finally:
+        end = synctax_probe.detach()
+    assert end["steps"] == 45000 and end["rounds"] > 500
+    assert grown < 40000 * 16, grown

@@ -1,0 +1,138 @@
+// A run folder as `python3 -m synctax_probe --ab item` wrote it on the H200 (tests/data/probe): read
+// back, the what-if calibrated to its blocks' phases with an interval on each row, and the A/B it
+// measured said beside the prediction; and the folders a reader must refuse or qualify.
+#include "core/trace/probefolder.h"
+#include "core/trace/traceopen.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+using namespace synctax;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFolder = SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200";
+
+nlohmann::json readJson(const std::string& path)
+{
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+const WhatIfRow* row(const WhatIf& w, const std::string& style)
+{
+    for (const WhatIfRow& r : w.rows) {
+        if (r.style == style)
+            return &r;
+    }
+    return nullptr;
+}
+
+// A copy of the committed folder in a fresh temporary folder, to spoil.
+fs::path copyOfFolder(const std::string& name)
+{
+    const fs::path dir = fs::temp_directory_path() / ("synctax-probefolder-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const auto& entry : fs::directory_iterator(kFolder))
+        fs::copy_file(entry.path(), dir / entry.path().filename());
+    return dir;
+}
+
+} // namespace
+
+TEST(ProbeFolder, AFolderTheProbeWroteIsReadWithItsPhasesAndItsAB)
+{
+    ASSERT_TRUE(isProbeFolder(kFolder));
+    const ProbeFolderRead read = readProbeFolder(kFolder);
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    const ProbeFolder& f = *read.folder;
+    EXPECT_EQ(f.tracePath, kFolder + "/trace.pt.trace.json.gz");
+    EXPECT_EQ(f.blockSteps, 20);
+    EXPECT_TRUE(f.ended);
+
+    std::ifstream phases(kFolder + "/phases.csv");
+    std::size_t lines = 0;
+    for (std::string line; std::getline(phases, line);)
+        lines += !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]));
+    EXPECT_EQ(f.phasesMs.size(), lines);
+
+    const nlohmann::json ab = readJson(kFolder + "/ab.json");
+    ASSERT_TRUE(f.item && f.control);
+    EXPECT_EQ(f.ab, "item");
+    EXPECT_EQ(f.rounds, ab.at("rounds").get<int>());
+    EXPECT_DOUBLE_EQ(f.item->pct, ab.at("estimates").at("item").at("pct").get<double>());
+    EXPECT_DOUBLE_EQ(f.item->ciLow, ab.at("estimates").at("item").at("ci_low").get<double>());
+    EXPECT_DOUBLE_EQ(f.control->ciHigh, ab.at("estimates").at("none_aa").at("ci_high").get<double>());
+    EXPECT_EQ(f.windows.size(), ab.at("windows").size());
+}
+
+TEST(ProbeFolder, ItsWhatIfIsCalibratedToTheBlocksAndSaidBesideTheMeasurement)
+{
+    const ProbeFolderRead read = readProbeFolder(kFolder);
+    ASSERT_TRUE(read.folder);
+    OpenTraceOptions options;
+    options.loop = phasesOptions(read.folder->phasesMs);
+    const OpenTraceResult opened = openTrace(read.folder->tracePath, options);
+    ASSERT_TRUE(opened.opened) << opened.error;
+    const ImportedLoop& loop = opened.opened->loop;
+    ASSERT_TRUE(loop.available) << loop.reason;
+    EXPECT_TRUE(loop.calibrated);
+    EXPECT_FALSE(loop.spreadBase.empty());
+    const WhatIf w = whatIf(loop, 0);
+    EXPECT_TRUE(w.calibrated);
+    const WhatIfRow* item = row(w, "item");
+    ASSERT_TRUE(item);
+    EXPECT_LT(item->taxLowPct, item->taxPct);
+    EXPECT_GT(item->taxHighPct, item->taxPct);
+    EXPECT_NE(w.uncertaintyHow.find(std::to_string(read.folder->phasesMs.size()) + " blocks"), std::string::npos)
+        << w.uncertaintyHow;
+
+    const std::string text = formatProbeAnswer(*read.folder, &w);
+    EXPECT_NE(text.find("item (measured)"), std::string::npos) << text;
+    EXPECT_NE(text.find("item (what-if above)"), std::string::npos) << text;
+    EXPECT_NE(text.find("A/A control"), std::string::npos) << text;
+    EXPECT_NE(text.find("over time"), std::string::npos) << text;
+}
+
+TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
+{
+    const fs::path dir = copyOfFolder("broken");
+    {
+        std::ofstream out(dir / "ab.json", std::ios::trunc);
+        out << "{\n \"rounds\": 3,\n \"estimates\": {,\n}\n";
+    }
+    const ProbeFolderRead broken = readProbeFolder(dir.string());
+    EXPECT_FALSE(broken.folder);
+    ASSERT_EQ(broken.errors.size(), 1u);
+    EXPECT_EQ(broken.errors[0].file, (dir / "ab.json").string());
+    EXPECT_EQ(broken.errors[0].line, 3);
+
+    fs::remove(dir / "ab.json");
+    fs::remove(dir / "end.json");
+    fs::remove(dir / "trace.pt.trace.json.gz");
+    const ProbeFolderRead partial = readProbeFolder(dir.string());
+    ASSERT_TRUE(partial.folder) << formatErrors(partial.errors);
+    EXPECT_TRUE(partial.folder->ab.empty());
+    EXPECT_TRUE(partial.folder->tracePath.empty());
+    EXPECT_FALSE(partial.folder->ended);
+    EXPECT_EQ(partial.folder->notes.size(), 2u); // no capture; the job has not ended
+    const std::string text = formatProbeAnswer(*partial.folder, nullptr);
+    EXPECT_NE(text.find("no A/B ran"), std::string::npos) << text;
+    EXPECT_NE(text.find("has not ended"), std::string::npos) << text;
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, AFolderWithoutProbeJsonIsNotOne)
+{
+    EXPECT_FALSE(isProbeFolder(SYNCTAX_TEST_DATA "/probe"));
+    EXPECT_FALSE(isProbeFolder(kFolder + "/probe.json"));
+}
