@@ -277,7 +277,7 @@ void MainWindow::createActions()
     file->addSeparator();
     auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
         const QString path
-            = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json *.json.gz)"));
+            = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json *.json.gz *.jsonl)"));
         if (!path.isEmpty())
             openResults(path);
     });
@@ -714,7 +714,7 @@ bool MainWindow::saveConfig(const QString& path, QString* error)
 void MainWindow::showStepsBeside(const QString& resultsPath)
 {
     m_fileSteps.clear();
-    const QString dir = QFileInfo(resultsPath).absolutePath();
+    const QString dir = resultsFolderOf(resultsPath);
     QString csv = QDir(dir).filePath(QStringLiteral("steps.csv"));
     QString who;
     if (m_shown.distributed) {
@@ -771,7 +771,7 @@ bool MainWindow::openResults(const QString& path, QString* error)
     m_followRun = false;
     showStepsBeside(path);
     // A data-parallel run's ranks wrote their steps.csv into folders beside its results.json.
-    m_ranksView->setResultsFolder(QFileInfo(path).absolutePath());
+    m_ranksView->setResultsFolder(resultsFolderOf(path));
     showResult(m_shown);
     m_configPanel->setConfig(m_shown.config);
     addRecentFile(path);
@@ -893,7 +893,9 @@ bool MainWindow::loadPreset(const QString& name)
 
 void MainWindow::openAny(const QString& path)
 {
-    if (hasJsonSuffix(path))
+    if (isProbeRunFolder(path))
+        openTraces({ path });
+    else if (opensAsResults(path))
         openResults(path);
     else
         openConfig(path);
@@ -1011,7 +1013,7 @@ bool MainWindow::openDropped(const QList<QUrl>& urls)
     // Traces dropped together are the ranks of one job; a results file or an experiment opens alone.
     QStringList traces;
     for (const QUrl& url : urls) {
-        if (looksLikeKinetoTrace(url.toLocalFile()))
+        if (looksLikeKinetoTrace(url.toLocalFile()) || isProbeRunFolder(url.toLocalFile()))
             traces << url.toLocalFile();
     }
     if (!traces.isEmpty())

@@ -1,10 +1,16 @@
 #include "inputcommands.h"
 
+#include "terminal.h"
+
+#include "core/config/checkedreader.h"
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
 #include "core/config/sweepgrid.h"
 #include "core/results/resultsdiff.h"
 #include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
+#include "core/results/sweeptable.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <iostream>
@@ -80,6 +86,24 @@ int diffCommand(const std::string& a, const std::string& b)
         return 2;
     }
     std::cout << "A: " << a << "\nB: " << b << "\n" << formatDiff(diffResults(*ra.result, *rb.result));
+    return 0;
+}
+
+int showCommand(const std::string& path)
+{
+    const ResultsLoadResult loaded = loadResultsFile(path);
+    if (!loaded.result) {
+        std::cerr << formatErrors(loaded.errors);
+        return 2;
+    }
+    const ExperimentResult& r = *loaded.result;
+    const Environment& env = r.environment;
+    std::cout << r.config.name << " on " << env.device << (env.deviceName.empty() ? "" : " (" + env.deviceName + ")")
+              << (env.torchVersion.empty() ? "" : ", torch " + env.torchVersion) << ", " << formatDuration(r.durationS)
+              << (r.stopped ? ", stopped before its end" : "") << "\n";
+    std::cout << formatTable(r, terminalColumns(stdout)) << formatSweepTables(r) << std::flush;
+    for (const std::string& note : r.notes)
+        std::cerr << "note: " << printable(note) << "\n";
     return 0;
 }
 

@@ -24,5 +24,7 @@ int validateCommand(const std::string& config,
 int presetsCommand();
 int printConfigCommand(const std::string& preset);
 int diffCommand(const std::string& a, const std::string& b);
+// The table of a results file or a run's folder (a killed run's rebuilt from its journal), its notes on stderr.
+int showCommand(const std::string& path);
 
 } // namespace synctax

@@ -15,6 +15,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -27,6 +31,30 @@ template <typename Bound> CLI::Validator within(const Bound& bound)
     std::ostringstream range;
     range << "in [" << bound.min << ", " << bound.max << "]";
     return CLI::Validator([bound](std::string& text) { return synctax::outOfBound(bound, text); }, range.str());
+}
+
+// An empty value would read as the option left out (its default), without a word.
+CLI::Validator notEmpty(const std::string& expected)
+{
+    return CLI::Validator(
+        [expected](std::string& text) { return text.empty() ? "empty; expected " + expected : std::string(); }, "");
+}
+
+// A file to read now: what stands in the way in the system's words (a symlink loop, a folder, a FIFO).
+CLI::Validator readableFile()
+{
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            struct stat status { };
+            if (stat(path.c_str(), &status) != 0)
+                return path + ": " + std::strerror(errno);
+            if (S_ISDIR(status.st_mode))
+                return path + ": is a folder; expected a file";
+            if (!S_ISREG(status.st_mode))
+                return path + ": not a regular file; expected a file";
+            return "";
+        },
+        "FILE");
 }
 
 // --phases-ms read as the app's Phases field reads it (readPhasesMs).
@@ -53,6 +81,8 @@ CLI::Validator asConfigReadsASeed()
 // config's host_work_us bounds (configkeys::hostWorkUs), the same quantity.
 constexpr synctax::NumberKey whatIfStepMs { "step_ms", 0.001, 1e6 };
 constexpr synctax::NumberKey whatIfSyncUs { "sync_us", 0.0, 1e6 };
+// A watch stops after this long: finite, so that NaN or infinity cannot mean "for ever" unasked.
+constexpr synctax::NumberKey watchTimeoutS { "timeout", 0.001, 1e6 };
 
 } // namespace
 
@@ -67,26 +97,31 @@ static int runMain(int argc, char** argv)
     uint64_t seed = 0;
     auto* runCmd = app.add_subcommand("run", "Run an experiment (a YAML file or a preset name) and print the table");
     runCmd->add_option("config", run.config, "Config file or preset; default: seed with CUDA, cpu-seed without");
-    runCmd->add_option("--device", run.device, "auto, cpu, cuda or cuda:N (overrides the config)");
-    runCmd->add_option("--out", run.outDir, "Output directory (default: results/<name>-<time>)");
+    const std::string devices = "auto, cpu, cuda or cuda:N";
+    runCmd->add_option("--device", run.device, devices + " (overrides the config)")->check(notEmpty(devices));
+    runCmd->add_option("--out", run.outDir, "Output directory (default: results/<name>-<time>)")
+        ->check(notEmpty("a folder"));
     runCmd->add_flag("--quick", run.quick, "Shrink every cell to a few steps of a tiny batch (smoke test)");
     runCmd
         ->add_option("--processes", run.processes,
             "Spread the run over N fresh processes; intervals then cover how processes differ (overrides the "
             "config)")
-        ->check(CLI::Range(1, 64));
+        ->check(within(synctax::configkeys::processes));
     runCmd
         ->add_option("--ranks", run.ranks,
             "Data-parallel over N rank processes (overrides the config's distributed.ranks; adds distributed: "
             "with backend gloo when the config has none)")
-        ->check(CLI::Range(1, 64));
+        ->check(within(synctax::distributedkeys::ranks));
     // How synctax-run tells each rank process it starts who it is; not for people.
     runCmd->add_option("--rank", run.rank)->group("")->check(CLI::Range(0, 63));
     runCmd->add_option("--rendezvous", run.rendezvous)->group("");
     runCmd->add_flag("--force", run.force, "Write into an --out that holds an earlier run's results, overwriting them");
-    runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev");
-    runCmd->add_option("--kineto", run.kinetoDir,
-        "Keep each model and mode's profiled capture (CUDA builds) as a Kineto trace in this directory");
+    runCmd->add_option("--trace", run.tracePath, "Also write the steps as a Chrome trace (JSON) for ui.perfetto.dev")
+        ->check(notEmpty("a file"));
+    runCmd
+        ->add_option("--kineto", run.kinetoDir,
+            "Keep each model and mode's profiled capture (CUDA builds) as a Kineto trace in this directory")
+        ->check(notEmpty("a folder"));
     auto* seedOption = runCmd->add_option("--seed", seed, "Seed for data, weights and the order of blocks")
                            ->check(asConfigReadsASeed());
 
@@ -103,8 +138,15 @@ static int runMain(int argc, char** argv)
 
     std::string diffA, diffB;
     auto* diffCmd = app.add_subcommand("diff", "Compare two results files cell by cell, with their intervals");
-    diffCmd->add_option("a", diffA, "results.json (or .json.gz) of run A")->required();
-    diffCmd->add_option("b", diffB, "results.json (or .json.gz) of run B")->required();
+    diffCmd->add_option("a", diffA, "results.json (or .json.gz) of run A, or its folder")->required();
+    diffCmd->add_option("b", diffB, "results.json (or .json.gz) of run B, or its folder")->required();
+
+    std::string shown;
+    auto* showCmd = app.add_subcommand("show",
+        "Print a run's table from its results.json, or from its folder: a run killed before it wrote results.json "
+        "is rebuilt from its journal.jsonl");
+    showCmd->add_option("results", shown, "results.json (or .json.gz), a run's folder, or its journal.jsonl")
+        ->required();
 
     synctax::SimulateOptions simulate;
     auto* simulateCmd = app.add_subcommand("simulate", "Simulate a loop's queue and each style's tax; no GPU needed");
@@ -113,11 +155,12 @@ static int runMain(int argc, char** argv)
             "Simulation file or built-in simulation (teach-regimes); a results.json (or .json.gz): its cells predicted "
             "again")
         ->required();
-    simulateCmd->add_option("--out", simulate.outDir, "Also write steps.csv and simulation.csv into this directory");
+    simulateCmd->add_option("--out", simulate.outDir, "Also write steps.csv and simulation.csv into this directory")
+        ->check(notEmpty("a folder"));
 
     synctax::SweepOptions sweep;
     auto* sweepCmd = app.add_subcommand("sweep", "Simulated tax of loss.item() over G/(D+H) and H, as CSV");
-    sweepCmd->add_option("--out", sweep.outPath, "CSV file (default: stdout)");
+    sweepCmd->add_option("--out", sweep.outPath, "CSV file (default: stdout)")->check(notEmpty("a file"));
     sweepCmd->add_option("--d-ms", sweep.dMs, "Host dispatch time per step, ms")
         ->capture_default_str()
         ->check(within(synctax::simulationBounds::dMs));
@@ -135,26 +178,32 @@ static int runMain(int argc, char** argv)
     auto* traceCmd = app.add_subcommand(
         "trace", "Read PyTorch-profiler (Kineto) traces: per step and per sync site, what the syncs cost");
     traceCmd->add_option("files", trace.files, "Trace files (.json or .json.gz); several: the ranks of one job");
-    traceCmd->add_option(
-        "--out", trace.outDir,
-        "Write trace-summary.json here (several files: trace-summary-<file stem>.json each; files sharing a stem "
-        "are told apart by their folders' names, trace-summary-<folder>-<file stem>.json)");
-    traceCmd->add_option("--watch", trace.watchDir,
-        "Follow a folder that tensorboard_trace_handler writes into and print each trace as it lands; Ctrl-C stops");
+    traceCmd
+        ->add_option("--out", trace.outDir,
+            "Write trace-summary.json here (several files: trace-summary-<file stem>.json each; files sharing a stem "
+            "are told apart by their folders' names, trace-summary-<folder>-<file stem>.json)")
+        ->check(notEmpty("a folder"));
+    traceCmd
+        ->add_option("--watch", trace.watchDir,
+            "Follow a folder that tensorboard_trace_handler writes into and print each trace as it lands; Ctrl-C "
+            "stops")
+        ->check(notEmpty("a folder"));
     traceCmd->add_flag("--once", trace.once, "With --watch: read the traces there now, then stop");
     traceCmd->add_option("--timeout", trace.timeoutS, "With --watch: stop after this many seconds")
-        ->check(CLI::PositiveNumber);
-    traceCmd
-        ->add_option("--host-work-us", trace.hostWorkUs,
-            "What if: each style with this much more host work per step (us, an integer), e.g. slower data loading")
-        ->capture_default_str()
-        ->check(within(synctax::configkeys::hostWorkUs));
-    traceCmd
-        ->add_option("--host-work-at", trace.hostWorkAt,
-            "Where that host work goes: step-start (data loading) or before-sync (after the step's launches, "
-            "before its read: logging, a checkpoint)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({ "step-start", "before-sync" }));
+        ->check(within(watchTimeoutS));
+    auto* hostWorkUsOption = traceCmd
+                                 ->add_option("--host-work-us", trace.hostWorkUs,
+                                     "What if: each style with this much more host work per step (us, an integer), "
+                                     "e.g. slower data loading")
+                                 ->capture_default_str()
+                                 ->check(within(synctax::configkeys::hostWorkUs));
+    auto* hostWorkAtOption
+        = traceCmd
+              ->add_option("--host-work-at", trace.hostWorkAt,
+                  "Where that host work goes: step-start (data loading) or before-sync (after the step's launches, "
+                  "before its read: logging, a checkpoint)")
+              ->capture_default_str()
+              ->check(CLI::IsMember({ "step-start", "before-sync" }));
     double traceStepMs = 0, traceSyncUs = 0;
     auto* stepMsOption = traceCmd
                              ->add_option("--step-ms", traceStepMs,
@@ -175,7 +224,7 @@ static int runMain(int argc, char** argv)
                   "What if: the same phases timed many times (one F,B,O per line, ms; say one per block of "
                   "steps): the replay runs at up to 20 of them and averages, as a loop whose host speed moves pays; "
                   "--phases-ms, where not given, is their median")
-              ->check(CLI::ExistingFile);
+              ->check(readableFile());
     auto* syncUsOption = traceCmd
                              ->add_option("--sync-us", traceSyncUs,
                                  "What if: what one read-back (.item()) costs once the step's GPU work is done (us; "
@@ -216,11 +265,19 @@ static int runMain(int argc, char** argv)
     }
     if (*diffCmd)
         return synctax::diffCommand(diffA, diffB);
+    if (*showCmd)
+        return synctax::showCommand(shown);
     if (*simulateCmd)
         return synctax::simulateCommand(simulate);
     if (*sweepCmd)
         return synctax::sweepCommand(sweep);
     if (*traceCmd) {
+        // Where host work goes means nothing without host work: said, rather than read as none.
+        if (*hostWorkAtOption && !*hostWorkUsOption) {
+            std::cerr << "synctax-run trace: --host-work-at: only with --host-work-us (it says where that host work "
+                         "goes)\n";
+            return 2;
+        }
         if (*stepMsOption)
             trace.stepMs = traceStepMs;
         if (*syncUsOption)

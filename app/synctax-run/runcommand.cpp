@@ -14,6 +14,7 @@
 #include "core/config/presets.h"
 #include "core/engine/run/devices.h"
 #include "core/engine/run/experimentrunner.h"
+#include "core/engine/run/launchcapture.h"
 #include "core/engine/run/modelcheck.h"
 #include "core/results/folderclaim.h"
 #include "core/results/journal.h"
@@ -216,6 +217,23 @@ std::string whyNoRanks(const ExperimentConfig& config)
     return "";
 }
 
+// Why --kineto would keep nothing (empty when it keeps the captures): the capture needs CUDA and Kineto.
+std::string whyNoKineto(const std::string& kinetoDir, const std::string& device)
+{
+    if (kinetoDir.empty())
+        return "";
+    if (!launchCaptureAvailable())
+        return "--kineto: this build cannot capture a step with the PyTorch profiler (it needs CUDA and LibTorch 2 "
+               "or newer), so nothing would be kept";
+    try {
+        if (resolveDevice(device) == "cpu")
+            return "--kineto: device cpu: the profiled capture is CUDA only, so nothing would be kept";
+    } catch (const DeviceError&) {
+        return ""; // said when the runner starts
+    }
+    return "";
+}
+
 // A preset sized for a GPU, run on the CPU: its steps take seconds, its budgets end it early.
 bool gpuPresetOnCpu(const std::string& source, const std::string& device)
 {
@@ -277,6 +295,10 @@ int runCommand(const RunOptions& options)
         std::cerr << "synctax-run: " << why << "; nothing was run\n";
         return 2;
     }
+    if (const std::string why = whyNoKineto(options.kinetoDir, config->device); !why.empty()) {
+        std::cerr << "synctax-run: " << why << "; nothing was run\n";
+        return 2;
+    }
 
     const std::filesystem::path outDir = options.outDir.empty()
         ? std::filesystem::path("results") / runFolderName(config->name, std::chrono::system_clock::now())
@@ -299,7 +321,7 @@ int runCommand(const RunOptions& options)
         if (!options.tracePath.empty())
             outputs.push_back(options.tracePath);
     }
-    const FolderClaim claim = claimOutputFolder(outDir.string(), outputs, options.force);
+    FolderClaim claim = claimOutputFolder(outDir.string(), outputs, options.force);
     if (!claim.lock) {
         std::cerr << "synctax-run: " << claim.why
                   << (claim.refusal == FolderClaim::Refusal::EarlierResults
@@ -336,6 +358,9 @@ int runCommand(const RunOptions& options)
 #endif
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
+        claim.lock.reset(); // its file goes, so that a folder made here is empty again
+        if (!outDirExisted)
+            std::filesystem::remove(outDir, ec);
         return 2;
     }
     std::cerr << "synctax-run: " << config->name << " on " << runner->device() << ", " << runner->cells().size()
@@ -346,7 +371,8 @@ int runCommand(const RunOptions& options)
     try {
         csvWriter = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner->cells(),
             config->distributed ? StepCsvColumns::WithCollectiveWait : StepCsvColumns::Plain);
-        journalWriter = std::make_unique<Journal>((outDir / journalFileName).string(), *config);
+        journalWriter = std::make_unique<Journal>(
+            (outDir / journalFileName).string(), *config, describeEnvironment(runner->device()), runner->cells());
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 2;
@@ -354,8 +380,10 @@ int runCommand(const RunOptions& options)
     StepCsvWriter& csv = *csvWriter;
     Journal& journal = *journalWriter;
     runner->onBlockMeasured = [&](const CellPlan& cell, int round, int64_t steps, double msPerStep) {
-        journal.block(cell.model, cell.mode, cell.style, round, steps, msPerStep);
+        journal.block(cell, round, steps, msPerStep);
     };
+    runner->onGroupFinished
+        = [&](const GroupResult& group, const std::vector<CellResult>& cells) { journal.group(group, cells); };
     std::atomic<bool> runFinished { false };
     // Kept for the trace only: a million steps take 50 MB here.
     std::vector<StepRecord> traceRecords;
@@ -377,7 +405,10 @@ int runCommand(const RunOptions& options)
 
     ProgressPrinter progress(stderr);
     runner->onProgress = [&](const RunProgress& p) { progress.update(p); };
-    runner->onNote = [](const std::string& note) { std::cerr << "note: " << note << "\n"; };
+    runner->onNote = [&journal](const std::string& note) {
+        std::cerr << "note: " << note << "\n";
+        journal.note(note);
+    };
     g_stopRequested.store(false);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);

@@ -1,11 +1,14 @@
 #include "simulatecommand.h"
 
+#include "progressprinter.h"
+
 #include "core/analysis/replayfit.h"
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
 #include "core/results/resultsloader.h"
 #include "core/results/resulttable.h"
+#include "core/results/runoutputs.h"
 #include "core/results/stepcsvwriter.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
@@ -14,6 +17,7 @@
 #include "core/queuemodel/stylereplay.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +27,12 @@
 namespace synctax {
 
 namespace {
+
+// A sweep point replays k x steps_per_block launches for each of two styles; beyond this many a
+// point takes minutes, and the sweep's 55 of them hours.
+constexpr double sweepMostLaunchesPerPoint = 1e8;
+// A sweep of this many launches in all takes long enough to want a progress line.
+constexpr double sweepProgressFromLaunches = 1e8;
 
 // printf-style text; the runner never calls setlocale, so numbers use the C locale's '.'.
 template <typename... Args> std::string format(const char* pattern, Args... args)
@@ -164,7 +174,13 @@ int compareWithMeasured(const std::string& path)
 int simulateCommand(const SimulateOptions& options)
 {
     const std::filesystem::path given(options.config);
-    if (given.extension() == ".json" || (given.extension() == ".gz" && given.stem().extension() == ".json"))
+    // A run's results: its file, or its folder and journal (a killed run's, rebuilt from its blocks).
+    std::error_code ec;
+    const bool runFolder = std::filesystem::is_directory(given, ec)
+        && (std::filesystem::exists(given / resultsFileName, ec)
+            || std::filesystem::exists(given / journalFileName, ec));
+    if (given.extension() == ".json" || (given.extension() == ".gz" && given.stem().extension() == ".json")
+        || given.extension() == ".jsonl" || runFolder)
         return compareWithMeasured(options.config);
     const SimulationLoadResult loaded = loadSimulationOrBuiltin(options.config);
     if (!loaded.config) {
@@ -268,6 +284,17 @@ int printSimulationCommand(const std::string& name)
 
 int sweepCommand(const SweepOptions& options)
 {
+    // The map of the middle regime: G/(D+H) from 0.1 to 10, five points a decade, at several H.
+    const std::vector<double> hostWorkMs { 0, 0.5, 1, 2, 5 };
+    constexpr int ratios = 11;
+    const double launchesPerPoint = double(options.k) * double(options.stepsPerBlock);
+    if (launchesPerPoint > sweepMostLaunchesPerPoint) {
+        std::cerr << "synctax-run sweep: --k " << options.k << " x --steps-per-block " << options.stepsPerBlock << " = "
+                  << format("%g", launchesPerPoint) << " launches per point; expected at most "
+                  << format("%g", sweepMostLaunchesPerPoint) << " (each of the " << hostWorkMs.size() * ratios
+                  << " points simulates them for none and for item): lower either\n";
+        return 2;
+    }
     std::FILE* out = stdout;
     if (!options.outPath.empty()) {
         out = std::fopen(options.outPath.c_str(), "w");
@@ -276,14 +303,18 @@ int sweepCommand(const SweepOptions& options)
             return 2;
         }
     }
-    // The map of the middle regime: G/(D+H) from 0.1 to 10, five points a decade, at several H.
-    const std::vector<double> hostWorkMs { 0, 0.5, 1, 2, 5 };
     const std::vector<StyleSpec> styles { { baselineStyle(), 0 }, { "item", 0 } };
     std::fputs("h_ms,d_ms,g_ms,g_over_d_plus_h,l_us,k,queue_capacity,steps_per_block,none_ms_per_step,"
                "item_ms_per_step,item_tax_ms_per_step,item_tax_pct,regime\n",
         out);
+    const auto points = std::int64_t(hostWorkMs.size()) * ratios;
+    const bool showProgress = 2 * launchesPerPoint * double(points) >= sweepProgressFromLaunches;
+    ProgressPrinter printer(stderr);
+    const auto started = std::chrono::steady_clock::now();
+    RunProgress progress;
+    progress.blocksTotal = points;
     for (double hMs : hostWorkMs) {
-        for (int i = 0; i <= 10; ++i) {
+        for (int i = 0; i < ratios; ++i) {
             const double ratio = std::pow(10.0, -1.0 + 0.2 * i);
             QueueModel m;
             m.dMs = options.dMs;
@@ -297,14 +328,24 @@ int sweepCommand(const SweepOptions& options)
                 ratio, m.lUs, static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity),
                 static_cast<long long>(options.stepsPerBlock), s[0].msPerStep, s[1].msPerStep,
                 s[1].msPerStep - s[0].msPerStep, s[1].overheadPct, classifyRegime(m.dMs, m.gMs, m.hUs).c_str());
+            if (showProgress) {
+                ++progress.blocksDone;
+                progress.cell = format("h %g ms, G/(D+H) %.3g", hMs, ratio);
+                progress.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                progress.remainingS
+                    = progress.elapsedS * double(points - progress.blocksDone) / double(progress.blocksDone);
+                printer.update(progress);
+            }
         }
     }
+    if (showProgress)
+        printer.finish();
     if (out != stdout && std::fclose(out) != 0) {
         std::cerr << "synctax-run: writing " << options.outPath << " failed\n";
         return 2;
     }
     if (out != stdout)
-        std::cerr << "wrote " << options.outPath << " (" << hostWorkMs.size() * 11 << " points)\n";
+        std::cerr << "wrote " << options.outPath << " (" << points << " points)\n";
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "core/trace/tracewatch.h"
 #include "progressprinter.h"
 
+#include "core/trace/probefolder.h"
 #include "core/trace/traceopen.h"
 #include "core/results/outputpaths.h"
 #include "core/trace/tracesummary.h"
@@ -114,9 +115,29 @@ bool writeSummary(const std::string& path, const TraceReport& report, const Impo
 }
 
 // Reads, analyses and prints one file with its what-if, and writes its summary to `summaryPath` when set.
-bool traceOneFile(const std::string& path, const std::string& summaryPath, const TraceOptions& options,
+bool traceOneFile(const std::string& input, const std::string& summaryPath, const TraceOptions& given,
     std::vector<TraceReport>* reports)
 {
+    // A probe's run folder: its capture, calibrated to the phases it timed unprofiled (unless phase
+    // times were given), and the A/B it measured printed beside the what-if.
+    std::optional<ProbeFolder> probe;
+    TraceOptions options = given;
+    std::string path = input;
+    if (isProbeFolder(input)) {
+        ProbeFolderRead read = readProbeFolder(input);
+        if (!read.folder) {
+            std::cerr << formatErrors(read.errors);
+            return false;
+        }
+        probe = std::move(read.folder);
+        if (!options.phasesMs && options.phasesSpreadMs.empty())
+            options.phasesSpreadMs = probe->phasesMs;
+        if (probe->tracePath.empty()) {
+            std::cout << input << "\n" << formatProbeAnswer(*probe, nullptr) << std::flush;
+            return true;
+        }
+        path = probe->tracePath;
+    }
     std::string error;
     const auto opened = openFile(path, options, &error);
     if (!opened) {
@@ -127,6 +148,8 @@ bool traceOneFile(const std::string& path, const std::string& summaryPath, const
     const ImportedLoop& loop = opened->loop;
     const WhatIf what = whatIf(loop, double(options.hostWorkUs), options.hostWorkAt == "before-sync");
     std::cout << formatTraceReport(report) << "\n" << formatWhatIfTable(loop, what) << std::flush;
+    if (probe)
+        std::cout << "\n" << formatProbeAnswer(*probe, &what) << std::flush;
     if (reports)
         reports->push_back(report);
     return summaryPath.empty() || writeSummary(summaryPath, report, loop, what);

@@ -10,7 +10,7 @@ namespace synctax {
 
 struct TraceOptions {
     std::vector<std::string> files; // several: the ranks (or profiling cycles) of one job
-    std::string outDir; // when set: the summaries (trace-summary.json, or one per file by stem)
+    std::string outDir; // when set: the summaries (trace-summary.json, or traceSummaryFileNames per file)
     std::string watchDir; // a folder tensorboard_trace_handler writes into
     bool once = false; // with watchDir: the files there now, then stop
     double timeoutS = 0; // with watchDir: stop after this long; 0: until Ctrl-C

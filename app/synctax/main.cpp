@@ -1,6 +1,8 @@
 // synctax: the desktop app. With --screenshot it renders its window offscreen after a run or a
 // load and saves it, for tests and documentation.
+#include "app/synctax/outputchecks.h"
 #include "core/config/experimentconfig.h"
+#include "core/trace/probefolder.h"
 #include "core/trace/tracewhatif.h"
 #include "synctax_version.h"
 #include "ui/configpanel.h"
@@ -16,11 +18,13 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
+#include <QImageWriter>
 #include <QLineEdit>
 #include <QTimer>
 
 #include <clocale>
 #include <cstdio>
+#include <optional>
 
 using namespace synctax;
 
@@ -61,12 +65,30 @@ bool hasDisplay()
 
 bool saveScreenshot(QWidget& window, const QString& path)
 {
-    const bool ok = window.grab().save(path);
+    QImageWriter writer(path);
+    const bool ok = writer.write(window.grab().toImage());
     if (ok)
         std::printf("synctax: screenshot saved to %s\n", qPrintable(path));
     else
-        std::fprintf(stderr, "synctax: cannot write %s\n", qPrintable(path));
+        fail(QStringLiteral("cannot write '%1': %2").arg(path, writer.errorString()));
     return ok;
+}
+
+// The window size and every output of the command line, before anything is loaded or drawn.
+std::optional<QSize> checkedOutputs(const QCommandLineParser& parser, const QCommandLineOption& size,
+    const QCommandLineOption& screenshot, const QCommandLineOption& resultsOut, const QCommandLineOption& exportCharts,
+    QString* problem)
+{
+    std::optional<QSize> windowSize = parseWindowSize(parser.value(size), problem);
+    if (!windowSize)
+        return std::nullopt;
+    if (parser.isSet(screenshot) && !parser.value(screenshot).isEmpty())
+        *problem = screenshotProblem(parser.value(screenshot));
+    if (problem->isEmpty() && parser.isSet(resultsOut))
+        *problem = outputFileProblem(parser.value(resultsOut));
+    if (problem->isEmpty() && parser.isSet(exportCharts))
+        *problem = exportFolderProblem(parser.value(exportCharts));
+    return problem->isEmpty() ? windowSize : std::nullopt;
 }
 
 } // namespace
@@ -109,8 +131,9 @@ int main(int argc, char** argv)
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run the experiment at start"));
     const QCommandLineOption quick(
         QStringLiteral("quick"), QStringLiteral("Shrink every cell to a few steps (smoke test)"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot"),
-        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("Window size for --screenshot, from 200x200 to 16384x16384"), QStringLiteral("WxH"),
+        QStringLiteral("1600x1000"));
     const QCommandLineOption cell(QStringLiteral("cell"),
         QStringLiteral("After the run or load, show this cell's queue and its model's charts"),
         QStringLiteral("MODEL/MODE/STYLE"));
@@ -121,7 +144,8 @@ int main(int argc, char** argv)
                        "into DIR, offscreen, and quit"),
         QStringLiteral("DIR"));
     const QCommandLineOption teach(QStringLiteral("teach"),
-        QStringLiteral("Open the Teach window (the queue simulator); with --screenshot, that window is saved"));
+        QStringLiteral("Open the Teach window (the queue simulator); with a trace or a results file, it replays that "
+                       "recorded step; with --screenshot, that window is saved"));
     const QCommandLineOption compare(QStringLiteral("compare"),
         QStringLiteral("Compare what is shown with another results file, cell by cell; with --screenshot, the "
                        "comparison is saved"),
@@ -139,6 +163,15 @@ int main(int argc, char** argv)
     parser.process(app);
 
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
+    QSize windowSize;
+    if (headless) {
+        QString problem;
+        const std::optional<QSize> checked
+            = checkedOutputs(parser, size, screenshot, resultsOut, exportCharts, &problem);
+        if (!checked)
+            return fail(problem);
+        windowSize = *checked;
+    }
     // A screenshot shows the default layout, whatever an interactive session left in the settings.
     MainWindow window(nullptr, !headless);
     window.setQuiet(headless);
@@ -148,7 +181,7 @@ int main(int argc, char** argv)
     // Traces are told from results as a drop tells them (gzip, or Kineto's keys in the first MiB).
     QStringList traces;
     for (const QString& f : files) {
-        if (looksLikeKinetoTrace(f))
+        if (looksLikeKinetoTrace(f) || isProbeFolder(f.toStdString())) // a probe's run folder opens as its trace
             traces << f;
     }
     if (parser.isSet(phasesMs)) {
@@ -175,12 +208,19 @@ int main(int argc, char** argv)
                                QString::number(ms[2], 'g', 12));
         window.traceView()->whatIfPanel()->setPhasesText(timings.join(QStringLiteral("; ")));
     }
-    if (!traces.isEmpty()) {
+    // --teach with a trace or a results file: the Teach window replays its recorded step (a trace's,
+    // or a run's captured one) in place of the sliders' uniform loop, and the main window opens nothing.
+    const bool teachFile
+        = parser.isSet(teach) && !files.isEmpty() && (!traces.isEmpty() || hasJsonSuffix(files.first()));
+    if (teachFile) {
+        if (!headless)
+            window.teachView()->loadLaunchSequence(files.first());
+    } else if (!traces.isEmpty()) {
         window.openTraces(traces);
     } else if (!files.isEmpty()) {
         QString error;
         const QString& path = files.first();
-        const bool ok = hasJsonSuffix(path) ? window.openResults(path, &error) : window.openConfig(path, &error);
+        const bool ok = opensAsResults(path) ? window.openResults(path, &error) : window.openConfig(path, &error);
         if (!ok && headless)
             return fail(error);
     }
@@ -189,12 +229,8 @@ int main(int argc, char** argv)
         applyQuick(config);
         window.configPanel()->setConfig(config);
     }
-    if (headless) {
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200)
-            return fail(QStringLiteral("--size: expected WIDTHxHEIGHT, e.g. 1600x1000"));
-        window.resize(wh[0].toInt(), wh[1].toInt());
-    }
+    if (headless)
+        window.resize(windowSize);
     window.show();
     if (parser.isSet(teach))
         window.teachView()->show();
@@ -211,8 +247,9 @@ int main(int argc, char** argv)
                     std::fprintf(
                         stderr, "synctax: --cell %s: no such cell in this run\n", qPrintable(parser.value(cell)));
             }
-            if (parser.isSet(resultsOut) && !window.saveResults(parser.value(resultsOut)))
-                exitCode = 1;
+            QString saveError;
+            if (parser.isSet(resultsOut) && !window.saveResults(parser.value(resultsOut), &saveError))
+                exitCode = fail(saveError);
             if (parser.isSet(compare)) {
                 QString error;
                 diff = window.compareWith(parser.value(compare), &error);
@@ -227,7 +264,7 @@ int main(int argc, char** argv)
                 if (parser.isSet(teach))
                     window.teachView()->flush();
                 if (!path.isEmpty() && !saveScreenshot(shown, path))
-                    exitCode = 1;
+                    exitCode = 2;
                 QStringList written;
                 QString error;
                 if (!exportDir.isEmpty()) {
@@ -241,7 +278,17 @@ int main(int argc, char** argv)
                 app.exit(exitCode);
             });
         };
-        if (parser.isSet(run)) {
+        if (teachFile) {
+            TeachView* teachView = window.teachView();
+            QObject::connect(teachView, &TeachView::launchSequenceLoaded, &window, [&] {
+                std::printf("synctax: Teach: %s\n", qPrintable(teachView->modelLabel()));
+                shoot();
+            });
+            QObject::connect(teachView, &TeachView::launchSequenceFailed, &window,
+                [&](const QString& message) { app.exit(fail(message)); });
+            // Once the event loop runs: a results file's step is read at once, and its end must reach it.
+            QTimer::singleShot(0, teachView, [&] { teachView->loadLaunchSequence(files.first()); });
+        } else if (parser.isSet(run)) {
             QObject::connect(&window, &MainWindow::runFinished, &window, [&](bool) {
                 exitCode = window.shownResult().cells.empty() ? 1 : 0;
                 shoot();

@@ -84,10 +84,7 @@ ExperimentResult LiveResults::snapshot()
         if (!anyBlocks)
             continue;
         GroupResult group;
-        group.model = key.model;
-        group.mode = key.mode;
-        group.hostWorkUs = key.hostWorkUs;
-        group.batch = key.batch;
+        group.groupKey() = key;
         group.stopReason = "running";
         analyseGroup(cells, group, snap.config.seed);
         group.rounds = 0;

@@ -35,10 +35,7 @@ const CellResult* findCell(const ExperimentResult& r, const CellResult& like)
 GroupResult mergeGroup(const GroupResult& first, const std::vector<const GroupResult*>& parts)
 {
     GroupResult g;
-    g.model = first.model;
-    g.mode = first.mode;
-    g.hostWorkUs = first.hostWorkUs;
-    g.batch = first.batch;
+    g.groupKey() = first;
     std::map<std::string, int> reasons;
     std::vector<double> d, gpu, l;
     std::vector<double> clockMedians;

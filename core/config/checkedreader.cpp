@@ -1,26 +1,9 @@
 #include "core/config/checkedreader.h"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace synctax {
-
-std::string printable(const std::string& text)
-{
-    std::string shown;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-            shown += escaped;
-        } else {
-            shown += c;
-        }
-    }
-    return shown;
-}
 
 CheckedReader::CheckedReader(std::string source, std::vector<ConfigError>& errors, Wording wording)
     : m_source(std::move(source))

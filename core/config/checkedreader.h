@@ -19,9 +19,6 @@ struct ValuePlace {
     int column = 0;
 };
 
-// `text` with every control character written as \xNN, fit to quote in a message.
-std::string printable(const std::string& text);
-
 // The checks of values read from an input file, shared by the YAML readers (configs, simulations)
 // and the JSON results reader. Each problem becomes a located ConfigError, collected rather than
 // thrown so that one pass reports them all. The readers decode their format's values; these decide

@@ -12,8 +12,12 @@ struct ConfigError {
     int column = 0; // 1-based
     std::string message;
 
-    std::string format() const; // "file:line:col: message"
+    std::string format() const; // "file:line:col: message", control characters escaped
 };
+
+// `text` with every control character written as \xNN, fit to quote in a message: a terminal shown
+// a file's bytes (an escape sequence, a carriage return) would act on them.
+std::string printable(const std::string& text);
 
 std::string formatErrors(const std::vector<ConfigError>& errors);
 

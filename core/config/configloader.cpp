@@ -10,18 +10,49 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <set>
 
 namespace synctax {
 
 namespace {
 
+// Why a file cannot be opened to append to (made where missing), in the system's words; empty when it can.
+std::string appendProblem(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        return ec.message();
+    if (fs::exists(status)) {
+        if (fs::is_directory(status))
+            return "it is a folder";
+        return access(path.c_str(), W_OK) == 0 ? std::string() : std::string(std::strerror(errno));
+    }
+    const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    const fs::file_status folderStatus = fs::status(folder, ec);
+    if (!fs::exists(folderStatus))
+        return "the folder " + folder.string() + " does not exist";
+    if (!fs::is_directory(folderStatus))
+        return folder.string() + " is not a folder";
+    return access(folder.c_str(), W_OK | X_OK) == 0 ? std::string() : std::string(std::strerror(errno));
+}
+
 // Walks one YAML document and fills an ExperimentConfig, collecting every error on the way.
 class ConfigReader : private YamlChecker {
 public:
-    ConfigReader(std::string source, std::vector<ConfigError>& errors, ModelFiles files)
+    // `asWritten`: the text is what a person wrote (a file, a preset), not a config written back
+    // from a run (its results, the runner's own copy after the command-line options), which holds
+    // every key, defaults too.
+    ConfigReader(std::string source, std::vector<ConfigError>& errors, ModelFiles files, bool asWritten)
         : YamlChecker(std::move(source), errors)
         , m_files(files)
+        , m_asWritten(asWritten)
     {
     }
 
@@ -70,8 +101,10 @@ public:
                 if (auto v = integer(value, blocks))
                     config.blocks = *v;
             } else if (k == minBlocks.name) {
-                if (auto v = integer(value, minBlocks))
+                if (auto v = integer(value, minBlocks)) {
                     config.minBlocks = *v;
+                    m_minBlocks = value.Mark();
+                }
             } else if (k == targetCiPp.name) {
                 if (auto v = number(value, targetCiPp))
                     config.targetCiPp = *v;
@@ -142,6 +175,14 @@ public:
         }
         if (config.distributed)
             checkDistributed(config, graphs);
+        // The runner would stop at `blocks` before min_blocks let the interval target be checked.
+        if (m_asWritten && m_minBlocks && config.minBlocks > config.blocks) {
+            error(*m_minBlocks,
+                std::string(configkeys::minBlocks.name) + ": " + std::to_string(config.minBlocks)
+                    + " is more than blocks (" + std::to_string(config.blocks)
+                    + "): the rounds would end before the interval target is checked; expected at most "
+                    + std::to_string(config.blocks));
+        }
         if (graphs && config.optimizer == OptimizerKind::Adam) {
             error(m_optimizer.value_or(YAML::Mark::null_mark()),
                 "mode cuda_graph needs optimizer sgd: Adam keeps its step count on the host, and a captured "
@@ -242,6 +283,13 @@ private:
         } else if (v->rfind(file, 0) == 0 && v->size() > file.size()) {
             sink.kind = SinkSpec::Kind::File;
             sink.path = v->substr(file.size());
+            // The run opens it only once its output folder is made: a path it cannot open is said here.
+            if (m_files == ModelFiles::Checked) {
+                if (const std::string why = appendProblem(sink.path); !why.empty())
+                    error(value,
+                        std::string(configkeys::sink.name) + ": cannot append to '" + printable(sink.path)
+                            + "': " + why);
+            }
         } else {
             std::vector<std::string> forms = configkeys::sink.names();
             forms.push_back(file + "PATH");
@@ -446,11 +494,13 @@ private:
     }
 
     ModelFiles m_files;
+    bool m_asWritten;
     // Where keys that may contradict others were written, to point at them.
     std::optional<YAML::Mark> m_graphMode; // cuda_graph in modes
     std::optional<YAML::Mark> m_optimizer;
     std::optional<YAML::Mark> m_observerControl;
     std::optional<YAML::Mark> m_warmupStep;
+    std::optional<YAML::Mark> m_minBlocks;
     std::optional<YAML::Mark> m_distributed;
 };
 
@@ -458,16 +508,14 @@ const char* const configFile = "a config file (YAML)";
 
 ConfigLoadResult fromText(const std::string& text, const std::string& sourceName);
 
-} // namespace
-
-ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName, ModelFiles files)
+ConfigLoadResult load(const std::string& text, const std::string& sourceName, ModelFiles files, bool asWritten)
 {
     ConfigLoadResult result;
     const std::optional<YAML::Node> root = parseYaml(text, sourceName, result.errors);
     if (!root)
         return result;
     ExperimentConfig config;
-    ConfigReader reader(sourceName, result.errors, files);
+    ConfigReader reader(sourceName, result.errors, files, asWritten);
     reader.read(*root, config);
     if (result.errors.empty())
         reader.checkCombinations(config);
@@ -476,11 +524,18 @@ ConfigLoadResult loadConfigText(const std::string& text, const std::string& sour
     return result;
 }
 
+} // namespace
+
+ConfigLoadResult loadConfigText(const std::string& text, const std::string& sourceName, ModelFiles files)
+{
+    return load(text, sourceName, files, false);
+}
+
 namespace {
 
 ConfigLoadResult fromText(const std::string& text, const std::string& sourceName)
 {
-    return loadConfigText(text, sourceName);
+    return load(text, sourceName, ModelFiles::Checked, true);
 }
 
 } // namespace

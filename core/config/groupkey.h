@@ -18,6 +18,9 @@ struct GroupKey {
         return model == other.model && mode == other.mode && hostWorkUs == other.hostWorkUs && batch == other.batch;
     }
     bool operator!=(const GroupKey& other) const { return !(*this == other); }
+    // A record takes another's group with `groupKey() = other`.
+    GroupKey& groupKey() { return *this; }
+    const GroupKey& groupKey() const { return *this; }
 };
 
 // What names one cell: a logging style of a group. Cell records (the plan, the result, a diff) embed

@@ -1,5 +1,7 @@
 #include "core/config/inputsource.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,8 +10,9 @@ namespace synctax {
 
 bool inputExists(const std::string& path)
 {
+    // The link itself: a dangling link or a loop is a path the user gave, whose reading says what is wrong.
     std::error_code ec;
-    return std::filesystem::exists(path, ec);
+    return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
 }
 
 ConfigError noSuchInput(const std::string& nameOrPath, const BuiltinInputs& builtins)
@@ -30,9 +33,12 @@ std::optional<std::string> readInputFile(
         errors.push_back({ path, 0, 0, "is a directory; expected " + expected });
         return std::nullopt;
     }
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        errors.push_back({ path, 0, 0, "cannot open the file for reading" });
+        const int why = errno; // as the open left it
+        errors.push_back({ path, 0, 0,
+            "cannot open the file for reading" + (why != 0 ? " (" + std::string(std::strerror(why)) + ")" : "") });
         return std::nullopt;
     }
     std::ostringstream text;

@@ -20,10 +20,32 @@ std::string joined(const std::vector<std::string>& names)
 std::optional<YAML::Node> parseYaml(
     const std::string& text, const std::string& source, std::vector<ConfigError>& errors)
 {
+    // yaml-cpp reads a NUL as the text's end, or as a bad escape: a binary file is said to be one.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        const size_t lineStart = text.rfind('\n', nul);
+        const int line = int(std::count(text.begin(), text.begin() + std::ptrdiff_t(nul), '\n')) + 1;
+        const int column = int(nul - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
+        errors.push_back({ source, line, column, "a NUL byte; expected YAML text (is this a binary file?)" });
+        return std::nullopt;
+    }
     try {
-        return YAML::Load(text);
+        const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+        // A file of several documents would be read as its first alone: the others said, not dropped.
+        for (size_t i = 1; i < documents.size(); ++i) {
+            if (!documents[i].IsNull()) {
+                errors.push_back({ source, documents[i].Mark().line + 1, documents[i].Mark().column + 1,
+                    "a second YAML document (after a '---' line); expected one: remove the '---', or split the "
+                    "file" });
+                return std::nullopt;
+            }
+        }
+        return documents.empty() ? YAML::Node() : documents.front();
     } catch (const YAML::ParserException& e) {
-        errors.push_back({ source, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg });
+        // yaml-cpp's guard against deep nesting throws with the words of a file it cannot open.
+        const std::string why = e.msg == YAML::ErrorMsg::BAD_FILE
+            ? "nested deeper than yaml-cpp reads (hundreds of lists or mappings inside each other)"
+            : printable(e.msg);
+        errors.push_back({ source, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + why });
         return std::nullopt;
     }
 }

@@ -1,6 +1,7 @@
 #include "core/results/folderclaim.h"
 
 #include "core/results/outputpaths.h"
+#include "core/results/runoutputs.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +13,7 @@ FolderClaim claimOutputFolder(const std::string& dir, const std::vector<std::str
     namespace fs = std::filesystem;
     FolderClaim claim;
     std::string why;
+    const OutputLock::State before = OutputLock::inspect(dir); // the lock file that taking the lock replaces
     claim.lock = OutputLock::acquire(dir, OutputLock::thisProcess(), &why);
     if (!claim.lock)
         return { nullptr, FolderClaim::Refusal::InUse, dir + ": " + why };
@@ -28,8 +30,14 @@ FolderClaim claimOutputFolder(const std::string& dir, const std::vector<std::str
         std::string names;
         for (const auto& name : earlier)
             names += (names.empty() ? "" : ", ") + name;
+        std::string killed;
+        std::error_code ec;
+        if (before.kind == OutputLock::State::Kind::Stale && !fs::exists(fs::path(dir) / resultsFileName, ec)
+            && fs::exists(fs::path(dir) / journalFileName, ec))
+            killed = "; that run ended without its results.json and " + OutputLock::describe(before)
+                + " ('synctax-run show " + dir + "' prints what it measured)";
         return { nullptr, FolderClaim::Refusal::EarlierResults,
-            dir + " holds the results of an earlier run (" + names + ")" };
+            dir + " holds the results of an earlier run (" + names + ")" + killed };
     }
     for (const auto& path : outputs) {
         if (const std::string problem = outputPathProblem(path); !problem.empty())

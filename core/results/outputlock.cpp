@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace synctax {
 
@@ -22,6 +24,29 @@ std::string readHolder(int fd)
     while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\r'))
         holder.pop_back();
     return holder;
+}
+
+// The pid a holder line names ("pid 1234, started ..."); 0 when it names none.
+pid_t holderPid(const std::string& holder)
+{
+    if (holder.rfind("pid ", 0) != 0)
+        return 0;
+    long pid = 0;
+    for (size_t i = 4; i < holder.size() && holder[i] >= '0' && holder[i] <= '9' && pid < 1L << 30; ++i)
+        pid = pid * 10 + (holder[i] - '0');
+    return pid_t(pid);
+}
+
+bool processExists(pid_t pid)
+{
+    if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
+        return false;
+    // A killed process that its parent has not reaped yet is a zombie: gone, as far as a lock goes.
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t name = line.rfind(')');
+    return name == std::string::npos || name + 2 >= line.size() || line[name + 2] != 'Z';
 }
 
 } // namespace
@@ -43,6 +68,39 @@ std::string OutputLock::thisProcess()
 {
     return "pid " + std::to_string(getpid()) + ", started "
         + formatTimestamp(std::chrono::system_clock::now(), TimestampStyle::Iso8601Utc);
+}
+
+OutputLock::State OutputLock::inspect(const std::string& dir)
+{
+    const std::string path = (std::filesystem::path(dir) / fileName).string();
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    State state;
+    state.holder = readHolder(fd);
+    const pid_t pid = holderPid(state.holder);
+    state.holderAlive = processExists(pid);
+    // The lock tells, not the pid: a pid may be another program's by now, and a run that just took
+    // the lock may not have written its own line yet. The shared lock taken to ask is let go at once.
+    const bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    state.kind = held ? State::Kind::Held : State::Kind::Stale;
+    return state;
+}
+
+std::string OutputLock::describe(const State& state)
+{
+    const std::string holder = state.holder.empty() ? std::string("a run that named no pid") : state.holder;
+    switch (state.kind) {
+    case State::Kind::None:
+        return "";
+    case State::Kind::Held:
+        return "its lock is held by a run still going (" + holder + ")";
+    case State::Kind::Stale:
+        return "its lock (" + std::string(fileName) + ") is stale: " + holder
+            + (state.holderAlive ? " holds no lock on it (that pid is another process now)" : " is no longer running");
+    }
+    return "";
 }
 
 std::unique_ptr<OutputLock> OutputLock::acquire(const std::string& dir, const std::string& holder, std::string* why)

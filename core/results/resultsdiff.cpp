@@ -200,10 +200,7 @@ ResultsDiff diffResults(const ExperimentResult& a, const ExperimentResult& b)
             if (!sameGroup(ga, gb))
                 continue;
             GroupDiff g;
-            g.model = ga.model;
-            g.mode = ga.mode;
-            g.hostWorkUs = ga.hostWorkUs;
-            g.batch = ga.batch;
+            g.groupKey() = ga;
             g.sweepPoint = sweepPointSuffix(swept, ga);
             g.baselineMsA = baselineMs(a, ga);
             g.baselineMsB = baselineMs(b, gb);

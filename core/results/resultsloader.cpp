@@ -1,6 +1,10 @@
 #include "core/results/resultsloader.h"
 
+#include "core/results/cellchecks.h"
+#include "core/results/journalreader.h"
+#include "core/results/outputlock.h"
 #include "core/results/replayjson.h"
+#include "core/results/runoutputs.h"
 
 #include "core/config/checkedreader.h"
 #include "core/config/configloader.h"
@@ -157,8 +161,10 @@ public:
         if (const json* config = member(root, "", "config", json::value_t::object))
             readConfig(*config, r.config);
         if (const json* cells = member(root, "", "cells", json::value_t::array)) {
+            const size_t errorsBefore = errorCount();
             for (size_t i = 0; i < cells->size(); ++i)
                 readCell((*cells)[i], "/cells/" + std::to_string(i), r);
+            checkCellList(r.cells, "/cells", r.config, errorsBefore);
         }
         if (const json* groups = member(root, "", "groups", json::value_t::array, true)) {
             for (size_t i = 0; i < groups->size(); ++i)
@@ -182,6 +188,17 @@ public:
     }
 
 private:
+    // What the runner guarantees of a list of cells (cellchecks.h), once each cell reads on its own:
+    // a cell that did not read would shift the pointers of those after it.
+    void checkCellList(const std::vector<CellResult>& cells, const std::string& pointer, const ExperimentConfig& config,
+        size_t errorsBefore)
+    {
+        if (errorCount() != errorsBefore)
+            return;
+        for (const CellProblem& problem : cellListProblems(cells, pointer, config))
+            error(problem.pointer, problem.message);
+    }
+
     void readEnvironment(const json& e, Environment& env)
     {
         env.device = text(e, "/environment", "device");
@@ -241,6 +258,7 @@ private:
         cell.warmupSteps = optionalInteger(c, p, "warmup_steps", 0, int64_t(largest), 0);
         cell.lowClockBlocks = int(optionalInteger(c, p, "low_clock_blocks", 0, 100'000'000, 0));
         cell.graphReplays = optionalInteger(c, p, "graph_replays", 0, int64_t(largest), -1);
+        cell.pairedRounds = int(optionalInteger(c, p, "rounds", 0, 100'000'000, 0));
         if (const json* s = member(c, p, "step_ms", json::value_t::object, true))
             cell.stepMs = stepStats(*s, p + "/step_ms");
         if (const json* w = member(c, p, "collective_wait_ms", json::value_t::object, true))
@@ -285,8 +303,10 @@ private:
         const auto readCells = [&](const json& cells, const std::string& p) {
             ExperimentResult part;
             part.config = r.config;
+            const size_t errorsBefore = errorCount();
             for (size_t i = 0; i < cells.size(); ++i)
                 readCell(cells[i], p + "/" + std::to_string(i), part);
+            checkCellList(part.cells, p, r.config, errorsBefore);
             return part.cells;
         };
         if (const json* ranks = member(d, "/distributed", "ranks", json::value_t::array, true)) {
@@ -563,6 +583,13 @@ std::pair<int, int> lineAndColumn(const std::string& text, size_t offset)
 ResultsLoadResult loadResultsText(const std::string& text, const std::string& sourceName)
 {
     ResultsLoadResult result;
+    // nlohmann reads a NUL as the text's end: a binary file is said to be one.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        const auto [line, column] = lineAndColumn(text, nul);
+        result.errors.push_back(
+            { sourceName, line, column, "a NUL byte; expected JSON text (is this a binary file?)" });
+        return result;
+    }
     json root;
     try {
         root = json::parse(text);
@@ -577,6 +604,12 @@ ResultsLoadResult loadResultsText(const std::string& text, const std::string& so
         result.errors.push_back({ sourceName, 0, 0, std::string("not valid JSON: ") + e.what() });
         return result;
     }
+    return loadResultsJson(root, sourceName);
+}
+
+ResultsLoadResult loadResultsJson(const nlohmann::json& root, const std::string& sourceName)
+{
+    ResultsLoadResult result;
     ExperimentResult r;
     ResultsReader reader(sourceName, result.errors);
     reader.read(root, r);
@@ -601,13 +634,32 @@ std::string textOf(ByteStream& stream, std::size_t maxBytes)
 ResultsLoadResult loadResultsFile(const std::string& path)
 {
     ResultsLoadResult result;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        const std::filesystem::path dir(path);
+        if (std::filesystem::exists(dir / resultsFileName, ec))
+            return loadResultsFile((dir / resultsFileName).string());
+        if (std::filesystem::exists(dir / journalFileName, ec))
+            return loadJournalFile((dir / journalFileName).string());
+        // A run spread over processes killed before it merged them: each process-K/ holds its own.
+        const bool processes = std::filesystem::exists(dir / "process-1" / journalFileName, ec);
+        result.errors.push_back({ path, 0, 0,
+            std::string("is a folder with neither ") + resultsFileName + " nor " + journalFileName
+                + "; expected a results.json file or a run's folder"
+                + (processes ? " (each process-K/ in it holds its process's: open one of them)" : "") });
+        return result;
+    }
     const std::optional<std::string> bytes = readInputFile(path, "a results.json file", result.errors);
     if (!bytes)
         return result;
     ByteStream stream(*bytes);
     stream.Peek(); // reads the first chunk, which tells gzip from text
-    if (!stream.gzip())
+    if (!stream.gzip()) {
+        if (startsAJournal(*bytes))
+            return loadJournalText(
+                *bytes, path, OutputLock::inspect(std::filesystem::path(path).parent_path().string()));
         return loadResultsText(*bytes, path);
+    }
     const std::string text = textOf(stream, std::string().max_size());
     if (!stream.gzipError().empty()) {
         result.errors.push_back({ path, 0, 0,

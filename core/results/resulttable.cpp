@@ -51,8 +51,11 @@ std::string cellText(const CellResult& c)
         return text + "baseline";
     if (!c.overheadPct)
         return text + "n/a";
+    // Within noise by one of two rules, marked apart: the interval holds 0, or it excludes 0 with an
+    // estimate no larger than the model's noise floor.
     const bool noise = c.verdict == Verdict::WithinNoise;
-    text += formatOverhead(*c.overheadPct) + (noise ? " ~" : "");
+    const bool holdsZero = c.overheadPct->low <= 0 && c.overheadPct->high >= 0;
+    text += formatOverhead(*c.overheadPct) + (noise ? (holdsZero ? " ~" : " ~floor") : "");
     if (c.prediction)
         text += "  pred " + fixed(c.prediction->overheadPct, "%+.1f%%");
     return text;
@@ -130,7 +133,7 @@ std::string gridText(const Grid& grid, const std::vector<size_t>& block, int col
         for (size_t g : block) {
             out += grid.groups[g] + "\n";
             for (const auto& s : grid.styles)
-                out += "  " + s + "\n    " + grid.cell(g, s) + "\n";
+                out += "  " + s + "\n" + wrapped("    " + grid.cell(g, s), columns);
         }
         return out;
     }
@@ -155,10 +158,18 @@ std::vector<std::string> notes(const ExperimentResult& result, size_t styleWidth
 {
     std::vector<std::string> lines;
     const bool processes = spreadOverProcesses(result);
-    lines.push_back(std::string("ms = mean ms/step; overhead vs 'none' of the same model: trimmed geometric mean of "
-                                "paired block ratios ")
+    lines.push_back(std::string("ms = mean ms/step over the cell's blocks; overhead vs 'none' of the same model: "
+                                "trimmed geometric mean of the ratios of blocks paired round by round ")
         + (processes ? "[95% CI across processes, Student's t]" : "[95% bootstrap CI]")
-        + "; ~ = within noise (the interval includes 0 or the estimate is under the aa_control noise floor)");
+        + ". Pairing cancels what changed from round to round and the means keep, so a style can show fewer ms "
+          "than 'none' beside a positive overhead");
+    lines.push_back("~ = within noise: the interval includes 0; ~floor = within noise: the interval excludes 0, but "
+                    "the estimate is no larger than the model's noise floor (below: the widest end of the "
+                    "aa_control interval)");
+    if (std::any_of(result.groups.begin(), result.groups.end(), [](const GroupResult& g) { return g.drift; }))
+        lines.push_back("drift = the baseline's ms/step over the second half of the rounds against the first; "
+                        "FLAGGED: it moved more than the aa_control interval is wide, so the machine's speed changed "
+                        "during the run (pairing still cancels a slow change)");
     const bool predicted = std::any_of(
         result.cells.begin(), result.cells.end(), [](const CellResult& c) { return c.prediction.has_value(); });
     const bool replayed = std::any_of(

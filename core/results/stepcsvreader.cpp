@@ -185,6 +185,7 @@ StepsCsvLoadResult loadStepsCsvText(const std::string& text, const std::string& 
     std::string_view rest(text);
     int lineNo = 0;
     bool ok = true;
+    std::vector<std::string> notes;
     while (ok && !rest.empty()) {
         const size_t end = rest.find('\n');
         std::string_view line = rest.substr(0, end);
@@ -192,14 +193,20 @@ StepsCsvLoadResult loadStepsCsvText(const std::string& text, const std::string& 
         ++lineNo;
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
-        if (lineNo == 1)
+        if (lineNo == 1) {
             ok = reader.header(line, lineNo);
-        else if (!line.empty())
+        } else if (end == std::string_view::npos && !line.empty()) {
+            notes.push_back(sourceName + ":" + std::to_string(lineNo)
+                + ": the last row is cut off (no line end: the run ended while writing it): left out");
+        } else if (!line.empty()) {
             ok = reader.row(line, lineNo);
+        }
     }
     if (lineNo == 0)
         reader.fail(0, "empty: no header line");
-    return reader.finish();
+    StepsCsvLoadResult result = reader.finish();
+    result.notes = std::move(notes);
+    return result;
 }
 
 StepsCsvLoadResult loadStepsCsvFile(const std::string& path)

@@ -4,9 +4,29 @@
 #include "core/trace/traceclassifier.h"
 #include "core/trace/tracenumber.h"
 
+#include "core/config/configerror.h"
+
 #include <algorithm>
 
 namespace synctax {
+
+namespace {
+
+// A name as the trace spells it, but with control characters escaped (\x1b): names are shown on
+// terminals, where an escape sequence or a carriage return in one would act rather than show.
+void assignShown(std::string& name, std::string_view text)
+{
+    const bool control = std::any_of(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0x20 || byte == 0x7f;
+    });
+    if (control)
+        name = printable(std::string(text));
+    else
+        name.assign(text);
+}
+
+} // namespace
 
 KinetoHandler::KinetoHandler(const ByteStream& stream)
     : m_stream(stream)
@@ -174,7 +194,7 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
             break;
         case Field::ArgName:
             if (type == ValueType::String) {
-                m_event.argName.assign(text);
+                assignShown(m_event.argName, text);
                 m_event.hasArgName = true;
             }
             break;
@@ -193,7 +213,7 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
         if (m_field == Field::DeviceId)
             m_device.id = integer(type, text);
         else if (m_field == Field::DeviceName && type == ValueType::String) {
-            m_device.name.assign(text);
+            assignShown(m_device.name, text);
             m_device.hasName = true;
         }
         break;
@@ -203,7 +223,7 @@ bool KinetoHandler::value(ValueType type, std::string_view text, bool flag)
             (m_field == Field::Rank ? m_trace.info.rank : m_trace.info.worldSize)
                 = v.set ? std::optional<std::int64_t>(v.value) : std::nullopt;
         } else if (m_field == Field::Backend && type == ValueType::String)
-            m_trace.info.distributedBackend.assign(text);
+            assignShown(m_trace.info.distributedBackend, text);
         break;
     case Where::Skip:
         break;
@@ -245,8 +265,10 @@ bool KinetoHandler::eventValue(ValueType type, std::string_view text, bool flag)
     case Field::Ph:
     case Field::Cat:
     case Field::Name:
-        if (type == ValueType::String)
-            (field == Field::Ph ? m_event.ph : field == Field::Cat ? m_event.cat : m_event.name).assign(text);
+        if (type == ValueType::String && field == Field::Name)
+            assignShown(m_event.name, text);
+        else if (type == ValueType::String)
+            (field == Field::Ph ? m_event.ph : m_event.cat).assign(text);
         break;
     case Field::Pid:
         m_event.pid = integer(type, text);

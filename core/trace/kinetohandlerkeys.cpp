@@ -1,6 +1,8 @@
 // The keys KinetoHandler knows, at each place in a trace, and the top-level metadata values.
 #include "core/trace/kinetohandler.h"
 
+#include "core/config/configerror.h"
+
 #include "core/trace/tracenumber.h"
 
 namespace synctax {
@@ -146,7 +148,7 @@ bool KinetoHandler::topLevelValue(ValueType type, std::string_view text, bool fl
         break;
     case Field::TorchVersion:
         if (type == ValueType::String) {
-            info.torchVersion = std::string(text);
+            info.torchVersion = printable(std::string(text));
             return true;
         }
         break;

@@ -1,5 +1,7 @@
 #include "core/trace/kinetoreader.h"
 
+#include "core/config/configerror.h"
+
 #include "core/trace/kinetohandler.h"
 #include "core/files/bytestream.h"
 #include "core/trace/tracefinisher.h"
@@ -124,11 +126,29 @@ TraceReadResult parse(
             error.byteOffset = parsed.Offset();
             error.eventIndex = handler.insideEvents() ? handler.eventIndex() : -1;
             error.message = expectation(parsed.Code(), parsed.Offset() == 0);
-            if (parsed.Code() == rapidjson::kParseErrorDocumentEmpty)
+            // The stream's '\0' is its end, or a NUL byte of the file: a binary file is said to be one.
+            if (parsed.Code() == rapidjson::kParseErrorDocumentEmpty && !stream.atEnd())
+                error.message += ", found a NUL byte (binary data, not JSON text)";
+            else if (parsed.Code() == rapidjson::kParseErrorDocumentEmpty)
                 error.message += ", found no value (the file is empty or blank)";
             else if (parsed.Code() < rapidjson::kParseErrorNumberTooBig
                 || parsed.Code() > rapidjson::kParseErrorNumberMissExponent)
                 error.message += ", found " + found(stream);
+        }
+        // Damaged compressed data can inflate to text for a while before zlib notices (at the latest
+        // at the trailer's checksum): where the JSON breaks, read on to learn whether the gzip did.
+        if (stream.gzip()) {
+            while (stream.Take() != '\0' || !stream.atEnd()) { }
+            if (stream.cancelled()) {
+                result.cancelled = true;
+                return result;
+            }
+            if (!stream.gzipError().empty()) {
+                error.message = "expected gzip data: " + stream.gzipError() + "; the text it inflated to stops being "
+                    + "JSON at byte " + std::to_string(error.byteOffset) + ": the damage, not the trace";
+                error.byteOffset = stream.Tell();
+                error.eventIndex = -1;
+            }
         }
         result.error = error;
         return result;
@@ -157,6 +177,22 @@ TraceReadResult parse(
     return result;
 }
 
+std::string fileKind(const std::filesystem::file_status& status)
+{
+    switch (status.type()) {
+    case std::filesystem::file_type::fifo:
+        return "a FIFO";
+    case std::filesystem::file_type::socket:
+        return "a socket";
+    case std::filesystem::file_type::character:
+        return "a character device";
+    case std::filesystem::file_type::block:
+        return "a block device";
+    default:
+        return "a special file";
+    }
+}
+
 TraceReadResult fileError(const std::string& path, std::string message)
 {
     TraceReadResult result;
@@ -173,18 +209,23 @@ TraceReadResult fileError(const std::string& path, std::string message)
 std::string TraceReadError::format() const
 {
     if (!positioned)
-        return file + ": " + message;
-    std::string text = file + ": byte " + std::to_string(byteOffset);
+        return printable(file) + ": " + printable(message);
+    std::string text = printable(file) + ": byte " + std::to_string(byteOffset);
     if (eventIndex >= 0)
         text += ", event " + std::to_string(eventIndex);
-    return text + ": " + message;
+    return text + ": " + printable(message);
 }
 
 TraceReadResult readKinetoTrace(const std::string& path, const TraceReadOptions& options)
 {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status))
         return fileError(path, "is a directory; expected a Kineto trace file (.json or .json.gz)");
+    // Opening a FIFO waits for a writer, and a device may never end: neither can be stopped.
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return fileError(
+            path, "is " + fileKind(status) + ", not a regular file; expected a Kineto trace file (.json or .json.gz)");
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         return fileError(path, std::string("cannot open the file for reading (") + std::strerror(errno) + ")");

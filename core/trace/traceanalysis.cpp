@@ -1,11 +1,14 @@
 #include "core/trace/traceanalysis.h"
 
+#include "core/analysis/explanation.h"
+#include "core/queuemodel/regime.h"
+#include "core/trace/tracebubble.h"
 #include "core/trace/traceexplanation.h"
+#include "core/trace/tracefinisher.h"
 #include "core/trace/tracejoin.h"
 #include "core/trace/tracequeue.h"
 #include "core/trace/tracesteps.h"
 #include "core/trace/tracesyncs.h"
-#include "core/queuemodel/regime.h"
 
 #include <algorithm>
 #include <map>
@@ -57,9 +60,11 @@ void placeSyncs(TraceReport& report, std::vector<FoundSync>& found, std::optiona
     std::map<std::pair<std::string, std::optional<std::string>>, int> siteOf;
     int outside = 0;
     int otherThread = 0;
+    for (FoundSync& f : found)
+        f.sync.step = stepAt(report.steps, f.sync.startNs);
+    const int cut = countBubblesOnce(found, report.steps);
     for (FoundSync& f : found) {
         TraceSync& s = f.sync;
-        s.step = stepAt(report.steps, s.startNs);
         if (s.step < 0) {
             ++outside;
             report.syncs.push_back(s);
@@ -124,9 +129,36 @@ void placeSyncs(TraceReport& report, std::vector<FoundSync>& found, std::optiona
             + " sync(s) outside every step (the profiler's own "
               "cudaDeviceSynchronize at its end is one), not counted");
     }
+    if (cut > 0) {
+        report.notes.push_back(std::to_string(cut)
+            + " sync bubble(s) longer than what was left of their step (the GPU idle across a gap in the "
+              "recording?): each step's bubble is held to its own time");
+    }
 }
 
-TraceRegime regimeOf(const TraceReport& report)
+// What the trace holds that cannot happen, in words.
+std::vector<std::string> impossibleIn(const TraceJoin& join)
+{
+    const std::string nothingTold = "; no lag, bubble, tax, regime or what-if is told from it";
+    std::vector<std::string> said;
+    if (join.launchesSharingCorrelation > 0) {
+        said.push_back(std::to_string(join.launchesSharingCorrelation)
+            + " launch calls share their correlation id with another launch call (the profiler gives each call "
+              "its own): GPU ops cannot be matched to their launches"
+            + nothingTold);
+    }
+    if (join.gpuBeforeLaunch > 0) {
+        said.push_back(std::to_string(join.gpuBeforeLaunch) + " of " + std::to_string(join.joinedLaunches)
+            + " GPU ops start before the launch call that queued them, up to "
+            + formatMs(nsToMs(join.gpuBeforeLaunchMostNs))
+            + " ms before: a GPU op cannot start before it is launched, so the trace's times run backwards, were "
+              "shifted, or its host and GPU clocks disagree"
+            + nothingTold);
+    }
+    return said;
+}
+
+TraceRegime regimeOf(const TraceReport& report, bool anyEvents)
 {
     TraceRegime r;
     double syncs = 0;
@@ -141,19 +173,45 @@ TraceRegime regimeOf(const TraceReport& report)
     r.gMs /= n;
     r.hMs /= n;
     r.syncsPerStep = syncs / n;
-    r.label = classifyRegime(r.dMs, r.gMs, r.hMs * 1e3);
+    if (!report.impossible.empty()) {
+        r.sentence = "The trace holds events that cannot happen (its first note says which): no regime is told "
+                     "from it.";
+        return r;
+    }
+    if (!anyEvents) {
+        r.sentence = "The trace holds no events: there is nothing to explain.";
+        return r;
+    }
+    if (r.gMs > 0)
+        r.label = classifyRegime(r.dMs, r.gMs, r.hMs * 1e3);
     r.sentence = explainTraceRegime(r, report.taxPct);
     return r;
+}
+
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool readerSaid(const KinetoTrace& trace, const char* note)
+{
+    return std::any_of(
+        trace.notes.begin(), trace.notes.end(), [&](const std::string& n) { return startsWith(n, note); });
 }
 
 void addNotes(const KinetoTrace& trace, const TraceJoin& join, TraceReport& report)
 {
     auto& notes = report.notes;
+    if (trace.events.empty()) {
+        // Nothing was analysed: what the reader found in the file is all there is to say.
+        notes.insert(notes.end(), trace.notes.begin(), trace.notes.end());
+        if (notes.empty())
+            notes.push_back("the trace holds no events");
+        return;
+    }
     if (!report.stepsMarked) {
         notes.insert(notes.begin(),
             "no ProfilerStep#N annotations (recorded without a schedule): one window for the whole trace");
     }
-    if (join.gpuWork.empty())
+    // Where the reader said it already, in its words, it is not said again.
+    if (join.gpuWork.empty() && !readerSaid(trace, noGpuEventsNote))
         notes.push_back("no GPU events (recorded without ProfilerActivity.CUDA?): no GPU busy time, queue or bubble");
     const bool frames = std::any_of(trace.events.begin(), trace.events.end(),
         [](const TraceEvent& e) { return e.kind == TraceEventKind::PythonFunction; });
@@ -162,20 +220,24 @@ void addNotes(const KinetoTrace& trace, const TraceJoin& join, TraceReport& repo
     // Measured on an H200 (tests/data/traces/torch-2.11-h200/measurements/paired.json): ResNet-50's profiled
     // steps took 46.5 ms against 33.8 ms unprofiled, and .item() cost +13.8% unprofiled but 1.9% of
     // the profiled step. What a trace shows is the profiled loop; say so wherever the host is timed.
-    if (!join.launches.empty()) {
+    if (!join.launches.empty() && !report.regime.label.empty()) {
         notes.push_back(std::string("host times include the profiler's own cost per recorded call")
             + (frames ? " (with_stack=True records every Python call)" : "")
             + ": the host ran slower than unprofiled, so this regime and tax are the profiled loop's");
     }
-    if (join.launchesWithoutGpu > 0) {
+    if (join.launchesWithoutGpu > 0 && !readerSaid(trace, launchWithoutGpuNote)) {
         notes.push_back(std::to_string(join.launchesWithoutGpu)
             + " launch(es) without a GPU op of the same correlation (cut off by the trace's end?)");
     }
-    if (join.gpuWithoutLaunch > 0) {
+    if (join.gpuWithoutLaunch > 0 && !readerSaid(trace, gpuWithoutLaunchNote)) {
         notes.push_back(
             std::to_string(join.gpuWithoutLaunch) + " GPU op(s) without a launch call of the same correlation");
     }
-    notes.insert(notes.end(), trace.notes.begin(), trace.notes.end());
+    for (const std::string& n : trace.notes) {
+        if (std::find(notes.begin(), notes.end(), n) == notes.end())
+            notes.push_back(n);
+    }
+    notes.insert(notes.begin(), report.impossible.begin(), report.impossible.end()); // said first
 }
 
 } // namespace
@@ -230,7 +292,8 @@ TraceReport analyseTrace(const KinetoTrace& trace, const std::function<void(doub
         bubbleMs += s.syncBubbleMs;
     }
     report.taxPct = totalMs > 0 ? 100.0 * bubbleMs / totalMs : 0;
-    report.regime = regimeOf(report);
+    report.impossible = impossibleIn(join);
+    report.regime = regimeOf(report, !trace.events.empty());
     addNotes(trace, join, report);
     passed();
     return report;

@@ -3,7 +3,9 @@
 #include "core/trace/tracesyncs.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <utility>
 
 namespace synctax {
 
@@ -47,6 +49,40 @@ void measureBubbles(const KinetoTrace& trace, const TraceJoin& join, std::vector
         f.sync.bubbleEndNs = f.sync.endNs + idle;
         f.sync.bubbleMs = nsToMs(idle);
     }
+}
+
+int countBubblesOnce(std::vector<FoundSync>& syncs, const std::vector<TraceStep>& steps)
+{
+    std::vector<size_t> order(syncs.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return std::make_pair(syncs[a].sync.endNs, syncs[a].sync.startNs)
+            < std::make_pair(syncs[b].sync.endNs, syncs[b].sync.startNs);
+    });
+    std::vector<std::int64_t> leftNs(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i)
+        leftNs[i] = std::max<std::int64_t>(0, steps[i].endNs - steps[i].startNs);
+    std::int64_t countedUntil = std::numeric_limits<std::int64_t>::min();
+    int cut = 0;
+    for (const size_t i : order) {
+        TraceSync& s = syncs[i].sync;
+        const std::int64_t from = std::max(s.endNs, countedUntil);
+        std::int64_t idle = std::max<std::int64_t>(0, s.bubbleEndNs - from);
+        countedUntil = std::max(countedUntil, s.bubbleEndNs);
+        if (idle == 0)
+            s.bubbleEndNs = s.endNs;
+        if (s.step >= 0 && size_t(s.step) < steps.size()) {
+            std::int64_t& left = leftNs[size_t(s.step)];
+            if (idle > left) {
+                idle = left;
+                ++cut;
+            }
+            left -= idle;
+        }
+        s.bubbleMs = nsToMs(idle);
+    }
+    return cut;
 }
 
 } // namespace synctax

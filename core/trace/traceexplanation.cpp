@@ -7,7 +7,13 @@ namespace synctax {
 
 namespace {
 
-std::string pct(double v) { return formatNumber(v >= 100 ? "%.0f" : "%.1f", v) + "%"; }
+// A tax above 0 never reads as "0.0%".
+std::string pct(double v)
+{
+    if (v > 0 && v < 0.05)
+        return "under 0.1%";
+    return formatNumber(v >= 100 ? "%.0f" : "%.1f", v) + "%";
+}
 
 // The CUDA call of the site's first sync: a DtoH copy is told apart from other syncs of aten::to.
 std::string apiOfSite(const TraceReport& report, int site)
@@ -23,6 +29,10 @@ std::string apiOfSite(const TraceReport& report, int site)
 
 std::string explainTraceRegime(const TraceRegime& r, double taxPct)
 {
+    if (r.gMs <= 0) {
+        return "The trace holds no GPU work in its steps (recorded without ProfilerActivity.CUDA, or a loop on the "
+               "CPU): no regime and no sync tax can be told from it.";
+    }
     const std::string host = formatMs(r.dMs + r.hMs);
     const std::string gpu = formatMs(r.gMs);
     const std::string tax = pct(taxPct);
@@ -72,19 +82,39 @@ TraceExplanation explainTrace(const TraceReport& report)
         e.regime = "The trace has no step to explain.";
         return e;
     }
+    if (!report.impossible.empty()) {
+        e.regime = "This trace holds events that cannot happen (its first note says which): no regime, tax, worst "
+                   "site or what-if is told from it.";
+        return e;
+    }
     // A merge of ranks of different regimes has no sentence: the merged numbers get their own.
     e.regime
         = report.regime.sentence.empty() ? explainTraceRegime(report.regime, report.taxPct) : report.regime.sentence;
     const std::string step = formatMs(report.meanStepMs) + " ms";
+    const std::string syncs = formatNumber("%.2f", report.regime.syncsPerStep);
+    if (report.regime.gMs <= 0) {
+        if (report.regime.syncsPerStep > 0) {
+            e.tax = syncs
+                + " syncs per step, and no GPU work in the trace for them to wait on: what they cost cannot be told "
+                  "from it.";
+        }
+        return e;
+    }
     if (report.sites.empty() || report.regime.syncsPerStep <= 0) {
         e.tax = "No sync inside the steps: over " + std::to_string(report.steps.size()) + " step"
             + (report.steps.size() == 1 ? "" : "s") + " of " + step
             + " on average, the host never waited for the GPU. There is no tax to remove.";
         return e;
     }
-    e.tax = "Syncs cost " + pct(report.taxPct)
-        + " of the step time: " + formatNumber("%.2f", report.regime.syncsPerStep)
-        + " per step leave the GPU idle, in steps of " + step + " on average.";
+    if (report.taxPct <= 0) {
+        e.tax = syncs
+            + " syncs per step, yet none left the GPU idle: each returned while the GPU still had work queued, or "
+              "no GPU work followed it. No tax was measured, in steps of "
+            + step + " on average.";
+    } else {
+        e.tax = "Syncs cost " + pct(report.taxPct) + " of the step time: " + syncs
+            + " per step leave the GPU idle, in steps of " + step + " on average.";
+    }
     const TraceSyncSite& worst = report.sites.front();
     const std::string where = worst.python
         ? " at " + *worst.python

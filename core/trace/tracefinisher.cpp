@@ -51,8 +51,8 @@ void noteUnmatched(KinetoTrace& trace)
         else if (e.kind == TraceEventKind::Launch && launched.count(e.correlation) == 0)
             ++launchAlone;
     }
-    note(trace, gpuAlone, "GPU events (kernels, copies, memsets) without their launch in the trace");
-    note(trace, launchAlone, "launches without their GPU work in the trace");
+    note(trace, gpuAlone, gpuWithoutLaunchNote);
+    note(trace, launchAlone, launchWithoutGpuNote);
     note(trace, withoutCorrelation, "launches or GPU events without args.correlation");
 }
 
@@ -81,7 +81,7 @@ void noteShape(KinetoTrace& trace)
     for (const TraceLane& lane : trace.lanes)
         (lane.gpu ? devices : processes).insert(lane.pid);
     if (devices.empty())
-        trace.notes.push_back("no GPU events: the trace was recorded without CUDA activity");
+        trace.notes.push_back(noGpuEventsNote);
     if (devices.size() > 1)
         trace.notes.push_back("GPU work on " + std::to_string(devices.size()) + " devices (" + joined(devices) + ")");
     if (processes.size() > 1)

@@ -16,6 +16,13 @@ struct TraceJoin {
     std::vector<std::int32_t> gpuWork; // every GPU op (isGpuWork), in start order
     int launchesWithoutGpu = 0;
     int gpuWithoutLaunch = 0;
+    // What cannot happen: a launch call whose correlation id another launch call already has (each
+    // call gets its own), and a GPU op that starts before the launch call that queued it (among
+    // launches whose id is their own), with how far before the furthest one starts.
+    int launchesSharingCorrelation = 0;
+    int gpuBeforeLaunch = 0;
+    int joinedLaunches = 0;
+    std::int64_t gpuBeforeLaunchMostNs = 0;
 
     const TraceEvent* gpuOf(const KinetoTrace& trace, std::int32_t launch) const
     {

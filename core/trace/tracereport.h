@@ -29,7 +29,7 @@ struct TraceStep {
     int launches = 0; // K
     int syncs = 0;
     double syncWaitMs = 0; // the host's time inside the step's syncs
-    double syncBubbleMs = 0; // GPU idle after the step's syncs, until the next GPU op
+    double syncBubbleMs = 0; // GPU idle after the step's syncs, until the next GPU op; at most stepMs
     int queueMax = 0; // the deepest queue on any stream during the step (HTA's definition)
     double lagMs = 0; // how far the host ran ahead of the GPU at the step's end
     double taxPct = 0; // syncBubbleMs / stepMs, in percent: the tax as it happened
@@ -44,7 +44,11 @@ struct TraceSync {
     std::int64_t startNs = 0; // the first blocking call's start
     std::int64_t endNs = 0; // the last blocking call's end
     double waitMs = 0; // the sum of the blocking calls' durations
-    std::int64_t bubbleEndNs = 0; // the next GPU op's start after endNs (endNs when the GPU was busy)
+    // The next GPU op's start after endNs; endNs when the GPU was busy, or when an earlier sync's
+    // bubble already holds all of that idle time.
+    std::int64_t bubbleEndNs = 0;
+    // The idle time up to bubbleEndNs that no earlier sync's bubble holds (an idle GPU counts
+    // once, however many syncs precede it), within what is left of its step's time.
     double bubbleMs = 0;
     std::string api; // "cudaStreamSynchronize", "blocking cudaMemcpyAsync (DtoH pageable)", ...
     int site = -1; // index into TraceReport::sites
@@ -86,7 +90,9 @@ struct TraceRegime {
     double gMs = 0; // mean GPU busy per step
     double hMs = 0; // mean host time per step outside dispatch and syncs
     double syncsPerStep = 0;
-    std::string label; // classifyRegime's words: dispatch_bound, gpu_bound or balanced
+    // classifyRegime's words: dispatch_bound, gpu_bound or balanced; empty where the trace holds no
+    // GPU work or cannot be right (the sentence then says why)
+    std::string label;
     std::string sentence; // what that means for this loop's syncs, in words
 };
 
@@ -102,6 +108,10 @@ struct TraceReport {
     double meanStepMs = 0;
     double taxPct = 0; // all sync bubbles inside steps / all step time, in percent
     std::vector<std::string> notes; // what the trace lacked, and the reader's notes
+    // What the trace holds that cannot happen (a GPU op starting before its launch call, launches
+    // sharing a correlation id), each also the first of the notes: no regime, tax or what-if is
+    // told from such a trace.
+    std::vector<std::string> impossible;
 };
 
 } // namespace synctax

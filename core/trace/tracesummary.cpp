@@ -140,6 +140,9 @@ nlohmann::json toJson(const ImportedLoop& loop, const WhatIf& w)
         = available ? nlohmann::json(nullptr) : nlohmann::json(loop.reason.empty() ? "no loop to replay" : loop.reason);
     j["model"] = available ? nlohmann::json(w.model) : nullptr;
     j["uncertainty_pct"] = available ? nlohmann::json(w.uncertaintyPct) : nullptr;
+    j["uncertainty"] = available ? nlohmann::json(w.uncertaintyHow) : nullptr;
+    j["calibrated"] = available ? nlohmann::json(w.calibrated) : nullptr;
+    j["ignored"] = loop.ignored;
     j["calibration"] = available
         ? nlohmann::json({ { "host_scale", loop.calibration.hostScale }, { "gpu_gap_us", loop.calibration.gpuGapUs },
             { "gpu_scale", loop.calibration.gpuScale }, { "how", loop.calibration.how } })
@@ -152,7 +155,8 @@ nlohmann::json toJson(const ImportedLoop& loop, const WhatIf& w)
     j["rows"] = nlohmann::json::array();
     for (const WhatIfRow& r : w.rows) {
         j["rows"].push_back({ { "style", r.style }, { "n", r.n > 0 ? nlohmann::json(r.n) : nullptr },
-            { "step_ms", r.stepMs }, { "tax_pct", r.taxPct } });
+            { "step_ms", r.stepMs }, { "tax_pct", r.taxPct }, { "tax_low_pct", r.taxLowPct },
+            { "tax_high_pct", r.taxHighPct } });
     }
     return j;
 }
@@ -164,7 +168,10 @@ nlohmann::json toJson(const TraceReport& report, const ImportedLoop& loop, const
     return j;
 }
 
-std::string traceSummaryFileName(const std::string& tracePath) { return "trace-summary-" + stemOf(tracePath) + ".json"; }
+std::string traceSummaryFileName(const std::string& tracePath)
+{
+    return "trace-summary-" + stemOf(tracePath) + ".json";
+}
 
 TraceSummaryNames traceSummaryFileNames(const std::vector<std::string>& tracePaths)
 {
@@ -197,6 +204,7 @@ TraceSummaryNames traceSummaryFileNames(const std::vector<std::string>& tracePat
         }
         for (size_t depth = 1; depth <= deepest; ++depth) {
             std::vector<std::string> labels;
+            labels.reserve(folders.size());
             for (const auto& f : folders)
                 labels.push_back(folderLabel(f, depth));
             if (std::set<std::string>(labels.begin(), labels.end()).size() < labels.size())
@@ -215,8 +223,8 @@ TraceSummaryNames traceSummaryFileNames(const std::vector<std::string>& tracePat
     for (size_t i = 0; i < out.names.size(); ++i) {
         const auto [at, fresh] = first.emplace(out.names[i], i);
         if (!fresh) {
-            out.problem = "the summaries of '" + tracePaths[at->second] + "' and '" + tracePaths[i]
-                + "' would both be " + out.names[i] + ": rename one of the files";
+            out.problem = "the summaries of '" + tracePaths[at->second] + "' and '" + tracePaths[i] + "' would both be "
+                + out.names[i] + ": rename one of the files";
             return out;
         }
     }

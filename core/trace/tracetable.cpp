@@ -1,6 +1,7 @@
 #include "core/trace/tracetable.h"
 
 #include "core/analysis/explanation.h"
+#include "core/config/configerror.h"
 #include "core/text/format.h"
 #include "core/trace/traceexplanation.h"
 #include "core/text/textwrap.h"
@@ -98,7 +99,7 @@ std::string formatSiteTable(const TraceReport& r)
 
 std::string formatTraceReport(const TraceReport& r)
 {
-    std::string title = r.source.file;
+    std::string title = printable(r.source.file); // a file name may hold an escape sequence
     std::string about;
     for (const std::string& part :
         { r.source.device, r.source.cudaVersion ? "CUDA " + *r.source.cudaVersion : std::string(),
@@ -112,11 +113,17 @@ std::string formatTraceReport(const TraceReport& r)
     std::string out = title.size() + 1 + about.size() <= size_t(columns)
         ? title + (about.empty() ? "" : " " + about) + "\n"
         : title + "\n" + (about.empty() ? "" : "  " + about + "\n");
-    out += "\n" + formatStepTable(r) + "\n" + formatSiteTable(r) + "\n";
+    // A trace that holds what cannot happen gets no tables: each of their figures stands on it.
+    if (r.impossible.empty())
+        out += "\n" + formatStepTable(r) + "\n" + formatSiteTable(r) + "\n";
+    else
+        out += "\n";
     const TraceRegime& g = r.regime;
-    out += wrapped("regime " + g.label + ": D " + formatMs(g.dMs) + " ms, G " + formatMs(g.gMs) + " ms, H "
-            + formatMs(g.hMs) + " ms per step",
-        columns);
+    if (!g.label.empty()) {
+        out += wrapped("regime " + g.label + ": D " + formatMs(g.dMs) + " ms, G " + formatMs(g.gMs) + " ms, H "
+                + formatMs(g.hMs) + " ms per step",
+            columns);
+    }
     // The words are the app's (explainTrace): the regime, the tax, the worst site and what to try.
     const TraceExplanation e = explainTrace(r);
     for (const std::string& p : e.paragraphs())
@@ -128,10 +135,15 @@ std::string formatTraceReport(const TraceReport& r)
 
 std::string formatRankLine(const TraceReport& r)
 {
-    const std::string rank = r.source.rank ? "rank " + std::to_string(*r.source.rank) : r.source.file;
-    std::string line = rank + ": " + std::to_string(r.steps.size()) + " step" + (r.steps.size() == 1 ? "" : "s") + ", "
-        + formatMs(r.meanStepMs) + " ms/step, " + formatNumber("%.2f", r.regime.syncsPerStep) + " syncs/step, tax "
-        + pct(r.taxPct) + ", " + r.regime.label;
+    const std::string rank = r.source.rank ? "rank " + std::to_string(*r.source.rank) : printable(r.source.file);
+    std::string line = rank + ": " + std::to_string(r.steps.size()) + " step" + (r.steps.size() == 1 ? "" : "s") + ", ";
+    if (!r.impossible.empty())
+        line += "events that cannot happen (see its notes)";
+    else if (r.regime.label.empty())
+        line += formatMs(r.meanStepMs) + " ms/step, no GPU work";
+    else
+        line += formatMs(r.meanStepMs) + " ms/step, " + formatNumber("%.2f", r.regime.syncsPerStep)
+            + " syncs/step, tax " + pct(r.taxPct) + ", " + r.regime.label;
     return wrapped(line, columns);
 }
 

@@ -34,3 +34,33 @@ foreach(line IN LISTS lines)
     endif()
 endforeach()
 message(STATUS "journal kept ${blocks} blocks after SIGKILL")
+
+# The killed run read back: its folder and its journal open as results rebuilt from the blocks,
+# marked as such, its stale lock told from a live one; diff and simulate read it as a results file.
+foreach(given ${WORK} ${WORK}/journal.jsonl)
+    execute_process(COMMAND ${RUNNER} show ${given} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    string(FIND "${out}" "tiny_mlp" table)
+    string(FIND "${err}" "rebuilt from ${WORK}/journal.jsonl: the run wrote no results.json" rebuilt)
+    string(FIND "${err}" "is no longer running: the run was killed or crashed" stale)
+    string(FIND "${out}" "(killed)" killed)
+    if(NOT rc EQUAL 0 OR table EQUAL -1 OR rebuilt EQUAL -1 OR stale EQUAL -1 OR killed EQUAL -1)
+        message(FATAL_ERROR "show ${given}: exit ${rc}; expected 0, the table, its group killed and a note "
+                            "naming the journal and the stale lock\n${out}\n${err}")
+    endif()
+endforeach()
+execute_process(COMMAND ${RUNNER} diff ${WORK} ${WORK}/journal.jsonl RESULT_VARIABLE rc OUTPUT_VARIABLE out
+    ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "diff of a killed run with itself: exit ${rc}\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${RUNNER} simulate ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "simulate on a killed run's folder: exit ${rc}\n${out}\n${err}")
+endif()
+# A new run into it is refused as before (its blocks are kept), saying the earlier run was killed.
+execute_process(COMMAND ${RUNNER} run ${DATA}/configs/long-cpu.yaml --out ${WORK} RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${err}" "no longer running" stale)
+if(NOT rc EQUAL 2 OR stale EQUAL -1)
+    message(FATAL_ERROR "a run into a killed run's folder: exit ${rc}; expected 2 naming the stale lock\n${err}")
+endif()

@@ -47,3 +47,22 @@ execute_process(COMMAND ${RUNNER} sweep --d-ms 0 --l-us 0 --k 1 --steps-per-bloc
 if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/low.csv)
     message(FATAL_ERROR "sweep at the lower bounds: exit ${rc}\n${out}${err}")
 endif()
+
+# Each option within its bound, yet together more launches per point than a sweep gets through in
+# reasonable time (a million launches a step, 100000 steps a block ran for hours without a word):
+# refused at once, saying what to lower, with no CSV.
+file(REMOVE ${WORK}/sweep.csv)
+execute_process(COMMAND ${RUNNER} sweep --k 1000000 --steps-per-block 100000 --out ${WORK}/sweep.csv
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+string(FIND "${err}" "--k 1000000 x --steps-per-block 100000 = 1e+11 launches per point; expected at most 1e+08" at)
+if(NOT rc EQUAL 2 OR at EQUAL -1 OR EXISTS ${WORK}/sweep.csv)
+    message(FATAL_ERROR "sweep of 1e11 launches per point: exit ${rc}, expected 2 and the bound, no CSV\n${out}${err}")
+endif()
+
+# A long sweep says how far it is, with the time left: plain lines when stderr is not a terminal.
+execute_process(COMMAND ${RUNNER} sweep --k 1000 --steps-per-block 1000 --out ${WORK}/long.csv
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+string(REGEX MATCH "progress: +[0-9]+%, [^\n]* elapsed, ETA [^\n]*, h [0-9.]+ ms" line "${err}")
+if(NOT rc EQUAL 0 OR NOT line OR NOT EXISTS ${WORK}/long.csv)
+    message(FATAL_ERROR "a long sweep: exit ${rc}, no progress line on stderr\n${err}")
+endif()

@@ -54,3 +54,29 @@ string(FIND "${err}" "no-such-folder: not a folder" at)
 if(NOT rc EQUAL 2 OR at EQUAL -1)
     message(FATAL_ERROR "--watch of a missing folder: exit ${rc} (expected 2)\n${out}\n${err}")
 endif()
+
+# A FIFO with no writer would block the reader's open for good, deaf to Ctrl-C: refused at once as
+# not a regular file.
+execute_process(COMMAND mkfifo ${WORK}/fifo.pt.trace.json RESULT_VARIABLE made)
+if(made EQUAL 0)
+    execute_process(COMMAND ${RUNNER} trace ${WORK}/fifo.pt.trace.json
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+    string(FIND "${err}" "fifo.pt.trace.json: is a FIFO, not a regular file" at)
+    if(NOT rc EQUAL 2 OR at EQUAL -1)
+        message(FATAL_ERROR "a FIFO: exit ${rc} (expected 2 and 'is a FIFO')\n${out}\n${err}")
+    endif()
+endif()
+
+# --timeout that never comes (NaN, infinity) or is not a time is refused, not watched for ever.
+foreach(case IN ITEMS "nan|expected a number, found 'nan'" "inf|expected a number, found 'inf'"
+        "0|0 is out of range; expected 0.001 to 1e+06" "-5|-5 is out of range; expected 0.001 to 1e+06")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 value)
+    list(GET parts 1 expected)
+    execute_process(COMMAND ${RUNNER} trace --watch ${WORK} --timeout ${value}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+    string(FIND "${err}" "--timeout: ${expected}" at)
+    if(NOT rc EQUAL 2 OR at EQUAL -1)
+        message(FATAL_ERROR "--timeout ${value}: exit ${rc} (expected 2 and '--timeout: ${expected}')\n${out}\n${err}")
+    endif()
+endforeach()

@@ -24,3 +24,37 @@ foreach(trace ${traces})
         message(FATAL_ERROR "${stem}: rank ${rank}")
     endif()
 endforeach()
+
+# Two inputs of one stem (the same trace name in two runs' folders): each summary takes the folder
+# that tells it apart, and stderr says so; none overwrites the other.
+set(h200 ${DATA}/traces/torch-2.11-h200)
+file(REMOVE_RECURSE ${WORK}/same)
+file(MAKE_DIRECTORY ${WORK}/same/A ${WORK}/same/B)
+file(COPY_FILE ${h200}/tiny_mlp-item.pt.trace.json.gz ${WORK}/same/A/x.pt.trace.json.gz)
+file(COPY_FILE ${h200}/tiny_mlp-none.pt.trace.json.gz ${WORK}/same/B/x.pt.trace.json.gz)
+execute_process(COMMAND ${RUNNER} trace ${WORK}/same/A/x.pt.trace.json.gz ${WORK}/same/B/x.pt.trace.json.gz
+        --out ${WORK}/same/out
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+string(FIND "${err}" "2 traces share the stem 'x'" said)
+if(NOT rc EQUAL 0 OR said EQUAL -1)
+    message(FATAL_ERROR "two inputs of one stem: exit ${rc}, or not said:\n${err}")
+endif()
+foreach(folder A B)
+    set(summary ${WORK}/same/out/trace-summary-${folder}-x.json)
+    if(NOT EXISTS ${summary})
+        message(FATAL_ERROR "no ${summary}:\n${err}")
+    endif()
+    file(READ ${summary} json)
+    string(JSON file GET "${json}" source file)
+    if(NOT file STREQUAL "${WORK}/same/${folder}/x.pt.trace.json.gz")
+        message(FATAL_ERROR "${summary} is the summary of ${file}")
+    endif()
+endforeach()
+# One file given twice cannot have two summaries: refused before the folder is made.
+execute_process(COMMAND ${RUNNER} trace ${WORK}/same/A/x.pt.trace.json.gz ${WORK}/same/A/../A/x.pt.trace.json.gz
+        --out ${WORK}/same/twice
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+string(FIND "${err}" "one file given twice" said)
+if(NOT rc EQUAL 2 OR said EQUAL -1 OR EXISTS ${WORK}/same/twice)
+    message(FATAL_ERROR "one file twice: exit ${rc} (expected 2, and no ${WORK}/same/twice):\n${err}")
+endif()

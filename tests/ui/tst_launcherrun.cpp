@@ -2,7 +2,7 @@
 // progress lines drive the progress bar, Stop reaches the ranks, and the results open as a file would.
 #include "core/config/configloader.h"
 #include "core/config/presets.h"
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 #include "ui/configpanel.h"
 #include "ui/launcherrun.h"
 #include "ui/mainwindow.h"

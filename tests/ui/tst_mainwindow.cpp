@@ -11,6 +11,7 @@
 #include "ui/mainwindow.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
+#include "ui/trace/tracefiles.h"
 
 #include "testfiles.h"
 #include <QAbstractItemModelTester>
@@ -18,6 +19,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QUrl>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -327,9 +329,17 @@ private Q_SLOTS:
         // The cut-off row is left out; the whole one shows.
         QVERIFY(w.stepChart()->history() != nullptr);
         QCOMPARE(w.stepChart()->history()->totalSteps(), uint64_t(1));
-        // Its folder opens as the same run.
+        // Its folder opens as the same run, with the steps.csv in it; and a folder or a journal given
+        // to the app (its command line, a drop, Recent) opens as results, not as a config.
         QVERIFY2(w.openResults(dir.path(), &error), qPrintable(error));
         QVERIFY(w.shownResult().stopped);
+        QVERIFY(w.stepChart()->history() != nullptr);
+        QVERIFY(opensAsResults(dir.path()));
+        QVERIFY(opensAsResults(dir.filePath(QStringLiteral("journal.jsonl"))));
+        QVERIFY(!opensAsResults(QStringLiteral(SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200")));
+        QVERIFY(isProbeRunFolder(QStringLiteral(SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200")));
+        QVERIFY(w.openDropped({ QUrl::fromLocalFile(dir.path()) }));
+        QTRY_VERIFY(w.shownResult().stopped);
     }
 
     void experimentYamlRoundTripsThroughTheWindow()

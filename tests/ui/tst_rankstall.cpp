@@ -2,7 +2,7 @@
 // results.json of `synctax-run run ddp-cpu` with each rank's rank-K/steps.csv beside it
 // (tests/data/results/README.md). Expected values are read in the test straight from those CSV
 // files (split here, not by the app's reader) and from the loaded results' rank cells.
-#include "core/files/resultsloader.h"
+#include "core/results/resultsloader.h"
 #include "ui/charts/rankstallchart.h"
 #include "ui/mainwindow.h"
 #include "ui/results/ranksmodel.h"

@@ -1,6 +1,6 @@
 // The Trace view's parts over a hand-built two-rank trace (tracefixtures.h): its models, the
 // merge of a watched rank's files, the explanation, the timeline's sync marks and the CSV export.
-#include "core/analysis/traceexplanation.h"
+#include "core/trace/traceexplanation.h"
 #include "ui/charts/tracequeuechart.h"
 #include "ui/trace/tablecsv.h"
 #include "ui/trace/traceexplanation.h"
@@ -10,6 +10,7 @@
 #include "ui/trace/tracetimeline.h"
 #include "ui/trace/traceview.h"
 
+#include "legendcheck.h"
 #include "testfiles.h"
 #include "tracefixtures.h"
 
@@ -21,6 +22,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace synctax;
@@ -176,17 +178,48 @@ private Q_SLOTS:
         chart.setReport(&report);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        QStringList named;
-        for (QLegendMarker* m : chart.chart()->legend()->markers()) {
-            if (m->isVisible())
-                named << m->label();
-        }
+        const QStringList named = chart.legendLabels();
         QCOMPARE(named.size(), 4);
         for (const char* deepest : { "stream 9 ", "stream 8 ", "stream 7 " })
             QVERIFY2(named.join(',').contains(deepest), qPrintable(named.join(',')));
+        // Whole, each its own, in the side panel's width: not "lag: launch ahead of its GP…".
+        QCoreApplication::processEvents();
+        const QStringList problems = legendProblems(chart);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+        QVERIFY(named.contains(QStringLiteral("lag: launch ahead of its GPU work (ms)")));
         chart.setReport(nullptr);
         QCOMPARE(chart.streamSeriesCount(), 0);
         QVERIFY(!chart.placeholder().isEmpty());
+    }
+
+    // Both say "time in the trace": the queue chart's axis starts where the timeline's ruler does
+    // and spans what it spans, though the queue changes only in the middle of the trace.
+    void queueChartReadsTimeFromTheTimelinesZero()
+    {
+        auto files = std::make_shared<TraceFiles>();
+        TraceFile f = rankFile(0);
+        f.report.queues[0].points.clear();
+        for (int i = 10; i <= 20; ++i)
+            f.report.queues[0].points.push_back({ baseNs + i * ms, i % 3 });
+        f.report.lag = { { baseNs + 10 * ms, 0.5 }, { baseNs + 20 * ms, 1.0 } };
+        files->push_back(std::move(f));
+        TraceView view;
+        view.resize(1600, 1000);
+        view.setFiles(files);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.timeline()->firstNs(), baseNs);
+        QCOMPARE(view.timeline()->lastNs(), baseNs + 30 * ms);
+        TraceQueueChart* chart = view.queueChart();
+        auto* axis = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).first());
+        QVERIFY(axis);
+        QCOMPARE(axis->min(), 0.0);
+        QCOMPARE(axis->max(), 30.0);
+        for (QAbstractSeries* s : chart->chart()->series()) {
+            const auto* line = static_cast<QLineSeries*>(s);
+            QVERIFY2(line->count() > 0, qPrintable(line->name()));
+            QCOMPARE(line->at(0).x(), 10.0);
+        }
     }
 
     void timelineScrollsItsLanesAndIsNoTallerThanThem()
@@ -262,6 +295,25 @@ private Q_SLOTS:
         QFile sites(dir.filePath("trace-sites-rank0.csv"));
         QVERIFY(sites.open(QIODevice::ReadOnly));
         QVERIFY(sites.readAll().contains("aten::item,train.py(87): <module>,1,4,0.8,8\n"));
+    }
+
+    void exportsTwoFilesOfOneNameAsTwoSummaries()
+    {
+        // The same file name in two runs' folders: each summary takes its folder's name, as
+        // synctax-run trace names them, and neither overwrites the other.
+        auto files = std::make_shared<TraceFiles>();
+        files->push_back(rankFile(0));
+        files->push_back(rankFile(1));
+        files->back().path = "/other/rank0.pt.trace.json";
+        TraceView view;
+        view.setFiles(files);
+        QTemporaryDir dir;
+        QStringList written;
+        QString error;
+        QVERIFY2(view.exportTables(dir.path(), &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 6);
+        for (const char* name : { "trace-summary-traces-rank0.json", "trace-summary-other-rank0.json" })
+            QVERIFY2(written.contains(dir.filePath(QString::fromLatin1(name))), qPrintable(written.join(' ')));
     }
 };
 

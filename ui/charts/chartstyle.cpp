@@ -42,10 +42,22 @@ QColor styleColor(const QString& style)
         return QColor(20, 20, 20);
     if (style == QLatin1String(aaControlStyle()) || style == QLatin1String(observerControlStyle()))
         return QColor(130, 130, 130);
-    // Tableau 10 plus two: distinct for the catalog's eleven non-baseline styles.
-    static const std::array<QColor, 12> palette { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0xe15759),
-        QColor(0x76b7b2), QColor(0x59a14f), QColor(0xedc948), QColor(0xb07aa1), QColor(0xff9da7), QColor(0x9c755f),
-        QColor(0x499894), QColor(0x86bcb6), QColor(0xd37295) };
+    // One colour per style of the catalog after the baseline, in its order, chosen from Kelly's and
+    // Paul Tol's palettes to lie far apart in CIELAB (a distance of 35 or more between any two, the
+    // baseline's black and the control's grey included) and dark enough to read on white.
+    static const std::array<QColor, 11> palette {
+        QColor(0x0077bb), // item: blue
+        QColor(0x66ccee), // item_every_n: cyan
+        QColor(0x228833), // gpu_accumulate: green
+        QColor(0xccbb44), // progress_bar: olive
+        QColor(0xf38400), // progress_bar_postfix: orange
+        QColor(0x882d17), // progress_bar_postfix_every_n: brown
+        QColor(0xee3377), // print_every_step: magenta
+        QColor(0xff9da7), // writer_flush_every_step: pink
+        QColor(0x332288), // metrics_item_each: indigo
+        QColor(0x875692), // metrics_stacked: purple
+        QColor(0x009988), // deferred_async: teal
+    };
     const std::string name = style.toStdString();
     const auto& catalog = styleCatalog();
     // The catalog starts with the baseline, which has its own colour.

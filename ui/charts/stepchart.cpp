@@ -5,6 +5,7 @@
 #include "ui/charts/axisrange.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
+#include "ui/charts/fittedlegend.h"
 
 #include <QLegend>
 #include <QLineSeries>
@@ -27,12 +28,13 @@ StepChart::StepChart(QWidget* parent)
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
     chart()->setTitle(tr("Step time"));
-    // Up to thirteen style names: a column on the right keeps them whole, where a row would cut them.
-    chart()->legend()->setAlignment(Qt::AlignRight);
+    // Up to thirteen style names: in as many columns as the chart's height needs, where Qt Charts'
+    // own column would cut the last ones on a short dock.
+    chart()->legend()->hide();
+    m_legend = new FittedLegend(chart(), Qt::AlignRight);
     QFont legendFont = chart()->legend()->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
-    chart()->legend()->setFont(legendFont);
-    chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_legend->setFont(legendFont);
     setPlaceholder(tr("No run yet."));
 }
 
@@ -57,6 +59,8 @@ void StepChart::resizeEvent(QResizeEvent* event)
     ChartPanel::resizeEvent(event);
     refresh();
 }
+
+void StepChart::adaptToPlotArea() { m_legend->layOut(); }
 
 std::vector<uint32_t> StepChart::groupCells() const
 {
@@ -97,6 +101,10 @@ void StepChart::rebuildSeries(const std::vector<uint32_t>& cells)
         series->attachAxis(m_axisY);
         m_lines.push_back({ cell, series });
     }
+    std::vector<FittedLegend::Entry> entries;
+    for (const Line& line : m_lines)
+        entries.push_back({ line.series->name(), line.series->pen() });
+    m_legend->setEntries(std::move(entries));
 }
 
 void StepChart::refresh()

@@ -12,6 +12,7 @@ class QValueAxis;
 
 namespace synctax {
 
+class FittedLegend;
 class RunHistory;
 
 // Host step time of every style of one model and mode (at one point of a sweep), step by step,
@@ -33,6 +34,7 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void adaptToPlotArea() override;
 
 private:
     struct Line {
@@ -43,6 +45,7 @@ private:
     };
 
     std::vector<uint32_t> groupCells() const;
+
     void rebuildSeries(const std::vector<uint32_t>& cells);
 
     const RunHistory* m_history = nullptr;
@@ -51,6 +54,7 @@ private:
     std::vector<Line> m_lines;
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
+    FittedLegend* m_legend = nullptr;
     uint64_t m_drawnVersion = 0;
     int m_drawnWidth = 0;
     uint32_t m_drawnRunId = 0;

@@ -3,10 +3,11 @@
 #include "core/trace/tracereport.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
+#include "ui/charts/fittedlegend.h"
 
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
+#include <QStringList>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -49,8 +50,28 @@ TraceQueueChart::TraceQueueChart(QWidget* parent)
     setNiceRange(m_axisX, 0, 1, false);
     setNiceRange(m_axisDepth, 0, 2, true, 1);
     setNiceRange(m_axisLag, 0, 1, true);
+    // Whole names in rows under the plot: the side panel is too narrow for Qt Charts' one row.
+    chart()->legend()->hide();
+    m_legend = new FittedLegend(chart(), Qt::AlignBottom);
     setPlaceholder(tr("No trace yet."));
 }
+
+void TraceQueueChart::setTimeSpan(std::int64_t firstNs, std::int64_t lastNs)
+{
+    m_spanFirst = firstNs;
+    m_spanLast = lastNs;
+    m_drawnWidth = -1;
+}
+
+QStringList TraceQueueChart::legendLabels() const
+{
+    QStringList labels;
+    for (int i = 0; i < m_legend->entryCount(); ++i)
+        labels << m_legend->label(i);
+    return labels;
+}
+
+void TraceQueueChart::adaptToPlotArea() { m_legend->layOut(); }
 
 void TraceQueueChart::setReport(const TraceReport* report)
 {
@@ -77,9 +98,12 @@ void TraceQueueChart::refresh()
     }
     m_streams.clear();
     m_lag->clear();
+    m_legend->setEntries({ { m_lag->name(), m_lag->pen() } });
     if (!m_report || (m_report->queues.empty() && m_report->lag.empty())) {
         setPlaceholder(
             m_report ? tr("The trace has no launch joined to GPU work: no queue to draw.") : tr("No trace yet."));
+        if (m_report && m_spanFirst < m_spanLast)
+            setNiceRange(m_axisX, 0, double(m_spanLast - m_spanFirst) / 1e6, false);
         return;
     }
     setPlaceholder(QString());
@@ -94,6 +118,10 @@ void TraceQueueChart::refresh()
     for (const LagPoint& l : m_report->lag) {
         origin = std::min(origin, l.ns);
         end = std::max(end, l.ns);
+    }
+    if (m_spanFirst < m_spanLast) {
+        origin = m_spanFirst;
+        end = m_spanLast;
     }
     auto ms = [origin](std::int64_t ns) { return double(ns - origin) / 1e6; };
     int maxDepth = 1;
@@ -124,10 +152,12 @@ void TraceQueueChart::refresh()
         byDepth[i] = i;
     std::stable_sort(byDepth.begin(), byDepth.end(),
         [&](size_t a, size_t b) { return m_report->queues[a].max > m_report->queues[b].max; });
-    for (size_t k = 3; k < byDepth.size(); ++k) {
-        for (QLegendMarker* marker : chart()->legend()->markers(m_streams[byDepth[k]]))
-            marker->setVisible(false);
-    }
+    byDepth.resize(std::min<size_t>(byDepth.size(), 3));
+    std::sort(byDepth.begin(), byDepth.end());
+    std::vector<FittedLegend::Entry> entries { { m_lag->name(), m_lag->pen() } };
+    for (size_t i : byDepth)
+        entries.push_back({ m_streams[i]->name(), m_streams[i]->pen() });
+    m_legend->setEntries(std::move(entries));
     std::vector<SamplePoint> lag;
     lag.reserve(m_report->lag.size());
     double maxLag = 0;

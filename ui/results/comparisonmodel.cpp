@@ -165,7 +165,10 @@ QString ComparisonModel::cellText(const CellResult& c) const
         return time + QStringLiteral("  baseline");
     if (!c.overheadPct)
         return time;
-    QString text = time + QStringLiteral("  ") + qs(formatOverhead(*c.overheadPct));
+    // The overhead alone: it is paired round by round with the baseline, so a style's own mean
+    // beside it could read the other way (its tooltip has the mean); and three models fit beside
+    // the charts.
+    QString text = qs(formatOverhead(*c.overheadPct));
     if (m_showPredictions && c.prediction)
         text += QString::asprintf("  pred %+.1f%%", c.prediction->overheadPct);
     return text;

@@ -1,8 +1,12 @@
 #include "ui/trace/tracefiles.h"
 
+#include "core/trace/probefolder.h"
+
 #include "core/results/resultsloader.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cctype>
 
@@ -12,6 +16,23 @@ bool hasJsonSuffix(const QString& path)
 {
     return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive);
+}
+
+bool isProbeRunFolder(const QString& path) { return isProbeFolder(path.toStdString()); }
+
+bool opensAsResults(const QString& path)
+{
+    if (hasJsonSuffix(path) || path.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive))
+        return true;
+    const QDir dir(path);
+    return QFileInfo(path).isDir() && !isProbeRunFolder(path)
+        && (dir.exists(QStringLiteral("results.json")) || dir.exists(QStringLiteral("journal.jsonl")));
+}
+
+QString resultsFolderOf(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir() ? info.absoluteFilePath() : info.absolutePath();
 }
 
 namespace {

@@ -56,6 +56,7 @@ TraceReport mergeTraceReports(const std::vector<const TraceReport*>& parts)
         merged.regime.hMs += part->regime.hMs * steps;
         merged.regime.syncsPerStep += part->regime.syncsPerStep * steps;
         merged.notes.insert(merged.notes.end(), part->notes.begin(), part->notes.end());
+        merged.impossible.insert(merged.impossible.end(), part->impossible.begin(), part->impossible.end());
     }
     const double steps = double(merged.steps.size());
     merged.meanStepMs = steps > 0 ? stepMs / steps : 0;
@@ -87,7 +88,9 @@ TraceReport mergeTraceReports(const std::vector<const TraceReport*>& parts)
         merged.regime.hMs /= steps;
         merged.regime.syncsPerStep /= steps;
     }
-    merged.regime.label = classifyRegime(merged.regime.dMs, merged.regime.gMs, merged.regime.hMs * 1000.0);
+    // No GPU work, or a part that cannot be right: no regime (analyseTrace leaves it empty too).
+    if (merged.regime.gMs > 0 && merged.impossible.empty())
+        merged.regime.label = classifyRegime(merged.regime.dMs, merged.regime.gMs, merged.regime.hMs * 1000.0);
     merged.regime.sentence
         = parts.back()->regime.label == merged.regime.label ? parts.back()->regime.sentence : std::string();
     return merged;

@@ -40,6 +40,9 @@ public:
     void fitAll();
     void zoom(double factor, std::int64_t anchorNs);
     std::int64_t viewStartNs() const { return m_viewStart; }
+    // The span of every rank's events; the ruler reads 0 ms at its first.
+    std::int64_t firstNs() const { return m_first; }
+    std::int64_t lastNs() const { return m_last; }
     std::int64_t viewEndNs() const { return m_viewEnd; }
 
     // The ruler, every rank's header and lanes: the height at which nothing scrolls.

@@ -68,6 +68,9 @@ TraceView::TraceView(QWidget* parent)
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
     bottom->setStretchFactor(2, 2);
+    // 3:2:2 from the start, not only of the space beyond each pane's size hint: the what-if's table
+    // would otherwise take the width the step table's columns need.
+    bottom->setSizes({ 3000, 2000, 2000 });
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_timeline);
     split->addWidget(bottom);
@@ -172,7 +175,7 @@ void TraceView::updateWhatIfSources()
         for (const TraceFile* f : r->files) {
             const QString name = QFileInfo(QString::fromStdString(f->path)).fileName();
             const bool named = r->number.has_value() && m_ranks.size() > 1;
-            sources.push_back({ named ? tr("%1 · %2").arg(r->label, name) : name, f->loop });
+            sources.push_back({ named ? tr("%1 · %2").arg(r->label, name) : name, f->loop, f->probe });
         }
     }
     m_whatIf->setSources(std::move(sources));
@@ -296,6 +299,8 @@ void TraceView::showCurrent()
     what << tr("sync tax %1%").arg(QString::fromStdString(formatNumber("%.1f", r.merged.taxPct)));
     m_header->setText(what.join(QStringLiteral(" · ")));
     m_explanation->setHtml(QStringLiteral("<h3>%1</h3>").arg(r.label.toHtmlEscaped()) + traceExplanation(r.merged));
+    // Both charts of the trace read time from the same zero.
+    m_queueChart->setTimeSpan(m_timeline->firstNs(), m_timeline->lastNs());
     m_queueChart->setReport(&r.merged);
 }
 
@@ -325,6 +330,18 @@ QStringList TraceView::files() const
 
 bool TraceView::exportTables(const QString& dir, QStringList* written, QString* error)
 {
+    // trace-summary.json as synctax-run trace --out names it: one file alone, else one per file by
+    // its stem, told apart by folder where stems meet; named before anything is written.
+    std::vector<std::string> paths;
+    for (const QString& f : this->files())
+        paths.push_back(f.toStdString());
+    const TraceSummaryNames summaries
+        = paths.size() == 1 ? TraceSummaryNames { { "trace-summary.json" }, {}, {} } : traceSummaryFileNames(paths);
+    if (!summaries.problem.empty()) {
+        if (error)
+            *error = QString::fromStdString(summaries.problem);
+        return false;
+    }
     const QDir out(dir);
     QStringList files;
     for (size_t i = 0; i < m_ranks.size(); ++i) {
@@ -345,17 +362,14 @@ bool TraceView::exportTables(const QString& dir, QStringList* written, QString* 
             files << path;
         }
     }
-    // trace-summary.json as synctax-run trace --out writes it: one file alone, else one per file named by it.
-    const QStringList traces = this->files();
     // Each file's what-if as the panel shows it: its loop calibrated to the Phases field, at the
     // slider's host work.
     ImportedLoop notPrepared;
     notPrepared.reason = "no replay prepared for this file";
+    size_t next = 0; // files() lists them in this order
     for (const auto& r : m_ranks) {
         for (const TraceFile* f : r->files) {
-            const std::string name
-                = traces.size() == 1 ? std::string("trace-summary.json") : traceSummaryFileName(f->path);
-            const QString path = out.filePath(QString::fromStdString(name));
+            const QString path = out.filePath(QString::fromStdString(summaries.names.at(next++)));
             try {
                 const ImportedLoop loop = f->loop ? m_whatIf->calibrated(*f->loop) : notPrepared;
                 writeTraceSummary(path.toStdString(), f->report, loop, m_whatIf->whatIfOf(loop));

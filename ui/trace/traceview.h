@@ -57,8 +57,9 @@ public:
 
     // Per rank, trace-steps.csv and trace-sites.csv (-rankN before .csv when there are several).
     // Beside them trace-summary.json (writeTraceSummary), named as synctax-run trace --out names it:
-    // trace-summary.json for one file, trace-summary-<stem>.json for each of several; each file's
-    // what-if at the host work the panel's slider shows.
+    // trace-summary.json for one file, trace-summary-<stem>.json for each of several (with folder
+    // names where stems meet: traceSummaryFileNames); each file's what-if at the host work the
+    // panel's slider shows. False, with nothing written, where one file is there twice.
     bool exportTables(const QString& dir, QStringList* written, QString* error);
 
 private:

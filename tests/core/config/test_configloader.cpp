@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace synctax;
 
@@ -255,4 +256,31 @@ TEST(ConfigLoader, DistributedIsReadWithItsDefaults)
         "t.yaml");
     ASSERT_TRUE(written.config) << written.errors.front().message;
     EXPECT_EQ(*written.config->distributed, (DistributedSpec { CollectiveBackend::Nccl, 4, SyncOn::All, 5.0 }));
+}
+
+TEST(ConfigLoader, ASymlinkLoopIsSaidAsOne)
+{
+    const std::filesystem::path loop = std::filesystem::temp_directory_path() / "synctax-test-config-loop.yaml";
+    std::filesystem::remove(loop);
+    std::filesystem::create_symlink(loop, loop);
+    const ConfigLoadResult r = loadConfigOrPreset(loop.string());
+    std::filesystem::remove(loop);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(
+        r.errors[0].format(), loop.string() + ": cannot open the file for reading (Too many levels of symbolic links)");
+}
+
+TEST(ConfigLoader, AMinBlocksAboveBlocksIsRefusedOnlyWhereSomeoneWroteIt)
+{
+    // Written back from a run (results.json, the runner's copy after its options), every key is
+    // there, defaults too: min_blocks 10 over blocks 3 is the default, not a mistake.
+    const std::string text = "synctax: 1\nmodels: [tiny_mlp]\nstyles: [item]\nblocks: 3\nmin_blocks: 10\n";
+    EXPECT_TRUE(loadConfigText(text, "results.json /config").config);
+}
+
+TEST(ConfigErrors, ControlCharactersAreEscaped)
+{
+    const ConfigError e { "a\x1b[2Jb.yaml", 1, 2, "found 'x\ry'" };
+    EXPECT_EQ(e.format(), "a\\x1b[2Jb.yaml:1:2: found 'x\\x0dy'");
+    EXPECT_EQ(printable("tab\there"), "tab\\x09here");
 }

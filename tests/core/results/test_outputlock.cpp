@@ -153,3 +153,43 @@ TEST_F(OutputFolderTest, AClaimRefusesAHeldFolderEarlierResultsAndUnwritableOutp
     EXPECT_EQ(unwritable.refusal, FolderClaim::Refusal::Unwritable);
     EXPECT_EQ(unwritable.why, "cannot write '" + (dir / "trace.json").string() + "': it is a folder");
 }
+
+TEST_F(OutputFolderTest, ALockFileIsToldHeldOrStale)
+{
+    EXPECT_EQ(OutputLock::inspect(dir.string()).kind, OutputLock::State::Kind::None);
+    EXPECT_EQ(OutputLock::describe(OutputLock::inspect(dir.string())), "");
+    // What SIGKILL leaves: the file naming a process that is gone, and no lock on it.
+    std::ofstream(lockFile()) << "pid 999999999, started 2024-05-01T12:00:00Z\n";
+    const OutputLock::State stale = OutputLock::inspect(dir.string());
+    EXPECT_EQ(stale.kind, OutputLock::State::Kind::Stale);
+    EXPECT_EQ(OutputLock::describe(stale),
+        "its lock (.synctax-run.lock) is stale: pid 999999999, started 2024-05-01T12:00:00Z is no longer running");
+    // A live process whose lock it is not (this one's pid, no lock taken): stale too, said so.
+    std::ofstream(lockFile()) << "pid " << getpid() << ", started 2024-05-01T12:00:00Z\n";
+    EXPECT_EQ(OutputLock::inspect(dir.string()).kind, OutputLock::State::Kind::Stale);
+    EXPECT_NE(OutputLock::describe(OutputLock::inspect(dir.string())).find("that pid is another process now"),
+        std::string::npos);
+    std::string why;
+    auto held = OutputLock::acquire(dir.string(), "pid 4242, started 2024-05-01T12:00:00Z", &why);
+    ASSERT_TRUE(held) << why;
+    const OutputLock::State state = OutputLock::inspect(dir.string());
+    EXPECT_EQ(state.kind, OutputLock::State::Kind::Held);
+    EXPECT_EQ(
+        OutputLock::describe(state), "its lock is held by a run still going (pid 4242, started 2024-05-01T12:00:00Z)");
+    // Asking took no lock that stays: the folder is still its holder's alone.
+    EXPECT_FALSE(OutputLock::acquire(dir.string(), "pid 1, started now", &why));
+}
+
+TEST_F(OutputFolderTest, AClaimOnAKilledRunsFolderSaysSo)
+{
+    std::ofstream(dir / "journal.jsonl") << "{}\n";
+    std::ofstream(lockFile()) << "pid 999999999, started 2024-05-01T12:00:00Z\n";
+    const FolderClaim refused = claimOutputFolder(dir.string(), { (dir / "results.json").string() }, false);
+    EXPECT_EQ(refused.refusal, FolderClaim::Refusal::EarlierResults);
+    EXPECT_EQ(refused.why,
+        dir.string()
+            + " holds the results of an earlier run (journal.jsonl); that run ended without its results.json "
+              "and its lock (.synctax-run.lock) is stale: pid 999999999, started 2024-05-01T12:00:00Z is no "
+              "longer running ('synctax-run show "
+            + dir.string() + "' prints what it measured)");
+}

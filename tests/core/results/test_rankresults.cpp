@@ -30,7 +30,8 @@ ExperimentResult rankedResult()
     }
     r.distributed->ranks[1].status = "killed";
     r.distributed->ranks[1].message = "killed by signal 9 (Killed)";
-    r.distributed->singleProcess = { r.cells[1] };
+    // As the runner writes it: a whole run's cells, the baseline first.
+    r.distributed->singleProcess = { r.cells[0], r.cells[1] };
     return r;
 }
 
@@ -62,8 +63,8 @@ TEST(RankResults, SurviveARoundTrip)
     EXPECT_DOUBLE_EQ(p.collectiveWaitMs, 1.2);
     EXPECT_DOUBLE_EQ(p.collectiveMs, 0.15);
     EXPECT_FALSE(d.ranks[1].cells[0].rankPrediction);
-    ASSERT_EQ(d.singleProcess.size(), 1u);
-    EXPECT_EQ(d.singleProcess[0].style, "item");
+    ASSERT_EQ(d.singleProcess.size(), 2u);
+    EXPECT_EQ(d.singleProcess[1].style, "item");
     EXPECT_EQ(back.result->config.distributed, written.config.distributed);
 }
 

@@ -31,7 +31,7 @@ TEST(ResultsLoader, AMissingFileSaysSo)
 {
     const auto r = loadResultsFile("/nonexistent/results.json");
     ASSERT_EQ(r.errors.size(), 1u);
-    EXPECT_EQ(r.errors[0].format(), "/nonexistent/results.json: cannot open the file for reading");
+    EXPECT_EQ(r.errors[0].format(), "/nonexistent/results.json: cannot open the file for reading (No such file or directory)");
 }
 
 TEST(ResultsLoader, ADirectorySaysSo)
@@ -39,7 +39,8 @@ TEST(ResultsLoader, ADirectorySaysSo)
     const std::string dir = SYNCTAX_TEST_DATA "/bad-results";
     const auto r = loadResultsFile(dir);
     ASSERT_EQ(r.errors.size(), 1u);
-    EXPECT_EQ(r.errors[0].format(), dir + ": is a directory; expected a results.json file");
+    EXPECT_EQ(r.errors[0].format(),
+        dir + ": is a folder with neither results.json nor journal.jsonl; expected a results.json file or a run's folder");
 }
 
 TEST(ResultsLoader, TheBlocksHostTimesRoundTripAndOlderFilesHaveNone)

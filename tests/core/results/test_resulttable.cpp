@@ -215,3 +215,55 @@ TEST(ResultTable, AReplayLineSaysHowItsStepWasCalibrated)
         std::string::npos)
         << table;
 }
+
+// A within-noise mark says which rule made it: "~" for an interval that holds 0, "~floor" for one
+// that excludes 0 with an estimate no larger than the model's noise floor; the legend says both.
+TEST(ResultTable, AWithinNoiseMarkSaysWhichRuleMadeIt)
+{
+    ExperimentResult r = seedLikeResult();
+    r.groups[1].noiseFloorPct = 35.8;
+    CellResult& underFloor = r.cells[7]; // small_resnet item
+    ASSERT_EQ(underFloor.style, "item");
+    underFloor.overheadPct = Interval { -21.0, -49.0, -1.4 };
+    underFloor.verdict = Verdict::WithinNoise;
+    CellResult& holdsZero = r.cells[8]; // small_resnet item_every_n
+    holdsZero.overheadPct = Interval { 2.0, -1.0, 5.0 };
+    holdsZero.verdict = Verdict::WithinNoise;
+    const std::string table = formatTable(r, 0);
+    EXPECT_NE(table.find("-21.0% [-49.0, -1.4] ~floor"), std::string::npos) << table;
+    EXPECT_NE(table.find("+2.0% [-1.0, +5.0] ~ "), std::string::npos) << table;
+    EXPECT_NE(table.find("~ = within noise: the interval includes 0"), std::string::npos) << table;
+    EXPECT_NE(table.find("~floor = within noise: the interval excludes 0, but the estimate is no larger than the "
+                         "model's noise floor"),
+        std::string::npos)
+        << table;
+}
+
+// "drift -7.8% FLAGGED" is explained under the table where a model has a drift, and only there.
+TEST(ResultTable, AFlaggedDriftIsExplained)
+{
+    ExperimentResult r = seedLikeResult();
+    r.groups[0].drift = DriftCheck { 1.0, 0.922, -7.8, 3.5, true };
+    const std::string table = formatTable(r, 0);
+    EXPECT_NE(table.find("drift -7.8% FLAGGED"), std::string::npos) << table;
+    EXPECT_NE(table.find("drift = the baseline's ms/step over the second half of the rounds against the first; "
+                         "FLAGGED: it moved more than the aa_control interval is wide"),
+        std::string::npos)
+        << table;
+    for (auto& g : r.groups)
+        g.drift.reset();
+    EXPECT_EQ(formatTable(r, 0).find("drift ="), std::string::npos);
+}
+
+// The ms column is each cell's mean, the overhead a paired ratio: the legend says they can disagree,
+// as they do here (fewer ms than the baseline beside a positive overhead).
+TEST(ResultTable, TheMsColumnSaysItIsAMeanThePairedOverheadNeedNotFollow)
+{
+    ExperimentResult r = seedLikeResult();
+    r.cells[1].stepMs.mean = 0.405; // tiny_mlp item, under the baseline's 0.412 ms, at +1.3%
+    const std::string table = formatTable(r, 0);
+    EXPECT_NE(table.find("0.405 ms  +1.3%"), std::string::npos) << table;
+    EXPECT_NE(table.find("ms = mean ms/step over the cell's blocks"), std::string::npos) << table;
+    EXPECT_NE(table.find("so a style can show fewer ms than 'none' beside a positive overhead"), std::string::npos)
+        << table;
+}

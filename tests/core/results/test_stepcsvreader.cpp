@@ -121,3 +121,22 @@ TEST(StepsCsvReader, MalformedLinesAreLocated)
         EXPECT_NE(back.errors[0].message.find(c.says), std::string::npos) << back.errors[0].message;
     }
 }
+
+TEST(StepsCsvReader, ALastRowCutOffIsLeftOutWithANote)
+{
+    // A run killed while writing steps.csv leaves its last row without its line end.
+    const std::string header = std::string(stepCsvHeader());
+    const std::string good = "m,eager,none,0,2,0,0,1.000000,2.000,0.001,,,\n";
+    for (const std::string& cut : { std::string("m,eager,no"), std::string("m,eager,none,0,2,0,1,1.5") }) {
+        SCOPED_TRACE(cut);
+        const StepsCsvLoadResult back = loadStepsCsvText(header + good + cut, "steps.csv");
+        ASSERT_TRUE(back.steps) << formatErrors(back.errors);
+        EXPECT_EQ(back.steps->records.size(), 1u);
+        ASSERT_EQ(back.notes.size(), 1u);
+        EXPECT_EQ(back.notes[0],
+            "steps.csv:3: the last row is cut off (no line end: the run ended while writing it): left out");
+    }
+    const StepsCsvLoadResult whole = loadStepsCsvText(header + good, "steps.csv");
+    ASSERT_TRUE(whole.steps);
+    EXPECT_TRUE(whole.notes.empty());
+}

@@ -221,3 +221,13 @@ TEST(KinetoReaderText, ACancelRaisedBeforeTheReadStopsItAtOnce)
     EXPECT_FALSE(r.error);
     EXPECT_EQ(calls, 0u); // not a byte was read
 }
+
+TEST(KinetoReaderText, ControlCharactersInNamesAreEscaped)
+{
+    // Names reach terminals: an escape sequence or a carriage return in one is shown, not acted on.
+    const KinetoTrace trace = readText(
+        traceOf({ event("cpu_op", R"(aten::\u001b[31mitem\r)", "10", "5"), event("cpu_op", "aten::mm", "20", "5") }));
+    ASSERT_EQ(trace.events.size(), 2u);
+    EXPECT_EQ(trace.names[trace.events[0].name], "aten::\\x1b[31mitem\\x0d");
+    EXPECT_EQ(trace.names[trace.events[1].name], "aten::mm");
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Independent counts over Kineto traces for tests/core/files/test_kinetoreader.cpp: python3 json
+# Independent counts over Kineto traces for tests/core/trace/test_kinetoreader.cpp: python3 json
 # (numbers as Decimal, so no float rounding) and gzip, no SyncTax code. Usage: expected_counts.py FILE...
 import gzip, json, sys
 from decimal import Decimal
