@@ -23,81 +23,9 @@ import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler
 
 
-class TinyMLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1, self.fc2 = nn.Linear(256, 512), nn.Linear(512, 512)
-        self.fc3, self.fc4 = nn.Linear(512, 512), nn.Linear(512, 10)
-
-    def forward(self, x):
-        return self.fc4(F.relu(self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))))
-
-
-class BasicBlock(nn.Module):
-    def __init__(self, cin, cout, stride):
-        super().__init__()
-        self.c1, self.b1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
-        self.c2, self.b2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
-        self.down = None
-        if stride != 1 or cin != cout:
-            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
-
-    def forward(self, x):
-        y = self.b2(self.c2(F.relu(self.b1(self.c1(x)))))
-        return F.relu(y + (x if self.down is None else self.down(x)))
-
-
-class SmallResNet(nn.Module):
-    def __init__(self, width=64, classes=10):
-        super().__init__()
-        self.stem, self.bn = nn.Conv2d(3, width, 3, 1, 1, bias=False), nn.BatchNorm2d(width)
-        blocks, cin = [], width
-        for stage in range(4):
-            planes = width << stage
-            for b in range(2):
-                blocks.append(BasicBlock(cin, planes, 2 if stage > 0 and b == 0 else 1))
-                cin = planes
-        self.stages, self.fc = nn.Sequential(*blocks), nn.Linear(cin, classes)
-
-    def forward(self, x):
-        x = self.stages(F.relu(self.bn(self.stem(x))))
-        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
-
-
-class Bottleneck(nn.Module):
-    def __init__(self, cin, planes, stride):
-        super().__init__()
-        cout = planes * 4
-        self.c1, self.b1 = nn.Conv2d(cin, planes, 1, bias=False), nn.BatchNorm2d(planes)
-        self.c2, self.b2 = nn.Conv2d(planes, planes, 3, stride, 1, bias=False), nn.BatchNorm2d(planes)
-        self.c3, self.b3 = nn.Conv2d(planes, cout, 1, bias=False), nn.BatchNorm2d(cout)
-        self.down = None
-        if stride != 1 or cin != cout:
-            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
-
-    def forward(self, x):
-        y = F.relu(self.b1(self.c1(x)))
-        y = F.relu(self.b2(self.c2(y)))
-        y = self.b3(self.c3(y))
-        return F.relu(y + (x if self.down is None else self.down(x)))
-
-
-class ResNet50(nn.Module):
-    def __init__(self, classes=1000):
-        super().__init__()
-        self.stem, self.bn = nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64)
-        blocks, cin = [], 64
-        for stage, count in enumerate((3, 4, 6, 3)):
-            planes = 64 << stage
-            for b in range(count):
-                blocks.append(Bottleneck(cin, planes, 2 if stage > 0 and b == 0 else 1))
-                cin = planes * 4
-        self.stages, self.fc = nn.Sequential(*blocks), nn.Linear(cin, classes)
-
-    def forward(self, x):
-        x = F.max_pool2d(F.relu(self.bn(self.stem(x))), 3, 2, 1)
-        x = self.stages(x)
-        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+# SyncTax's three models as Python modules, shared with the probe's loops.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "probe"))
+from loops import ResNet50, SmallResNet, TinyMLP  # noqa: E402
 
 
 MODELS = {
