@@ -16,6 +16,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace synctax {
@@ -41,7 +42,8 @@ ImportedLoopOptions loopOptions(const TraceOptions& options)
 }
 
 // openTrace with a progress line on stderr for a large file.
-std::optional<OpenedTrace> openFile(const std::string& path, const TraceOptions& traceOptions, std::string* error)
+std::optional<OpenedTrace> openFile(const std::string& path, const TraceOptions& traceOptions, std::string* error,
+    std::shared_ptr<const ProbeFolder>* probe)
 {
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);
@@ -66,6 +68,7 @@ std::optional<OpenedTrace> openFile(const std::string& path, const TraceOptions&
     OpenTraceResult opened = openTrace(path, options);
     if (options.reading)
         printer.finish();
+    *probe = opened.probe;
     if (opened.cancelled) {
         *error = path + ": reading stopped";
         return std::nullopt;
@@ -115,31 +118,18 @@ bool writeSummary(const std::string& path, const TraceReport& report, const Impo
 }
 
 // Reads, analyses and prints one file with its what-if, and writes its summary to `summaryPath` when set.
-bool traceOneFile(const std::string& input, const std::string& summaryPath, const TraceOptions& given,
+bool traceOneFile(const std::string& path, const std::string& summaryPath, const TraceOptions& options,
     std::vector<TraceReport>* reports)
 {
-    // A probe's run folder: its capture, calibrated to the phases it timed unprofiled (unless phase
-    // times were given), and the A/B it measured printed beside the what-if.
-    std::optional<ProbeFolder> probe;
-    TraceOptions options = given;
-    std::string path = input;
-    if (isProbeFolder(input)) {
-        ProbeFolderRead read = readProbeFolder(input);
-        if (!read.folder) {
-            std::cerr << formatErrors(read.errors);
-            return false;
-        }
-        probe = std::move(read.folder);
-        if (!options.phasesMs && options.phasesSpreadMs.empty())
-            options.phasesSpreadMs = probe->phasesMs;
-        if (probe->tracePath.empty()) {
-            std::cout << input << "\n" << formatProbeAnswer(*probe, nullptr) << std::flush;
-            return true;
-        }
-        path = probe->tracePath;
-    }
+    // A probe's run folder (openTrace calibrates its capture to its phases) also says the A/B it
+    // measured, beside the what-if; a folder with no capture says that alone.
+    std::shared_ptr<const ProbeFolder> probe;
     std::string error;
-    const auto opened = openFile(path, options, &error);
+    const auto opened = openFile(path, options, &error, &probe);
+    if (!opened && probe && probe->tracePath.empty()) {
+        std::cout << path << "\n" << formatProbeAnswer(*probe, nullptr) << std::flush;
+        return true;
+    }
     if (!opened) {
         std::cerr << error << "\n";
         return false;

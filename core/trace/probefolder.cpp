@@ -1,16 +1,16 @@
 #include "core/trace/probefolder.h"
 
+#include "core/config/inputsource.h"
 #include "core/text/format.h"
 #include "core/text/textwrap.h"
 #include "core/trace/tracewhatif.h"
+#include "core/trace/tracewhatiftable.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace synctax {
 
@@ -18,24 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> readText(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The file parsed, or an error at its line and column (nlohmann names the byte).
 std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigError>& errors)
 {
-    const auto text = readText(path);
-    if (!text) {
-        errors.push_back({ path.string(), 0, 0, "cannot be read" });
+    const auto text = readInputFile(path.string(), "the probe's JSON", errors);
+    if (!text)
         return std::nullopt;
-    }
     try {
         return nlohmann::json::parse(*text);
     } catch (const nlohmann::json::parse_error& e) {
@@ -88,7 +76,8 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
         folder.notes.push_back("the A/B has no estimate: " + j->value("reason", std::string("too few rounds")));
         return;
     }
-    folder.item = estimate(estimates->value(folder.ab.empty() ? std::string("item") : folder.ab, nlohmann::json()));
+    const std::string style = folder.ab.empty() ? std::string("item") : folder.ab; // the style the A/B added
+    folder.item = estimate(estimates->value(style, nlohmann::json()));
     folder.control = estimate(estimates->value(j->value("control", std::string("none_aa")), nlohmann::json()));
     if (const auto drift = j->find("drift"); drift != j->end() && drift->is_object()) {
         folder.driftFlagged = drift->value("flagged", false);
@@ -101,7 +90,7 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
             ProbeWindow window;
             window.firstRound = w.value("first_round", 0);
             window.rounds = w.value("rounds", 0);
-            window.item = estimate(w.value(folder.ab.empty() ? std::string("item") : folder.ab, nlohmann::json()));
+            window.item = estimate(w.value(style, nlohmann::json()));
             folder.windows.push_back(window);
         }
     }
@@ -189,11 +178,8 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
             const auto row = std::find_if(whatIf->rows.begin(), whatIf->rows.end(),
                 [&](const WhatIfRow& r) { return r.style == folder.ab; });
             if (row != whatIf->rows.end()) {
-                std::string predicted = formatNumber("%+.1f%%", row->taxPct);
-                if (row->taxHighPct - row->taxLowPct >= 0.05)
-                    predicted += " [" + formatNumber("%+.1f", row->taxLowPct) + ", "
-                        + formatNumber("%+.1f", row->taxHighPct) + "]";
-                out += padded("  " + folder.ab + " (what-if above)", 32, false) + predicted + "\n";
+                out += padded("  " + folder.ab + " (what-if above)", 32, false) + formatNumber("%+.1f%%", row->taxPct)
+                    + taxRangeText(*row) + "\n";
                 const double diff = row->taxPct - folder.item->pct;
                 const bool inside = row->taxPct >= folder.item->ciLow && row->taxPct <= folder.item->ciHigh;
                 out += wrapped("  the prediction is " + formatNumber("%.1f", std::abs(diff)) + " points "

@@ -10,10 +10,29 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
 {
     OpenTraceResult result;
     auto stopped = [&] { return options.cancel && options.cancel->load(); };
+    std::string tracePath = path;
+    ImportedLoopOptions loopOptions = options.loop;
+    if (isProbeFolder(path)) {
+        ProbeFolderRead folder = readProbeFolder(path);
+        if (!folder.folder) {
+            result.error = formatErrors(folder.errors);
+            while (!result.error.empty() && result.error.back() == '\n')
+                result.error.pop_back();
+            return result;
+        }
+        result.probe = std::make_shared<const ProbeFolder>(std::move(*folder.folder));
+        if (!loopOptions.phasesMs && loopOptions.phasesSpreadMs.empty())
+            loopOptions = phasesOptions(result.probe->phasesMs, loopOptions);
+        if (result.probe->tracePath.empty()) {
+            result.error = path + ": " + result.probe->notes.front();
+            return result;
+        }
+        tracePath = result.probe->tracePath;
+    }
     TraceReadOptions read;
     read.cancel = options.cancel;
     read.progress = options.reading;
-    TraceReadResult done = readKinetoTrace(path, read);
+    TraceReadResult done = readKinetoTrace(tracePath, read);
     if (done.cancelled || stopped()) {
         result.cancelled = true;
         return result;
@@ -33,7 +52,7 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
         result.cancelled = true;
         return result;
     }
-    opened.loop = importedLoop(*done.trace, opened.report, options.loop);
+    opened.loop = importedLoop(*done.trace, opened.report, loopOptions);
     opened.trace = std::move(*done.trace);
     result.opened = std::move(opened);
     return result;

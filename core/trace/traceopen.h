@@ -2,12 +2,14 @@
 
 #include "core/trace/kinetoreader.h"
 #include "core/trace/kinetotrace.h"
+#include "core/trace/probefolder.h"
 #include "core/trace/tracereport.h"
 #include "core/trace/tracewhatif.h"
 
 #include <array>
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,8 +36,13 @@ struct OpenTraceResult {
     std::optional<OpenedTrace> opened; // set only when there is no error and no cancel
     std::string error; // located where the reader located it
     bool cancelled = false;
+    // Where `path` is a probe's run folder (probefolder.h): what it holds, read even where it has
+    // no capture to open.
+    std::shared_ptr<const ProbeFolder> probe;
 };
 
+// A file, or a probe's run folder: its capture, the loop calibrated to the phases its blocks timed
+// unprofiled unless options.loop gives phase times of its own.
 OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& options);
 
 // The calibration that timings of the loop's phases ask for, as `--phases-ms`, `--phases-file` and

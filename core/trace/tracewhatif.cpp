@@ -195,16 +195,18 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         const auto totalMs = [](const std::array<double, 3>& ms) { return ms[0] + ms[1] + ms[2]; };
         // The blocks measure the host's spread, which the replay averages over; what remains
         // unknown is their mean: its 95% interval from the blocks' own scatter.
-        double sum = 0;
-        double sumSq = 0;
-        for (const auto& ms : options.phasesSpreadMs) {
-            sum += totalMs(ms);
-            sumSq += totalMs(ms) * totalMs(ms);
-        }
-        const double n = double(options.phasesSpreadMs.size());
-        const double mean = sum / n;
-        const double sd = n > 1 ? std::sqrt(std::max(0.0, (sumSq - n * mean * mean) / (n - 1))) : 0.0;
-        const double meanPct = n > 1 && mean > 0 ? 100.0 * 1.96 * sd / std::sqrt(n) / mean : options.timingUncertaintyPct;
+        std::vector<double> totals;
+        totals.reserve(options.phasesSpreadMs.size());
+        for (const auto& ms : options.phasesSpreadMs)
+            totals.push_back(totalMs(ms));
+        const double n = double(totals.size());
+        const double average = mean(totals);
+        double squares = 0;
+        for (const double t : totals)
+            squares += (t - average) * (t - average);
+        const double sd = n > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+        const double meanPct
+            = n > 1 && average > 0 ? 100.0 * 1.96 * sd / std::sqrt(n) / average : options.timingUncertaintyPct;
         loop.calibration.hostUncertaintyPct = std::max(1.0, meanPct);
         loop.uncertaintyHow = "calibrated to " + std::to_string(options.phasesSpreadMs.size())
             + " blocks' phases; each row's range is the replay with the host " + formatNumber("%.1f", loop.calibration.hostUncertaintyPct)

@@ -28,14 +28,11 @@ std::string uncertaintyText(const WhatIf& w)
                                     : w.uncertaintyHow;
 }
 
-std::string taxText(const WhatIfRow& r)
+std::string taxRangeText(const WhatIfRow& r)
 {
-    std::string text = padded(formatNumber("%+.1f%%", r.taxPct), 7);
     const std::string low = formatNumber("%+.1f", r.taxLowPct);
     const std::string high = formatNumber("%+.1f", r.taxHighPct);
-    if (low != high)
-        text += " [" + low + ", " + high + "]";
-    return text;
+    return low == high ? std::string() : " [" + low + ", " + high + "]";
 }
 
 std::string hostWorkText(double hostWorkUs) { return formatNumber("+%.2f ms", hostWorkUs * 1e-3); }
@@ -58,7 +55,7 @@ std::string formatWhatIfTable(const ImportedLoop& loop, const WhatIf& w)
     for (const WhatIfRow& r : w.rows) {
         const bool recorded = r.style == "as_recorded";
         out += row(recorded ? ">" : "", r.style, r.n > 0 ? std::to_string(r.n) : "", formatMs(r.stepMs),
-            taxText(r));
+            padded(formatNumber("%+.1f%%", r.taxPct), 7) + taxRangeText(r));
     }
     out += wrapped("> the loop as recorded, with its own syncs (" + formatNumber("%.0f", loop.recordedSyncsPerStep)
             + " per step); tax vs none: against the same loop with no per-step sync; every: the style's "

@@ -13,6 +13,8 @@ std::string formatWhatIfTable(const ImportedLoop& loop, const WhatIf& whatIf);
 
 // "the host time the rows assume is known to within 12%", or "not estimated": the uncertainty's words.
 std::string uncertaintyText(const WhatIf& whatIf);
+// " [+9.0, +13.4]": a row's range as printed after its tax; empty where it has none at one decimal.
+std::string taxRangeText(const WhatIfRow& row);
 
 // "+5.00 ms": the host work a what-if adds per step, as its title and the app's label say it.
 std::string hostWorkText(double hostWorkUs);

@@ -15,29 +15,11 @@ TraceLoadOutcome readAndAnalyse(const std::string& path, const std::function<voi
     };
     const double analysisShare = lanes ? 0.6 : 1.0;
     OpenTraceOptions options;
-    // A probe's run folder: its capture, calibrated to the phases its blocks timed unprofiled.
-    std::shared_ptr<const ProbeFolder> probe;
-    std::string tracePath = path;
-    if (isProbeFolder(path)) {
-        ProbeFolderRead read = readProbeFolder(path);
-        TraceLoadOutcome outcome;
-        if (!read.folder) {
-            outcome.error = formatErrors(read.errors);
-            return outcome;
-        }
-        if (read.folder->tracePath.empty()) {
-            outcome.error = path + ": " + (read.folder->notes.empty() ? "no capture" : read.folder->notes.front());
-            return outcome;
-        }
-        tracePath = read.folder->tracePath;
-        options.loop = phasesOptions(read.folder->phasesMs);
-        probe = std::make_shared<const ProbeFolder>(std::move(*read.folder));
-    }
     options.cancel = &cancel;
     if (progress)
         options.reading = [&progress](const TraceReadProgress& p) { progress({ p.fileBytesRead, p.fileBytes }); };
     options.analysing = [&](double done) { analysing(analysisShare * done); };
-    OpenTraceResult opened = openTrace(tracePath, options);
+    OpenTraceResult opened = openTrace(path, options);
     TraceLoadOutcome outcome;
     if (opened.cancelled || cancel.load()) {
         outcome.cancelled = true;
@@ -52,7 +34,7 @@ TraceLoadOutcome readAndAnalyse(const std::string& path, const std::function<voi
     file.path = path;
     file.report = std::move(o.report);
     file.loop = std::make_shared<const ImportedLoop>(std::move(o.loop));
-    file.probe = std::move(probe);
+    file.probe = std::move(opened.probe); // a probe's run folder: the A/B it measured
     file.timeline = lanes
         ? std::make_shared<const TimelineLanes>(buildTimelineLanes(o.trace, [&](double done) { analysing(0.6 + 0.4 * done); }))
         : std::make_shared<const TimelineLanes>();

@@ -1,6 +1,7 @@
 #include "ui/trace/tracewhatifmodel.h"
 
 #include "core/config/stylecatalog.h"
+#include "core/trace/tracewhatiftable.h"
 
 namespace synctax {
 
@@ -56,8 +57,7 @@ QVariant TraceWhatIfModel::raw(int row, int column) const
     case TaxPct:
         return r.taxPct;
     case TaxRange:
-        return r.taxHighPct - r.taxLowPct >= 0.05 ? QString::asprintf("[%+.1f, %+.1f]", r.taxLowPct, r.taxHighPct)
-                                                  : QString();
+        return QString::fromStdString(taxRangeText(r)).trimmed();
     }
     return {};
 }
