@@ -1,6 +1,5 @@
 #include "ui/mainwindow.h"
 
-#include "core/text/format.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
@@ -10,6 +9,7 @@
 #include "core/results/runoutputs.h"
 #include "core/results/stepcsvreader.h"
 #include "core/results/sweeptable.h"
+#include "core/text/format.h"
 #include "ui/charts/hostworktaxchart.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
@@ -276,8 +276,8 @@ void MainWindow::createActions()
     ownModelAction->setToolTip(tr("Measure every logging style on your network, saved as a TorchScript file"));
     file->addSeparator();
     auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
-        const QString path
-            = QFileDialog::getOpenFileName(this, tr("Open results"), QString(), tr("Results (*.json *.json.gz *.jsonl)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open results"), QString(), tr("Results (*.json *.json.gz *.jsonl)"));
         if (!path.isEmpty())
             openResults(path);
     });

@@ -163,7 +163,8 @@ bool MainWindow::acceptsDrop(const QList<QUrl>& urls)
     for (const QUrl& url : urls) {
         const QString path = url.toLocalFile();
         if (!url.isLocalFile()
-            || !(opensAsResults(path) || isProbeRunFolder(path) || path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
+            || !(opensAsResults(path) || isProbeRunFolder(path)
+                || path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
                 || path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive)))
             return false;
     }

@@ -3,13 +3,13 @@
 #include "childprocess.h"
 #include "terminal.h"
 
-#include "core/text/format.h"
 #include "core/analysis/rankprediction.h"
 #include "core/config/configwriter.h"
 #include "core/results/ranktable.h"
 #include "core/results/resultsloader.h"
 #include "core/results/resulttable.h"
 #include "core/results/runoutputs.h"
+#include "core/text/format.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -7,7 +7,6 @@
 #include "rankcommand.h"
 #include "terminal.h"
 
-#include "core/text/format.h"
 #include "core/analysis/processmerge.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
@@ -25,6 +24,7 @@
 #include "core/results/stepcsvwriter.h"
 #include "core/results/sweeptable.h"
 #include "core/steps/stepring.h"
+#include "core/text/format.h"
 #ifdef SYNCTAX_HAVE_C10D
 #include "core/engine/distributed/rankrun.h"
 #endif

@@ -6,15 +6,15 @@
 #include "core/config/presets.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
-#include "core/results/resultsloader.h"
-#include "core/results/resulttable.h"
-#include "core/results/runoutputs.h"
-#include "core/results/stepcsvwriter.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/simulationconfig.h"
 #include "core/queuemodel/simulator.h"
 #include "core/queuemodel/stylereplay.h"
+#include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
+#include "core/results/runoutputs.h"
+#include "core/results/stepcsvwriter.h"
 
 #include <algorithm>
 #include <chrono>

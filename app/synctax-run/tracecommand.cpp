@@ -3,13 +3,13 @@
 #include "core/trace/tracewatch.h"
 #include "progressprinter.h"
 
+#include "core/results/outputpaths.h"
 #include "core/trace/probefolder.h"
 #include "core/trace/traceopen.h"
-#include "core/results/outputpaths.h"
 #include "core/trace/tracesummary.h"
 #include "core/trace/tracetable.h"
-#include "core/trace/tracewhatiftable.h"
 #include "core/trace/tracewhatif.h"
+#include "core/trace/tracewhatiftable.h"
 
 #include <atomic>
 #include <chrono>

@@ -4,10 +4,10 @@
 // window and `synctax-run trace` show (stepsPerBlock = 0), each repeated ROUNDS times; prints the
 // median and range in ms. A benchmark, not a test: the goal of 50 ms for the 7 styles x 50 steps
 // is printed beside the numbers. What it measured is in bench/replay-speed/README.md.
-#include "core/trace/traceanalysis.h"
 #include "core/config/stylecatalog.h"
-#include "core/trace/kinetoreader.h"
 #include "core/queuemodel/stylereplay.h"
+#include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
 #include "core/trace/tracewhatif.h"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 // median and range in ms. A benchmark, not a test.
 //
 //     synctax-whatif-speed [TRACE [ROUNDS [PHASES_FILE]]]
-#include "core/trace/traceanalysis.h"
 #include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
 #include "core/trace/tracewhatif.h"
 
 #include <algorithm>

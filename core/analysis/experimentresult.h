@@ -1,12 +1,12 @@
 #pragma once
 
 #include "core/analysis/noiseverdict.h"
-#include "core/statistics/statistics.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/sweepgrid.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/stylereplay.h"
+#include "core/statistics/statistics.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "core/analysis/groupanalysis.h"
 
-#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
+#include "core/statistics/statistics.h"
 
 #include <algorithm>
 #include <cmath>

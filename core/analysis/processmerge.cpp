@@ -1,8 +1,8 @@
 #include "core/analysis/processmerge.h"
 
 #include "core/analysis/groupanalysis.h"
-#include "core/statistics/statistics.h"
 #include "core/queuemodel/regime.h"
+#include "core/statistics/statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
 #include "core/analysis/rankprediction.h"
 
 #include "core/analysis/replayfit.h"
-#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
 #include "core/queuemodel/barrierreplay.h"
 #include "core/queuemodel/prediction.h"
+#include "core/statistics/statistics.h"
 
 #include <algorithm>
 

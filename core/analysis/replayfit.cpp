@@ -1,9 +1,9 @@
 #include "core/analysis/replayfit.h"
 
-#include "core/text/format.h"
-#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/sweepgrid.h"
+#include "core/statistics/statistics.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 

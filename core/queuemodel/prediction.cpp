@@ -1,9 +1,9 @@
 #include "core/queuemodel/prediction.h"
 
-#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulator.h"
+#include "core/statistics/statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 #include "core/queuemodel/simulationconfig.h"
 
+#include "core/config/embeddedfiles.h"
 #include "core/config/inputsource.h"
 #include "core/config/stylecatalog.h"
 #include "core/config/yamlchecker.h"
 #include "core/queuemodel/simulationbounds.h"
-#include "core/config/embeddedfiles.h"
 
 #include <yaml-cpp/yaml.h>
 

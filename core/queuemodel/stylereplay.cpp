@@ -1,11 +1,11 @@
 #include "core/queuemodel/stylereplay.h"
 
-#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/replaystate.h"
 #include "core/queuemodel/stylestep.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "core/results/ranktable.h"
 
-#include "core/text/format.h"
 #include "core/config/sweepgrid.h"
 #include "core/results/resulttable.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cstdio>

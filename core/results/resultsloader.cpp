@@ -9,8 +9,8 @@
 #include "core/config/checkedreader.h"
 #include "core/config/configloader.h"
 #include "core/config/inputsource.h"
-#include "core/results/resultsjson.h"
 #include "core/files/bytestream.h"
+#include "core/results/resultsjson.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,9 +5,9 @@
 
 #include "core/text/textwrap.h"
 
-#include "core/text/format.h"
 #include "core/analysis/processmerge.h"
 #include "core/config/stylecatalog.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 #include "core/results/runoutputs.h"
 
-#include "core/text/format.h"
 #include "core/results/resultsjson.h"
 #include "core/results/resulttable.h"
 #include "core/results/stepcsvwriter.h"
 #include "core/results/traceexport.h"
+#include "core/text/format.h"
 
 #include <filesystem>
 

@@ -93,7 +93,8 @@ public:
         const auto bad = [&](Column c) {
             return fail(lineNo, std::string(columnNames[c]) + ": '" + std::string(field(c)) + "' is not a number");
         };
-        CellPlan cell = cellPlan(0, { { std::string(field(ColModel)), std::string(field(ColMode)) }, std::string(field(ColStyle)) });
+        CellPlan cell = cellPlan(
+            0, { { std::string(field(ColModel)), std::string(field(ColMode)) }, std::string(field(ColStyle)) });
         if (!parse(field(ColHostWorkUs), cell.hostWorkUs))
             return bad(ColHostWorkUs);
         if (!parse(field(ColBatch), cell.batch))

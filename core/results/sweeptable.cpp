@@ -1,7 +1,7 @@
 #include "core/results/sweeptable.h"
 
-#include "core/text/format.h"
 #include "core/analysis/sweepcurve.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "core/results/traceexport.h"
 
-#include "core/text/format.h"
 #include "core/results/resultsjson.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/statistics/statistics.h"
 #include "core/config/sweepgrid.h"
+#include "core/statistics/statistics.h"
 
 namespace synctax {
 

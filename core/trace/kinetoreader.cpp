@@ -2,8 +2,8 @@
 
 #include "core/config/configerror.h"
 
-#include "core/trace/kinetohandler.h"
 #include "core/files/bytestream.h"
+#include "core/trace/kinetohandler.h"
 #include "core/trace/tracefinisher.h"
 
 #include <rapidjson/error/error.h>

@@ -172,11 +172,12 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
                 + " rounds of " + (folder.blockSteps > 0 ? std::to_string(folder.blockSteps) + "-step " : std::string())
                 + "blocks in random order, paired, unprofiled; 95% intervals):",
             columns);
-        std::string line = padded("  " + folder.ab + " (measured)", 32, false) + padded(interval(*folder.item), 24, false);
+        std::string line
+            = padded("  " + folder.ab + " (measured)", 32, false) + padded(interval(*folder.item), 24, false);
         out += line + "\n";
         if (whatIf) {
-            const auto row = std::find_if(whatIf->rows.begin(), whatIf->rows.end(),
-                [&](const WhatIfRow& r) { return r.style == folder.ab; });
+            const auto row = std::find_if(
+                whatIf->rows.begin(), whatIf->rows.end(), [&](const WhatIfRow& r) { return r.style == folder.ab; });
             if (row != whatIf->rows.end()) {
                 out += padded("  " + folder.ab + " (what-if above)", 32, false) + formatNumber("%+.1f%%", row->taxPct)
                     + taxRangeText(*row) + "\n";
@@ -198,8 +199,9 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
         }
         out += wrapped("  drift: the loop as it is ran " + formatNumber("%+.1f%%", folder.driftPct)
                 + " from the first half of the rounds to the second"
-                + (folder.driftFlagged ? "; flagged: more than the widest interval, the tax moved with the host over the run"
-                                       : ""),
+                + (folder.driftFlagged
+                        ? "; flagged: more than the widest interval, the tax moved with the host over the run"
+                        : ""),
             columns);
     }
     for (const std::string& note : folder.notes)

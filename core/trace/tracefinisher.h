@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/trace/kinetotrace.h"
 #include "core/trace/kinetohandler.h"
+#include "core/trace/kinetotrace.h"
 
 #include <optional>
 #include <string>

@@ -154,9 +154,9 @@ nlohmann::json toJson(const ImportedLoop& loop, const WhatIf& w)
     j["profiled_host_ms"] = available ? nlohmann::json(loop.profiledHostMs) : nullptr;
     j["rows"] = nlohmann::json::array();
     for (const WhatIfRow& r : w.rows) {
-        j["rows"].push_back({ { "style", r.style }, { "n", r.n > 0 ? nlohmann::json(r.n) : nullptr },
-            { "step_ms", r.stepMs }, { "tax_pct", r.taxPct }, { "tax_low_pct", r.taxLowPct },
-            { "tax_high_pct", r.taxHighPct } });
+        j["rows"].push_back(
+            { { "style", r.style }, { "n", r.n > 0 ? nlohmann::json(r.n) : nullptr }, { "step_ms", r.stepMs },
+                { "tax_pct", r.taxPct }, { "tax_low_pct", r.taxLowPct }, { "tax_high_pct", r.taxHighPct } });
     }
     return j;
 }

@@ -3,8 +3,8 @@
 #include "core/analysis/explanation.h"
 #include "core/config/configerror.h"
 #include "core/text/format.h"
-#include "core/trace/traceexplanation.h"
 #include "core/text/textwrap.h"
+#include "core/trace/traceexplanation.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 #include "core/trace/tracewhatif.h"
 
-#include "core/text/format.h"
-#include "core/statistics/statistics.h"
-#include "core/trace/tracejoin.h"
 #include "core/config/inputsource.h"
 #include "core/config/stylecatalog.h"
 #include "core/queuemodel/bisection.h"
 #include "core/queuemodel/simulationbounds.h"
+#include "core/statistics/statistics.h"
+#include "core/text/format.h"
+#include "core/trace/tracejoin.h"
 
 #include <algorithm>
 #include <cctype>
@@ -125,8 +125,10 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     loop.calibration.perEventUs = std::clamp(options.profilerUsPerEvent, 0.0, largestCost);
     const double unprofiledUs = std::max(1.0, profiledHostUs - loop.calibration.perEventUs * events);
     loop.calibration.hostUncertaintyPct = 100.0 * options.profilerUsPerEventUncertainty * events / unprofiledUs;
-    loop.uncertaintyHow = "uncalibrated: no unprofiled timing of the loop was given, so the profiler's cost is assumed at "
-        + formatNumber("%.1f", options.profilerUsPerEvent) + " +- " + formatNumber("%.1f", options.profilerUsPerEventUncertainty)
+    loop.uncertaintyHow
+        = "uncalibrated: no unprofiled timing of the loop was given, so the profiler's cost is assumed at "
+        + formatNumber("%.1f", options.profilerUsPerEvent) + " +- "
+        + formatNumber("%.1f", options.profilerUsPerEventUncertainty)
         + " us per recorded host event; each row's range is the replay at either end";
     loop.calibration.how = "the profiler's " + formatNumber("%.2f", loop.calibration.perEventUs)
         + " us per recorded host event (" + formatNumber("%.0f", loop.hostEventsPerStep) + " per step) taken out";
@@ -139,7 +141,8 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         loop.calibration.hostUncertaintyPct = options.timingUncertaintyPct;
         loop.calibrated = true;
         loop.uncertaintyHow = "calibrated to the phases given; each row's range is the replay with the host "
-            + formatNumber("%.0f", options.timingUncertaintyPct) + "% faster and slower, as one timing moves over a run";
+            + formatNumber("%.0f", options.timingUncertaintyPct)
+            + "% faster and slower, as one timing moves over a run";
         loop.calibration.hostKnots = phaseKnots(bounds, ms);
         loop.calibration.how = "the trace's forward, backward and optimizer ("
             + formatNumber("%.1f", *bounds.backwardUs * 1e-3) + ", "
@@ -171,7 +174,8 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
         }
         if (loop.calibrated)
             loop.uncertaintyHow = "calibrated to the step time given; each row's range is the replay with the host "
-                + formatNumber("%.0f", options.timingUncertaintyPct) + "% faster and slower, as one timing moves over a run";
+                + formatNumber("%.0f", options.timingUncertaintyPct)
+                + "% faster and slower, as one timing moves over a run";
     }
     if (phasesMs && !bounds.complete())
         loop.ignored.push_back(std::string("the phase times given: the trace ")
@@ -209,7 +213,8 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
             = n > 1 && average > 0 ? 100.0 * 1.96 * sd / std::sqrt(n) / average : options.timingUncertaintyPct;
         loop.calibration.hostUncertaintyPct = std::max(1.0, meanPct);
         loop.uncertaintyHow = "calibrated to " + std::to_string(options.phasesSpreadMs.size())
-            + " blocks' phases; each row's range is the replay with the host " + formatNumber("%.1f", loop.calibration.hostUncertaintyPct)
+            + " blocks' phases; each row's range is the replay with the host "
+            + formatNumber("%.1f", loop.calibration.hostUncertaintyPct)
             + "% faster and slower (the 95% interval of the blocks' mean host time, at least 1%)";
         loop.calibration.how += "; replayed at " + std::to_string(hosts.size()) + " of "
             + std::to_string(options.phasesSpreadMs.size()) + " phase timings (host "
@@ -345,7 +350,8 @@ namespace {
 
 // Each style's steady-state step time on the loop (as_recorded first), the mean of the log step
 // times over the spread's hosts where it has them.
-std::vector<double> replayedStepMs(const ImportedLoop& loop, const ReplayOptions& o, const std::vector<StyleSpec>& styles)
+std::vector<double> replayedStepMs(
+    const ImportedLoop& loop, const ReplayOptions& o, const std::vector<StyleSpec>& styles)
 {
     const bool spread = !loop.spreadBase.empty();
     const std::size_t hosts = spread ? loop.spreadBase.size() : 1;

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "core/config/configerror.h"
+#include "core/queuemodel/stylereplay.h"
 #include "core/trace/kinetotrace.h"
 #include "core/trace/tracereport.h"
-#include "core/config/configerror.h"
 #include "core/trace/tracesequences.h"
-#include "core/queuemodel/stylereplay.h"
 
 #include <array>
 #include <cstddef>

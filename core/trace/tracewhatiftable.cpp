@@ -67,7 +67,8 @@ std::string formatWhatIfTable(const ImportedLoop& loop, const WhatIf& w)
         out += wrapped("ignored: " + ignored, columns);
     const WhatIfRow& recorded = w.rows.front();
     if (loop.recordedTaxPct && w.hostWorkUs == 0
-        && std::abs(*loop.recordedTaxPct - recorded.taxPct) > std::max(2.0, (recorded.taxHighPct - recorded.taxLowPct) / 2)) {
+        && std::abs(*loop.recordedTaxPct - recorded.taxPct)
+            > std::max(2.0, (recorded.taxHighPct - recorded.taxLowPct) / 2)) {
         out += wrapped("why the trace's own tax differs: its syncs cost " + formatNumber("%.1f%%", *loop.recordedTaxPct)
                 + " of the profiled step, the replay gives as_recorded " + formatNumber("%+.1f%%", recorded.taxPct)
                 + ": the profiler slowed the host, which moved the loop's balance of host and GPU; the replay is the "

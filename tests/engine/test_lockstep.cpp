@@ -2,8 +2,8 @@
 // single process whose "other ranks" are the test's anyRank. Expected counts come from the config
 // (min_steps, blocks, steps_per_block), the sink's file is read back.
 #include "core/engine/run/experimentrunner.h"
-#include "core/steps/stepring.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/steps/stepring.h"
 
 #include <gtest/gtest.h>
 

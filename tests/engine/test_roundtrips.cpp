@@ -1,9 +1,9 @@
 // A real CPU run written, read back and shown: the files and the queue model on what the runner makes.
 #include "core/engine/run/experimentrunner.h"
+#include "core/queuemodel/prediction.h"
 #include "core/results/resultsjson.h"
 #include "core/results/resultsloader.h"
 #include "core/results/resulttable.h"
-#include "core/queuemodel/prediction.h"
 
 #include <gtest/gtest.h>
 

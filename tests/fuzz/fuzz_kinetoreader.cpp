@@ -2,10 +2,10 @@
 // recognises gzip by its bytes) must give a trace or an error, never a crash, a hang or undefined
 // behaviour; a trace it gives must go through the analysis, HTA's variants and the tables the same
 // way. Built by bench/fuzz.sh with clang's sanitizers, seeded with tests/data/traces/bad/.
+#include "core/trace/kinetoreader.h"
 #include "core/trace/traceanalysis.h"
 #include "core/trace/traceexplanation.h"
 #include "core/trace/tracehta.h"
-#include "core/trace/kinetoreader.h"
 #include "core/trace/tracetable.h"
 
 #include <algorithm>

@@ -3,10 +3,10 @@
 #include "core/engine/run/experimentrunner.h"
 #include "core/engine/run/launchcapture.h"
 #include "core/engine/run/regimeprobe.h"
-#include "core/queuemodel/prediction.h"
 #include "core/engine/styles/loggingstyle.h"
 #include "core/engine/styles/sink.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/queuemodel/prediction.h"
 
 #include <ATen/Context.h>
 #include <gtest/gtest.h>

@@ -2,10 +2,10 @@
 // dock that shows it only for such a run, and each point's group in the table, the Model box, the
 // step chart and the export. The run is tests/core/sweepresult.h (numbers picked by hand), written
 // to a results file and opened as a user opens one.
-#include "core/text/format.h"
 #include "core/results/resultsjson.h"
 #include "core/results/resultsloader.h"
 #include "core/steps/runhistory.h"
+#include "core/text/format.h"
 #include "tests/core/sweepresult.h"
 #include "ui/charts/hostworktaxchart.h"
 #include "ui/charts/stepchart.h"
@@ -206,9 +206,9 @@ private Q_SLOTS:
     {
         // Two points of one model and mode: none and item at 0 ms, then at 5 ms.
         RunHistory history;
-        history.reset(
-            { cellPlan(0, { { "tiny_mlp", "eager", 0, 4 }, "none" }), cellPlan(1, { { "tiny_mlp", "eager", 0, 4 }, "item" }),
-                cellPlan(2, { { "tiny_mlp", "eager", 5000, 4 }, "none" }) },
+        history.reset({ cellPlan(0, { { "tiny_mlp", "eager", 0, 4 }, "none" }),
+                          cellPlan(1, { { "tiny_mlp", "eager", 0, 4 }, "item" }),
+                          cellPlan(2, { { "tiny_mlp", "eager", 5000, 4 }, "none" }) },
             7);
         StepChart chart;
         chart.resize(900, 500);

@@ -19,12 +19,12 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
-#include <QUrl>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <QtTest>
 

@@ -2,10 +2,10 @@
 // holds the launcher's results.json of `synctax-run run ddp-cpu` (styles on rank 0) and of the same
 // preset with `sync_on: all` (tests/data/results/README.md). Expected values are read in the test
 // straight from the loaded rank cells, apart from the model's lookup.
-#include "core/text/format.h"
 #include "core/results/ranktable.h"
 #include "core/results/resultsjson.h"
 #include "core/results/resultsloader.h"
+#include "core/text/format.h"
 #include "ui/mainwindow.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/ranksmodel.h"

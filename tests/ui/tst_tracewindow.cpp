@@ -108,8 +108,7 @@ private Q_SLOTS:
     {
         // A run kept gzipped is results.json.gz; HTA's traces are .json.gz without .pt.trace; a
         // damaged .gz goes to the trace loader, which says where it broke.
-        const QString results
-            = QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-at-30s.json.gz");
+        const QString results = QStringLiteral(SYNCTAX_TEST_DATA "/results/h200/seed-at-30s.json.gz");
         const QString trace = QStringLiteral(SYNCTAX_TEST_DATA "/traces/hta/triton_example_triton_example.json.gz");
         const QString damaged = QStringLiteral(SYNCTAX_TEST_DATA "/traces/bad/corrupt.json.gz");
         QVERIFY(QFile::exists(results) && QFile::exists(trace) && QFile::exists(damaged));

@@ -1,8 +1,8 @@
 #include "ui/charts/overheadchart.h"
 
 #include "core/analysis/experimentresult.h"
-#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
+#include "core/text/format.h"
 #include "ui/charts/categorylabels.h"
 #include "ui/charts/chartstyle.h"
 

@@ -1,9 +1,9 @@
 #include "ui/charts/queuechart.h"
 
-#include "core/text/format.h"
 #include "core/config/experimentconfig.h"
 #include "core/config/stylecatalog.h"
 #include "core/steps/runhistory.h"
+#include "core/text/format.h"
 #include "ui/charts/axisrange.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"

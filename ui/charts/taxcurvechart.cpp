@@ -1,7 +1,7 @@
 #include "ui/charts/taxcurvechart.h"
 
-#include "core/text/format.h"
 #include "core/queuemodel/taxestimate.h"
+#include "core/text/format.h"
 #include "ui/charts/chartstyle.h"
 
 #include <QElapsedTimer>

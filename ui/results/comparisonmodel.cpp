@@ -1,9 +1,9 @@
 #include "ui/results/comparisonmodel.h"
 
 #include "core/analysis/explanation.h"
-#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
 #include "core/results/resulttable.h"
+#include "core/text/format.h"
 
 #include <QColor>
 #include <QFontDatabase>

@@ -1,7 +1,7 @@
 #include "ui/results/ranksmodel.h"
 
-#include "core/text/format.h"
 #include "core/config/stylecatalog.h"
+#include "core/text/format.h"
 #include "ui/results/comparisonmodel.h"
 
 #include <QColor>

@@ -1,8 +1,8 @@
 #include "ui/results/reportwriter.h"
 
 #include "core/analysis/explanation.h"
-#include "core/text/format.h"
 #include "core/analysis/processmerge.h"
+#include "core/text/format.h"
 #include "ui/results/comparisonmodel.h"
 
 #include <QBrush>

@@ -1,7 +1,7 @@
 #include "ui/teach/pipelinewidget.h"
 
-#include "core/text/format.h"
 #include "core/queuemodel/taxestimate.h"
+#include "core/text/format.h"
 
 #include <QPainter>
 #include <algorithm>

@@ -3,9 +3,9 @@
 // makes every number and chart, its sweeps on ReplaySweeps' worker. The uniform model is teachview.cpp.
 #include "ui/teach/teachview.h"
 
-#include "core/text/format.h"
 #include "core/analysis/replayfit.h"
 #include "core/results/resultsloader.h"
+#include "core/text/format.h"
 #include "core/trace/tracewhatif.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"

@@ -1,8 +1,8 @@
 #include "ui/teach/teachview.h"
 
-#include "core/text/format.h"
 #include "core/queuemodel/regime.h"
 #include "core/queuemodel/taxestimate.h"
+#include "core/text/format.h"
 #include "ui/charts/taxcurvechart.h"
 #include "ui/teach/pipelinewidget.h"
 #include "ui/teach/regimeheatmap.h"

@@ -35,9 +35,9 @@ TraceLoadOutcome readAndAnalyse(const std::string& path, const std::function<voi
     file.report = std::move(o.report);
     file.loop = std::make_shared<const ImportedLoop>(std::move(o.loop));
     file.probe = std::move(opened.probe); // a probe's run folder: the A/B it measured
-    file.timeline = lanes
-        ? std::make_shared<const TimelineLanes>(buildTimelineLanes(o.trace, [&](double done) { analysing(0.6 + 0.4 * done); }))
-        : std::make_shared<const TimelineLanes>();
+    file.timeline = lanes ? std::make_shared<const TimelineLanes>(
+                        buildTimelineLanes(o.trace, [&](double done) { analysing(0.6 + 0.4 * done); }))
+                          : std::make_shared<const TimelineLanes>();
     file.trace = std::move(o.trace);
     outcome.file = std::move(file);
     return outcome;

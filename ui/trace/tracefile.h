@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/trace/kinetotrace.h"
-#include "core/trace/tracereport.h"
 #include "core/trace/probefolder.h"
+#include "core/trace/tracereport.h"
 #include "core/trace/tracewhatif.h"
 #include "ui/trace/timelinelanes.h"
 

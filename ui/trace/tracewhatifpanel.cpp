@@ -185,7 +185,10 @@ ImportedLoop TraceWhatIfPanel::calibrated(const ImportedLoop& loop) const
     return recalibrated(loop, phasesOptions(m_phaseTimings));
 }
 
-WhatIf TraceWhatIfPanel::whatIfOf(const ImportedLoop& loop) const { return synctax::whatIf(loop, 1000.0 * hostWorkMs()); }
+WhatIf TraceWhatIfPanel::whatIfOf(const ImportedLoop& loop) const
+{
+    return synctax::whatIf(loop, 1000.0 * hostWorkMs());
+}
 
 bool TraceWhatIfPanel::setPhasesText(const QString& text)
 {

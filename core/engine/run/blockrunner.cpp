@@ -2,9 +2,9 @@
 
 #include "core/engine/gpu/hostclock.h"
 #include "core/engine/gpu/synccounter.h"
-#include "core/steps/stepring.h"
 #include "core/engine/styles/loggingstyle.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/steps/stepring.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,22 +1,22 @@
 #include "core/engine/run/experimentrunner.h"
 
-#include "core/text/format.h"
 #include "core/analysis/groupanalysis.h"
 #include "core/config/stylecatalog.h"
+#include "core/engine/gpu/gpuclocks.h"
+#include "core/engine/gpu/gputimeline.h"
+#include "core/engine/gpu/hostclock.h"
+#include "core/engine/gpu/synccounter.h"
 #include "core/engine/run/blockrunner.h"
 #include "core/engine/run/devices.h"
 #include "core/engine/run/errortext.h"
 #include "core/engine/run/grouprun.h"
 #include "core/engine/run/launchcapture.h"
 #include "core/engine/run/regimeprobe.h"
-#include "core/engine/gpu/gpuclocks.h"
-#include "core/engine/gpu/gputimeline.h"
-#include "core/engine/gpu/hostclock.h"
-#include "core/engine/gpu/synccounter.h"
-#include "core/steps/stepring.h"
 #include "core/engine/styles/loggingstyle.h"
 #include "core/engine/styles/sink.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/steps/stepring.h"
+#include "core/text/format.h"
 
 #include <torch/torch.h>
 
@@ -39,8 +39,8 @@ ExperimentRunner::ExperimentRunner(ExperimentConfig config, StepRing* ring, uint
     for (const auto& model : m_groupModels) {
         for (Mode mode : m_config.modes) {
             const auto add = [&](const std::string& style) {
-                m_cells.push_back(cellPlan(
-                    uint32_t(m_cells.size()), { { model.name, toString(mode), model.hostWorkUs, model.batch }, style }));
+                m_cells.push_back(cellPlan(uint32_t(m_cells.size()),
+                    { { model.name, toString(mode), model.hostWorkUs, model.batch }, style }));
             };
             for (const auto& style : m_config.styles) {
                 add(style.name);

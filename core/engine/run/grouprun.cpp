@@ -1,14 +1,14 @@
 #include "core/engine/run/grouprun.h"
 
-#include "core/text/format.h"
 #include "core/analysis/groupanalysis.h"
 #include "core/analysis/replayfit.h"
-#include "core/statistics/statistics.h"
 #include "core/config/stylecatalog.h"
 #include "core/engine/gpu/hostclock.h"
-#include "core/queuemodel/prediction.h"
 #include "core/engine/styles/loggingstyle.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/queuemodel/prediction.h"
+#include "core/statistics/statistics.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <numeric>

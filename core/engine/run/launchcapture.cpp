@@ -1,16 +1,16 @@
 #include "core/engine/run/launchcapture.h"
 
-#include "core/text/format.h"
 #include "core/analysis/replayfit.h"
-#include "core/statistics/statistics.h"
-#include "core/trace/traceanalysis.h"
 #include "core/config/stylecatalog.h"
-#include "core/trace/kinetoreader.h"
 #include "core/engine/gpu/hostclock.h"
-#include "core/trace/tracesequences.h"
-#include "core/queuemodel/regime.h"
 #include "core/engine/styles/loggingstyle.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/queuemodel/regime.h"
+#include "core/statistics/statistics.h"
+#include "core/text/format.h"
+#include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
+#include "core/trace/tracesequences.h"
 
 #include <torch/torch.h>
 #include <torch/version.h>

@@ -1,8 +1,8 @@
 #include "core/engine/run/regimeprobe.h"
 
-#include "core/statistics/statistics.h"
 #include "core/engine/gpu/hostclock.h"
 #include "core/engine/training/stepexecutor.h"
+#include "core/statistics/statistics.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 #include "core/engine/styles/progressbar.h"
 
-#include "core/text/format.h"
 #include "core/engine/styles/sink.h"
+#include "core/text/format.h"
 
 #include <algorithm>
 #include <cstdio>

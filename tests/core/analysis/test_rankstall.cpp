@@ -14,7 +14,8 @@ namespace {
 StepLog log(const std::vector<std::array<double, 4>>& steps, bool withWait)
 {
     StepLog l;
-    l.cells = { cellPlan(0, { { "tiny_mlp", "eager", 0, 16 }, "item" }), cellPlan(1, { { "tiny_mlp", "eager", 0, 16 }, "none" }) };
+    l.cells = { cellPlan(0, { { "tiny_mlp", "eager", 0, 16 }, "item" }),
+        cellPlan(1, { { "tiny_mlp", "eager", 0, 16 }, "none" }) };
     l.hasCollectiveWait = withWait;
     for (const auto& [round, startMs, hostMs, waitMs] : steps) {
         for (uint32_t cell : { 0u, 1u }) {

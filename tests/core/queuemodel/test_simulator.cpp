@@ -1,10 +1,10 @@
 #include "core/config/stylecatalog.h"
-#include "core/results/resultsjson.h"
-#include "core/results/resultsloader.h"
-#include "core/results/resulttable.h"
 #include "core/queuemodel/prediction.h"
 #include "core/queuemodel/simulationconfig.h"
 #include "core/queuemodel/simulator.h"
+#include "core/results/resultsjson.h"
+#include "core/results/resultsloader.h"
+#include "core/results/resulttable.h"
 
 #include <gtest/gtest.h>
 

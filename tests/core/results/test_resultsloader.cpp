@@ -31,7 +31,8 @@ TEST(ResultsLoader, AMissingFileSaysSo)
 {
     const auto r = loadResultsFile("/nonexistent/results.json");
     ASSERT_EQ(r.errors.size(), 1u);
-    EXPECT_EQ(r.errors[0].format(), "/nonexistent/results.json: cannot open the file for reading (No such file or directory)");
+    EXPECT_EQ(r.errors[0].format(),
+        "/nonexistent/results.json: cannot open the file for reading (No such file or directory)");
 }
 
 TEST(ResultsLoader, ADirectorySaysSo)
@@ -40,7 +41,9 @@ TEST(ResultsLoader, ADirectorySaysSo)
     const auto r = loadResultsFile(dir);
     ASSERT_EQ(r.errors.size(), 1u);
     EXPECT_EQ(r.errors[0].format(),
-        dir + ": is a folder with neither results.json nor journal.jsonl; expected a results.json file or a run's folder");
+        dir
+            + ": is a folder with neither results.json nor journal.jsonl; expected a results.json file or a run's "
+              "folder");
 }
 
 TEST(ResultsLoader, TheBlocksHostTimesRoundTripAndOlderFilesHaveNone)

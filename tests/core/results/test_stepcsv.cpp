@@ -68,7 +68,8 @@ TEST(StepsCsv, ADataParallelRanksRowsEndWithTheirWaitInTheAllReduce)
 
 TEST(StepsCsv, AWholeFileIsInStartOrderWithTheRunnersHeader)
 {
-    const std::vector<CellPlan> cells { cellPlan(0, { { "tiny_mlp", "eager" }, "none" }), cellPlan(1, { { "tiny_mlp", "eager" }, "item" }) };
+    const std::vector<CellPlan> cells { cellPlan(0, { { "tiny_mlp", "eager" }, "none" }),
+        cellPlan(1, { { "tiny_mlp", "eager" }, "item" }) };
     // Kept cell by cell, as the app's history keeps them; a record of an unknown cell has no row.
     const std::vector<StepRecord> records { record(0, 1'000'000, 1), record(0, 3'000'000, 1), record(1, 2'000'000, 1),
         record(9, 4'000'000, 1) };

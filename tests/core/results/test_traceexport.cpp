@@ -13,7 +13,8 @@ using namespace synctax;
 
 namespace {
 
-const std::vector<CellPlan> cells = { cellPlan(0, { { "tiny_mlp", "eager" }, "none" }), cellPlan(1, { { "tiny_mlp", "eager" }, "item" }) };
+const std::vector<CellPlan> cells
+    = { cellPlan(0, { { "tiny_mlp", "eager" }, "none" }), cellPlan(1, { { "tiny_mlp", "eager" }, "item" }) };
 
 // `steps` steps of 1 ms each from `beginNs`: 0.2 ms to dispatch, 0.1 ms to log; with `gpu`, the GPU
 // finishes each step 1.5 ms after its dispatch, so it falls behind and the queue grows.

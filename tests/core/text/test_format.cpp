@@ -1,5 +1,5 @@
-#include "core/text/format.h"
 #include "core/results/runoutputs.h"
+#include "core/text/format.h"
 
 #include <gtest/gtest.h>
 

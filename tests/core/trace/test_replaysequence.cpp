@@ -1,5 +1,5 @@
-#include "core/trace/traceanalysis.h"
 #include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
 #include "core/trace/tracesequences.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 #include "core/statistics/numpysort.h"
+#include "core/trace/kinetoreader.h"
 #include "core/trace/tracehta.h"
 #include "core/trace/tracejoin.h"
 #include "core/trace/tracequeue.h"
-#include "core/trace/kinetoreader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

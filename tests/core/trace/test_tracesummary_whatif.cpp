@@ -2,9 +2,9 @@
 // are the model's own (importedLoop and whatIf called here), since what is checked is that the file
 // carries them unchanged; the structure (styles in catalog order, tax against `none`) is checked
 // against the catalog and the definition.
-#include "core/trace/traceanalysis.h"
 #include "core/config/stylecatalog.h"
 #include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
 #include "core/trace/tracesummary.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // `none` (host work 0, and the model's middle-regime host work before the sync), and its phases
 // timed from an idle GPU in blocks among those rounds (scripts/gpu/whatif-traces.py). The goal the
 // replay is held to: the `item` tax within 3 points of the measurement.
-#include "core/trace/traceanalysis.h"
 #include "core/trace/kinetoreader.h"
+#include "core/trace/traceanalysis.h"
 #include "core/trace/tracewhatif.h"
 
 #include <gtest/gtest.h>

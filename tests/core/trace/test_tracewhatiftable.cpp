@@ -23,7 +23,8 @@ WhatIf sampleWhatIf()
     WhatIf w;
     w.hostWorkUs = 5000;
     w.rows = { { "as_recorded", 0, 12.5, 25.0, 20.0, 27.5 }, { "none", 0, 10.0, 0.0, 0.0, 0.0 },
-        { "item_every_n", 10, 10.25, 2.5, 2.0, 3.0 }, { "progress_bar_postfix_every_n", 50, 10.125, 1.25, 1.25, 1.25 } };
+        { "item_every_n", 10, 10.25, 2.5, 2.0, 3.0 },
+        { "progress_bar_postfix_every_n", 50, 10.125, 1.25, 1.25, 1.25 } };
     w.model = "replay of the median step (800 launches); host x 0.50: fitted; sync 30 us";
     w.uncertaintyPct = 12.4;
     w.uncertaintyHow = "calibrated to the step time given; each row's range is the replay with the host 12% faster "
@@ -66,8 +67,7 @@ TEST(TraceWhatIfTable, AnUncalibratedWhatIfSaysSoInItsTitle)
     w.hostWorkUs = 0;
     w.calibrated = false;
     const std::string t = formatWhatIfTable(availableLoop(), w);
-    EXPECT_EQ(t.rfind("What if you logged differently, uncalibrated (each style replayed on this loop,\n", 0), 0u)
-        << t;
+    EXPECT_EQ(t.rfind("What if you logged differently, uncalibrated (each style replayed on this loop,\n", 0), 0u) << t;
 }
 
 TEST(TraceWhatIfTable, AnIgnoredInputIsSaidOnItsOwnLine)
@@ -75,7 +75,8 @@ TEST(TraceWhatIfTable, AnIgnoredInputIsSaidOnItsOwnLine)
     ImportedLoop loop = availableLoop();
     loop.ignored = { "the step time given (9.00 ms): out of the host's reach, the GPU alone takes longer" };
     const std::string t = formatWhatIfTable(loop, sampleWhatIf());
-    EXPECT_NE(t.find("\nignored: the step time given (9.00 ms): out of the host's reach, the GPU alone\n  takes longer\n"),
+    EXPECT_NE(
+        t.find("\nignored: the step time given (9.00 ms): out of the host's reach, the GPU alone\n  takes longer\n"),
         std::string::npos)
         << t;
 }
