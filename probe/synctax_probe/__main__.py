@@ -58,6 +58,8 @@ def parser() -> argparse.ArgumentParser:
                    help="rounds per window of the tax over time (default %(default)s)")
     p.add_argument("--queue-size", type=_count(1), default=d.queue_size, metavar="N",
                    help="step records the writer may hold back before it drops (and counts) them")
+    p.add_argument("--gpu-every", type=_count(1), default=d.gpu_every, metavar="N",
+                   help="time the GPU over spans of N steps, one CUDA event each (default %(default)s)")
     p.add_argument("--trace-gz", action="store_true", help="write the trace gzipped")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr at the end")
     p.add_argument("script", help="the training script")
@@ -93,7 +95,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     options = Options(ab=ns.ab, block_steps=ns.block_steps, warmup_steps=ns.warmup_steps,
                       warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
                       settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
-                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, trace_gz=ns.trace_gz,
+                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_every=ns.gpu_every, trace_gz=ns.trace_gz,
                       quiet=ns.quiet)
     try:
         options.check()

@@ -1,6 +1,7 @@
-"""GPU step times from CUDA events, without a sync: one event recorded at each step's end on the
-current stream, and the time between consecutive ones read with query() once the GPU has passed
-them, a few steps later. Events come from a fixed pool, so a step allocates none."""
+"""GPU step times from CUDA events, without a sync: an event recorded on the current stream at the
+end of every `every`-th step, and the time between consecutive ones read with query() once the GPU
+has passed them, a few steps later. Each step of a span gets the span's time over its steps (with
+every=1, its own). Events come from a fixed pool, so a step allocates none."""
 from __future__ import annotations
 
 from collections import deque
@@ -24,7 +25,7 @@ def _pool(torch, size: int) -> list:
 
 
 class GpuTimer:
-    def __init__(self, torch, emit: Callable[[tuple, Optional[float]], None], pool: int = POOL):
+    def __init__(self, torch, emit: Callable[[tuple, Optional[float]], None], every: int = 1, pool: int = POOL):
         self._cuda = torch.cuda
         # torch.cuda.current_stream() makes a Stream object on each call (several microseconds);
         # the current stream's identity is cheaper to read, and its Stream object is kept.
@@ -32,25 +33,49 @@ class GpuTimer:
         self._device = getattr(torch._C, "_cuda_getDevice", None)
         self._streams = {}
         self._free = deque(_pool(torch, pool))
+        self._every = max(1, every)
+        self._count = 0
+        # Steps waiting for their span's event, in order: (step, event or None, record).
         self._pending: Deque[Tuple[int, object, tuple]] = deque()
-        self._prev: Optional[Tuple[int, object]] = None  # the last resolved step and its event
+        self._events = 0  # pending entries that hold an event
+        self._prev: Optional[Tuple[int, object]] = None  # the last resolved span's end and its event
         self._emit = emit
-        self.missed = 0  # steps whose event could not be kept (the GPU was a pool behind)
+        self.missed = 0  # steps whose time could not be kept (the GPU was a pool of spans behind)
 
-    def mark(self, step: int, record: tuple) -> None:
-        """At a step's end: its event goes into the stream; steps whose events the GPU has
-        passed go out with their GPU time."""
+    def mark(self, step: int, record: tuple, span_end: bool = False) -> None:
+        """At a step's end: a span's last step puts its event into the stream; spans whose events
+        the GPU has passed go out with their GPU time. span_end ends the span at this step (a
+        block's last step: no span reaches across two blocks)."""
+        self._count += 1
+        if self._count < self._every and not span_end:
+            self._pending.append((step, None, record))
+            return
+        self._count = 0
         if not self._free:
-            # The GPU is a whole pool of steps behind: give up the oldest step's time rather
-            # than wait for it.
-            old_step, old_event, old_record = self._pending.popleft()
-            self._free.append(old_event)
-            self.missed += 1
-            self._emit(old_record, None)
+            self._give_up_oldest_span()
         event = self._free.popleft()
         event.record(self._stream())
         self._pending.append((step, event, record))
+        self._events += 1
         self.poll()
+
+    def _give_up_oldest_span(self) -> None:
+        """The GPU is a whole pool of spans behind: the oldest span's steps go out untimed rather
+        than wait for them."""
+        pending = self._pending
+        while pending:
+            step, event, record = pending.popleft()
+            self.missed += 1
+            self._emit(record, None)
+            if event is not None:
+                # The span's end stays as the next span's start; the event before it is freed.
+                self._events -= 1
+                if self._prev is not None:
+                    self._free.append(self._prev[1])
+                    self._prev = (step, event)
+                else:
+                    self._free.append(event)
+                return
 
     def _stream(self):
         if self._current_key is not None and self._device is not None:
@@ -67,38 +92,58 @@ class GpuTimer:
         return self._cuda.current_stream()
 
     def poll(self) -> None:
-        """Resolves the oldest steps the GPU has passed: two at most, so that a step costs one or
-        two queries and a backlog (after a stall) drains within a few steps."""
-        pending = self._pending
+        """Resolves the oldest spans the GPU has passed: two at most, so that a span costs one or
+        two queries and a backlog (after a stall) drains within a few spans."""
         for _ in range(2):
-            if len(pending) < 2:
-                return  # the step just recorded is left for a later step: the GPU is rarely past it
-            step, event, record = pending[0]
-            if not event.query():
+            if self._events < 2:
+                return  # the span just recorded is left for later: the GPU is rarely past it
+            i, first = 0, None
+            for entry in self._pending:
+                if entry[1] is not None:
+                    first = entry
+                    break
+                i += 1
+            if not first[1].query():
                 return
-            pending.popleft()
-            self._resolve(step, event, record)
+            self._resolve_span(i + 1)
 
     def finish(self) -> None:
-        """After the loop: the rest, waiting for the events where needed (the loop is over)."""
-        while self._pending:
-            step, event, record = self._pending.popleft()
+        """After the loop: the rest, waiting for the events where needed (the loop is over); steps
+        after the last span's end go out untimed."""
+        while self._events:
+            i = 0
+            for entry in self._pending:
+                if entry[1] is not None:
+                    break
+                i += 1
             try:
-                event.synchronize()
+                self._pending[i][1].synchronize()
             except Exception:
-                self._emit(record, None)
+                for _ in range(i + 1):
+                    step, event, record = self._pending.popleft()
+                    if event is not None:
+                        self._events -= 1
+                    self._emit(record, None)
                 continue
-            self._resolve(step, event, record)
+            self._resolve_span(i + 1)
+        while self._pending:
+            self._emit(self._pending.popleft()[2], None)
 
-    def _resolve(self, step: int, event, record: tuple) -> None:
+    def _resolve_span(self, n: int) -> None:
+        """The first n pending steps end with a passed event: each goes out with the span's time
+        per step, known where the span starts at the previous event."""
+        pending = self._pending
+        end_step, end_event, _ = pending[n - 1]
         gpu_ms = None
         prev = self._prev
         if prev is not None:
-            if prev[0] == step - 1:
+            if prev[0] == end_step - n:
                 try:
-                    gpu_ms = prev[1].elapsed_time(event)
+                    gpu_ms = prev[1].elapsed_time(end_event) / n
                 except RuntimeError:
                     gpu_ms = None
             self._free.append(prev[1])
-        self._prev = (step, event)
-        self._emit(record, gpu_ms)
+        self._prev = (end_step, end_event)
+        self._events -= 1
+        for _ in range(n):
+            self._emit(pending.popleft()[2], gpu_ms)

@@ -135,9 +135,6 @@ def _install_backward(p, torch, patches: Patches) -> None:
                 p.bw_depth = 0
         return backward
 
-    def loss_of_tensor(args, kwargs):
-        return args[0] if args else None
-
     def loss_of_tensors(args, kwargs):
         tensors = args[0] if args else kwargs.get("tensors")
         if isinstance(tensors, torch.Tensor):
@@ -146,7 +143,8 @@ def _install_backward(p, torch, patches: Patches) -> None:
             return tensors[0]
         return None
 
-    patches.set(torch.Tensor, "backward", wrap(torch.Tensor.backward, loss_of_tensor))
+    # Tensor.backward calls torch.autograd.backward, looked up on the module at each call (torch
+    # 1.13 and 2.x): one wrapper there sees both, with one layer of Python less on the loop's path.
     patches.set(torch.autograd, "backward", wrap(torch.autograd.backward, loss_of_tensors))
 
 

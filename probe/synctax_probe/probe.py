@@ -11,7 +11,7 @@ from time import perf_counter_ns as ns
 from typing import Any, Dict, Optional
 
 from . import hooks, report
-from .blocks import BlockBook
+from .blocks import BlockBook, block_summary
 from .capture import Capture
 from .gputimer import GpuTimer
 from .options import Options
@@ -73,7 +73,7 @@ class Probe:
     def start(self) -> None:
         self.writer.open(os.path.join(self.folder, STEPS), os.path.join(self.folder, BLOCKS),
                          os.path.join(self.folder, PHASES), report.phases_header(self.opts),
-                         report.format_step, periodic=self.write_sites)
+                         report.format_step, block_summary, periodic=self.write_sites)
         self.writer.start()
         hooks.install(self, self.torch, self.patches)
         self.run_start = self.step_start = ns()
@@ -137,38 +137,56 @@ class Probe:
             self.syncs_unlisted += 1
 
     def step_end(self, t0: int, t1: int) -> None:
-        """The loop's optimizer.step() ran from t0 to t1: the step is over."""
+        """The loop's optimizer.step() ran from t0 to t1: the step is over. The loop waits for
+        this, so it is written for speed: locals, no call that a plain step does not need."""
         self.busy = True
         try:
             x = 0
             if self.inject and self.loss is not None:
                 x = self._add_item(self.loss)
-            start, bs, w, sched = self.step_start, self.b_start, self.waits, self.sched
-            f, b = (bs - start, t0 - bs) if bs else (t0 - start, 0)
-            record = (self.step, sched.stage, sched.block, sched.round, sched.style, start - self.run_start,
-                      f, b, t1 - t0, x, w[0], w[1], w[2], self.zero_grad_ns, self.syncs)
-            if sched.stage == BLOCK:
-                self.book.add_step(f, b, t1 - t0, w[0], w[1], w[2], x, len(self.syncs) if self.syncs else 0)
-            gpu = self.gpu if self.gpu is not None else self._start_gpu()
-            if gpu is not None:
-                gpu.mark(self.step, record)
+            start, bs, w, sched, syncs = self.step_start, self.b_start, self.waits, self.sched, self.syncs
+            if bs:
+                f, b = bs - start, t0 - bs
             else:
-                self.emit(record, None)
+                f, b = t0 - start, 0
+            o = t1 - t0
+            stage = sched.stage
+            record = (self.step, stage, sched.block, sched.round, sched.style, start - self.run_start,
+                      f, b, o, x, w[0], w[1], w[2], self.zero_grad_ns, syncs)
+            if stage == BLOCK:
+                self.book.records.append(record)
             event = sched.step_done(t1 + x - start)
+            gpu = self.gpu
+            if gpu is not None:
+                gpu.mark(self.step, record, event != 0)
+            elif self.said_no_cuda and (self.cpu_mode or not self._cuda_started()):
+                self.writer.put_step((record, None))
+            else:
+                gpu = self._start_gpu()
+                if gpu is not None:
+                    gpu.mark(self.step, record, event != 0)
+                else:
+                    self.writer.put_step((record, None))
             if event or self.capture.running:
                 self._boundary(event, t1 + x, self.step + 1)
             self.step += 1
             self.tid = threading.get_ident()
             self.b_start = self.zero_grad_ns = 0
             self.phase = 0
-            w[0] = w[1] = w[2] = 0
-            self.syncs = None
+            if syncs is not None or w[0] or w[1] or w[2]:
+                w[0] = w[1] = w[2] = 0
+                self.syncs = None
             self.inject = sched.stage == BLOCK and sched.style == "item"
             self.step_start = ns()
-            if self.book.t0 is None and self.book.open_block is not None:
+            if event and self.book.t0 is None and self.book.open_block is not None:
                 self.book.t0 = self.step_start
         finally:
             self.busy = False
+
+    def _cuda_started(self) -> bool:
+        """Whether a script that had not used CUDA at its first steps has started to (the GPU timer
+        starts then)."""
+        return self.torch.cuda.is_initialized()
 
     def emit(self, record: tuple, gpu_ms: Optional[float]) -> None:
         self.writer.put_step((record, gpu_ms))
@@ -188,7 +206,7 @@ class Probe:
     def _start_gpu(self) -> Optional[GpuTimer]:
         torch = self.torch
         if not self.cpu_mode and torch.cuda.is_initialized():
-            self.gpu = GpuTimer(torch, self.emit)
+            self.gpu = GpuTimer(torch, self.emit, self.opts.gpu_every)
             self.gpu_from_step = self.step
             try:
                 self.cuda_device = torch.cuda.get_device_name(torch.cuda.current_device())

@@ -1,8 +1,8 @@
 """The writer thread: the loop hands it records through a bounded queue and never waits for it.
 
 A full queue drops the new record and counts it; the count goes into the end record. The thread
-wakes every `interval_s`, turns records into lines and yields the GIL between small batches, so
-that the loop it shares the interpreter with is held up for tens of microseconds at most."""
+wakes every `interval_s` and turns the records queued by then into lines, yielding the GIL between
+batches of a long backlog: a few hand-overs of the GIL per wake, however fast the loop."""
 from __future__ import annotations
 
 import json
@@ -11,18 +11,18 @@ import time
 from collections import deque
 from typing import Callable, Deque, List, Optional, Tuple
 
-_BATCH = 64
+_BATCH = 256
 
 
 class Writer:
-    def __init__(self, capacity: int, interval_s: float = 0.05):
+    def __init__(self, capacity: int, interval_s: float = 0.1):
         self.capacity = capacity
         self.dropped = 0
         self.written = 0
         self._steps: Deque[tuple] = deque()
         # Blocks are few (one per block of steps) and what the phases file and the A/B stand on:
-        # never dropped.
-        self._blocks: Deque[Tuple[dict, Optional[str]]] = deque()
+        # never dropped. Each is summed up here, by summarize, off the loop.
+        self._blocks: Deque[tuple] = deque()
         self._interval_s = interval_s
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
@@ -38,18 +38,20 @@ class Writer:
             return
         self._steps.append(record)
 
-    def put_block(self, record: dict, phases_line: Optional[str]) -> None:
-        self._blocks.append((record, phases_line))
+    def put_block(self, held: tuple) -> None:
+        self._blocks.append(held)
 
     # -- set-up and the thread
     def open(self, steps_path: str, blocks_path: str, phases_path: str, phases_header: str,
-             format_step: Callable[[tuple], str], periodic: Optional[Callable[[], None]] = None) -> None:
+             format_step: Callable[[tuple], str], summarize: Callable[[tuple], Tuple[dict, Optional[str]]],
+             periodic: Optional[Callable[[], None]] = None) -> None:
         self._files["steps"] = open(steps_path, "w", encoding="utf-8")
         self._files["blocks"] = open(blocks_path, "w", encoding="utf-8")
         self._files["phases"] = open(phases_path, "w", encoding="utf-8")
         self._files["phases"].write(phases_header)
         self._files["phases"].flush()
         self._format_step = format_step
+        self._summarize = summarize
         self._periodic = periodic
 
     def start(self) -> None:
@@ -93,21 +95,21 @@ class Writer:
         self._guard(self._drain_blocks)
 
     def _drain_steps(self, final: bool) -> None:
+        """Writes the records queued when it was called, not those queued meanwhile: a writer that
+        chased the loop's new records would want the GIL back at every one of the loop's torch
+        calls (each releases it), and each hand-over costs the loop a thread wake-up."""
         steps, out, fmt = self._steps, self._files["steps"], self._format_step
-        wrote = False
-        while steps:
-            lines = []
-            for _ in range(_BATCH):
-                if not steps:
-                    break
-                lines.append(fmt(steps.popleft()))
-            out.write("".join(lines))
-            self.written += len(lines)
-            wrote = True
-            if not final:
-                time.sleep(0)  # lets the loop's thread take the GIL back
-        if wrote:
-            out.flush()
+        left = len(steps)
+        if not left:
+            return
+        while left:
+            n = min(left, _BATCH)
+            out.write("".join([fmt(steps.popleft()) for _ in range(n)]))
+            self.written += n
+            left -= n
+            if left and not final:
+                time.sleep(0)  # a long backlog: the loop's thread takes the GIL back between batches
+        out.flush()
 
     def _drain_blocks(self) -> None:
         blocks = self._blocks
@@ -115,7 +117,7 @@ class Writer:
             return
         fb, fp = self._files["blocks"], self._files["phases"]
         while blocks:
-            block, phases = blocks.popleft()
+            block, phases = self._summarize(blocks.popleft())
             fb.write(json.dumps(block, separators=(",", ":")) + "\n")
             if phases:
                 fp.write(phases)

@@ -12,7 +12,7 @@ import synctax_probe
 from conftest import PROBE_DIR, probe_env
 
 PATCHED = [(torch.Tensor, name) for name in ("item", "tolist", "cpu", "to", "numpy", "nonzero", "__bool__",
-                                              "__float__", "__int__", "backward")]
+                                              "__float__", "__int__")]
 PATCHED += [(torch, "nonzero"), (torch.cuda, "synchronize"), (torch.autograd, "backward"),
             (torch.optim.Optimizer, "__init__"), (torch.optim.Optimizer, "zero_grad"),
             (torch.optim.SGD, "step"), (torch.optim.Adam, "step")]

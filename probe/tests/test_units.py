@@ -14,7 +14,7 @@ from synctax_probe.writer import Writer
 def open_writer(tmp_path, capacity):
     w = Writer(capacity, interval_s=0.01)
     w.open(str(tmp_path / "steps.jsonl"), str(tmp_path / "blocks.jsonl"), str(tmp_path / "phases.csv"),
-           "F,B,O\n", lambda item: json.dumps({"step": item}) + "\n")
+           "F,B,O\n", lambda item: json.dumps({"step": item}) + "\n", lambda held: held)
     return w
 
 
@@ -23,7 +23,7 @@ def test_a_full_queue_drops_and_counts_never_blocks(tmp_path):
     for i in range(10):
         w.put_step(i)
     assert w.dropped == 7
-    w.put_block({"block": 0}, "1.0,2.0,3.0\n")  # blocks are never dropped
+    w.put_block(({"block": 0}, "1.0,2.0,3.0\n"))  # blocks are never dropped
     assert w.close() is None
     with open(tmp_path / "steps.jsonl") as f:
         assert [json.loads(line)["step"] for line in f] == [0, 1, 2]
@@ -188,6 +188,66 @@ def test_gpu_times_come_in_order_without_waiting():
     timer.finish()
     assert [r for r, _ in out] == [("r", i) for i in range(6)]
     assert all(ms == 1.0 for _, ms in out[1:]) and timer.missed == 0
+    gputimer._POOLS.clear()
+
+
+def test_gpu_times_over_spans_share_the_span_out_in_order():
+    from synctax_probe import gputimer
+    torch = FakeTorch()
+    out = []
+    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), every=3, pool=8)
+    base = torch.clock.recorded
+    for step in range(9):  # spans end at steps 2, 5, 8: three events
+        timer.mark(step, step)
+    assert torch.clock.recorded == base + 3 and out == []
+    torch.clock.done = base + 2
+    timer.mark(9, 9)  # no event: a span's middle step polls nothing
+    assert out == []
+    for step in (10, 11):
+        timer.mark(step, step)  # the span 9-11 ends: the first two spans are passed
+    assert [r for r, _ in out] == list(range(6))
+    # The first span has no start; the second's one "ms" is shared by its three steps.
+    assert [ms for _, ms in out] == [None] * 3 + [1 / 3] * 3
+    timer.mark(12, 12)  # after the last span's end: untimed at the finish
+    timer.finish()
+    assert [r for r, _ in out] == list(range(13))
+    assert [ms for _, ms in out[6:]] == [1 / 3] * 6 + [None] and timer.missed == 0
+    gputimer._POOLS.clear()
+
+
+def test_a_block_end_ends_the_span():
+    from synctax_probe import gputimer
+    torch = FakeTorch()
+    out = []
+    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), every=8, pool=8)
+    base = torch.clock.recorded
+    timer.mark(0, 0)
+    timer.mark(1, 1, span_end=True)  # a block's last step: an event, though the span is short
+    assert torch.clock.recorded == base + 1
+    for step in range(2, 10):
+        timer.mark(step, step)
+    assert torch.clock.recorded == base + 2  # the next span runs its full 8 steps
+    timer.finish()
+    assert [ms for _, ms in out] == [None, None] + [1 / 8] * 8
+    gputimer._POOLS.clear()
+
+
+def test_a_span_given_up_still_starts_the_next():
+    from synctax_probe import gputimer
+    torch = FakeTorch()
+    out = []
+    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), pool=3)
+    base = torch.clock.recorded
+    torch.clock.done = base + 1
+    timer.mark(0, 0)
+    timer.mark(1, 1)  # step 0 resolves (no start): it is the next span's start
+    assert out == [(0, None)]
+    for step in range(2, 5):
+        timer.mark(step, step)  # the pool runs out at step 3: steps 1 and 2 are given up
+    assert timer.missed == 2 and out[1:] == [(1, None), (2, None)]
+    timer.finish()
+    assert [r for r, _ in out] == list(range(5))
+    assert [ms for _, ms in out[3:]] == [1.0, 1.0]  # step 3 timed from step 2's event
     gputimer._POOLS.clear()
 
 

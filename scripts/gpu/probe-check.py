@@ -9,8 +9,8 @@ within 3 points or inside the measured 95% interval in at least 9 cells of 10.
     scripts/gpu/probe-check.py OUT [--scale X] [--models a,b]        # on the GPU machine
     scripts/gpu/probe-check.py OUT --compare build/bin/synctax-run    # anywhere, over OUT's folders
 
-The middle-regime host work is what brings the loop's host to its GPU: the step time of the run at
-host work 0 less the host's own phases there (middle_host_ms).
+The middle-regime host work is what brings the loop's host to its GPU: the GPU's time per step in the
+run at host work 0 less the host's own time per step there (middle_host_ms).
 """
 import argparse
 import json
@@ -33,14 +33,34 @@ def script(model):
 
 
 def middle_host_ms(folder):
-    """The host work that brings the loop's host to its GPU: the step time at host work 0 (a GPU-bound
-    loop's GPU time) less the host's own time in its phases (medians over the calibration blocks)."""
+    """The host work that brings the loop's host to its GPU, from the run at host work 0: the GPU's
+    time per step (median over the `none` blocks) less the host's own time per step. The host's own
+    time is taken from each block's first step, which starts from an idle GPU after the block's
+    closing synchronize: later steps of a GPU-bound loop wait inside their launches for a full
+    queue, and that wait would count as host work."""
+    gpu, own = [], []
+    with open(os.path.join(folder, "blocks.jsonl")) as f:
+        for line in f:
+            block = json.loads(line)
+            if block.get("style") == "none" and block.get("gpu_ms_median"):
+                gpu.append(block["gpu_ms_median"])
+    first = {}
+    with open(os.path.join(folder, "steps.jsonl")) as f:
+        for line in f:
+            step = json.loads(line)
+            if step.get("stage") == "block" and step["block"] not in first:
+                first[step["block"]] = (step["f_ns"] + step["b_ns"] + step["o_ns"] - sum(step["waits_ns"])) * 1e-6
     with open(os.path.join(folder, "ab.json")) as f:
-        step = json.load(f)["baseline_step_ms"]
-    with open(os.path.join(folder, "phases.csv")) as f:
-        totals = sorted(sum(float(x) for x in line.split(",")) for line in f if line[:1].isdigit())
-    own = totals[len(totals) // 2] if totals else 0.0
-    return round(max(0.5, step - own), 1), step
+        step_ms = json.load(f)["baseline_step_ms"]
+    gpu_ms = median(gpu) if gpu else step_ms
+    own_ms = median(list(first.values())) if first else 0.0
+    return round(max(0.5, gpu_ms - own_ms), 1), gpu_ms, own_ms
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
 def run_cell(out, model, host, est_ms, scale, env):
@@ -66,11 +86,13 @@ def record(out, scale, models):
     for model in models:
         cells.append(run_cell(out, model, 0.0, ESTIMATE_MS.get(model, 20), scale, env))
         try:
-            host, step = middle_host_ms(os.path.join(out, cells[-1]["folder"]))
+            host, gpu_ms, own_ms = middle_host_ms(os.path.join(out, cells[-1]["folder"]))
         except (OSError, KeyError, ValueError, json.JSONDecodeError) as e:
             print(f"{model}: no middle-regime host work ({type(e).__name__}: {e})", flush=True)
             continue
-        cells.append(run_cell(out, model, host, max(step, host) + 0.5 * min(step, host), scale, env))
+        print(f"{model}: GPU {gpu_ms:.2f} ms a step, host's own {own_ms:.2f} ms: host work {host:g} ms", flush=True)
+        cells[-1].update(gpu_ms=gpu_ms, host_own_ms=own_ms)
+        cells.append(run_cell(out, model, host, max(gpu_ms, own_ms + host) + 0.2 * gpu_ms, scale, env))
     with open(os.path.join(out, "cells.json"), "w") as f:
         json.dump(cells, f, indent=1)
 
