@@ -1,0 +1,184 @@
+#pragma once
+
+#include "core/statistics/statistics.h"
+#include "core/trace/linetail.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace synctax {
+
+// One line of a probe folder's steps.jsonl (docs/probe-folder.md).
+struct ProbeSync {
+    std::string op;
+    int site = -1; // its id in sites.json
+    int64_t waitNs = 0;
+    char phase = 'F'; // 'F', 'B' or 'O'
+};
+
+struct ProbeStep {
+    int64_t step = 0;
+    std::string stage; // warmup, profile, settle, block
+    std::optional<int> block;
+    std::optional<int> round;
+    std::string style; // empty outside blocks
+    int64_t tNs = 0; // the step's start, from the probe's attach
+    int64_t fNs = 0;
+    int64_t bNs = 0;
+    int64_t oNs = 0;
+    int64_t xNs = 0; // the added loss.item() of an item block
+    std::array<int64_t, 3> waitsNs {}; // the loop's sync waits in F, B, O
+    int64_t zeroGradNs = 0;
+    std::vector<ProbeSync> syncs;
+    std::optional<double> gpuMs;
+};
+
+// One line of blocks.jsonl.
+struct ProbeBlock {
+    int block = 0;
+    std::optional<int> round;
+    std::string style;
+    double tMs = 0;
+    int steps = 0;
+    double msPerStep = 0;
+    double fMs = 0, bMs = 0, oMs = 0;
+    double fWaitMs = 0, bWaitMs = 0, oWaitMs = 0;
+    double syncsPerStep = 0;
+    double addedItemMsPerStep = 0;
+    double drainMs = 0;
+    std::optional<double> gpuMsMedian;
+    int gpuSteps = 0;
+};
+
+// One entry of sites.json.
+struct ProbeSite {
+    int id = 0;
+    std::string op;
+    std::string file;
+    int line = 0;
+    std::string function;
+    int64_t count = 0;
+    double totalWaitMs = 0;
+    std::optional<double> medianWaitUs;
+    double maxWaitUs = 0;
+};
+
+// end.json, as far as the window needs it.
+struct ProbeEnd {
+    std::string outcome; // as the probe wrote it (e.g. "ok", "exception", "interrupted")
+    std::optional<int> exitCode;
+    int64_t steps = 0;
+    int64_t stepsWritten = 0;
+    int64_t stepsDropped = 0;
+};
+
+enum class FollowState {
+    Waiting, // no probe.json yet (the job has not started, or this is not a probe folder yet)
+    Running, // the files grow
+    Stalled, // no growth for FollowOptions::stallS and no end.json
+    Ended, // end.json is there
+    Crashed, // no end.json, and the job's process is gone (same host) or the last line was cut off
+    Deleted, // the folder went away while followed
+};
+const char* toString(FollowState state);
+
+struct FollowOptions {
+    double stallS = 10; // no growth for this long: Stalled
+    size_t maxLineBytes = 1 << 20; // a longer line is an error, located
+    std::function<double()> nowS; // a steady clock in seconds; empty: std::chrono::steady_clock
+};
+
+// probe.json, as far as following the run needs it: whose process writes the folder, and the A/B's
+// settings that liveAb() reproduces.
+struct ProbeStart {
+    std::string script;
+    std::string hostname;
+    int64_t pid = 0;
+    std::string startTime; // with pid, tells one run in the folder from the next
+    std::string ab; // "item", or empty without an A/B
+    int blockSteps = 0;
+    uint64_t seed = 1;
+    int resamples = 2000;
+};
+
+// The A/B measured so far, from the complete rounds among the blocks (style `none` the baseline,
+// `none_aa` the control, `item` the treatment): the same paired method as the probe's ab.json, so
+// that it narrows as rounds complete and agrees with ab.json once the job ends.
+struct ProbeLiveAb {
+    int rounds = 0;
+    std::optional<Interval> item; // percent
+    std::optional<Interval> control; // percent
+};
+
+// What one poll found since the last: new steps (at most the maxSteps asked for; the rest stay on
+// disk for the next poll, so nothing is ever dropped), new blocks, the files re-read because they
+// changed, the state, and notes (errors located as file:line:column, said once each).
+struct ProbeFollowUpdate {
+    std::vector<ProbeStep> steps;
+    std::vector<ProbeBlock> blocks;
+    std::vector<std::array<double, 3>> phasesMs; // new phases.csv rows (F, B, O, ms)
+    std::optional<std::vector<ProbeSite>> sites; // set when sites.json changed
+    std::optional<ProbeEnd> end; // set once, when end.json appears
+    bool traceAppeared = false; // the profiled capture is complete and can be opened
+    std::string tracePath;
+    FollowState state = FollowState::Waiting;
+    std::vector<std::string> notes;
+    bool more = false; // steps are waiting on disk beyond maxSteps: poll again soon
+    std::optional<ProbeStart> start; // set when probe.json changed
+    std::optional<ProbeLiveAb> abFinal; // set when ab.json changed: the probe's own answer
+    // The probe started again in the folder (it clears its files first): what was read before this
+    // update belongs to the earlier run.
+    bool restarted = false;
+};
+
+// Follows a probe's run folder as the job writes it: remembers how far each append-only file was
+// read, keeps a partial last line until its newline arrives, re-reads the whole-file JSONs when
+// their size or time changes. Reads the disk; call it off the window's thread.
+class ProbeFollower {
+public:
+    explicit ProbeFollower(std::string dir, FollowOptions options = {});
+    ProbeFollowUpdate poll(size_t maxSteps = 4096);
+    const std::string& dir() const { return m_dir; }
+    FollowState state() const { return m_state; }
+
+private:
+    std::string path(const char* name) const;
+    void note(ProbeFollowUpdate& update, const std::string& text);
+    void resetRun(ProbeFollowUpdate& update);
+    bool readLines(
+        LineTail& tail, const FileStamp& stamp, size_t maxLines, const LineTail::Sink& sink, ProbeFollowUpdate& update);
+    std::optional<std::string> readChanged(const char* name, FileStamp& seen, ProbeFollowUpdate& update);
+    void readWholeFiles(ProbeFollowUpdate& update);
+    std::array<FileStamp, 3> readAppended(ProbeFollowUpdate& update, size_t maxSteps);
+    void readTrace(ProbeFollowUpdate& update);
+    FollowState nextState(ProbeFollowUpdate& update, bool gone, double now);
+    bool jobGone() const;
+
+    std::string m_dir;
+    FollowOptions m_options;
+    FollowState m_state = FollowState::Waiting;
+    bool m_folderSeen = false;
+    std::set<std::string> m_said; // notes said once
+    LineTail m_steps;
+    LineTail m_blocks;
+    LineTail m_phases;
+    FileStamp m_probeStamp, m_sitesStamp, m_abStamp, m_endStamp, m_traceStamp;
+    std::vector<FileStamp> m_growth; // every file's stamp at the last poll
+    std::optional<ProbeStart> m_start;
+    std::optional<ProbeEnd> m_end; // end.json read; handed out once every line is consumed
+    bool m_endHanded = false;
+    bool m_blocksStarted = false; // a block line, or a step of a block: the capture was written before
+    bool m_traceHanded = false;
+    std::optional<double> m_lastGrowthS;
+};
+
+ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks);
+// With the probe's --bootstrap and --seed (ProbeStart), where they differ from the defaults.
+ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed);
+
+} // namespace synctax

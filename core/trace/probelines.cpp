@@ -1,0 +1,387 @@
+#include "core/trace/probelines.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace synctax {
+
+namespace {
+
+using nlohmann::json;
+
+void locateByte(const std::string& text, std::size_t at, ConfigError& error)
+{
+    error.line = 1;
+    error.column = 1;
+    for (std::size_t i = 0; i < at && i < text.size(); ++i) {
+        const bool newline = text[i] == '\n';
+        error.line += newline ? 1 : 0;
+        error.column = newline ? 1 : error.column + 1;
+    }
+}
+
+// Where `key` is written in the text; a key written twice (a nested object) is located at its first.
+void locateKey(const std::string& text, const std::string& key, ConfigError& error)
+{
+    const std::size_t at = text.find('"' + key + '"');
+    locateByte(text, at == std::string::npos ? 0 : at, error);
+}
+
+std::string shown(const json* value)
+{
+    if (!value)
+        return "nothing";
+    std::string text = value->dump();
+    return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
+
+// The token at `at` as a message quotes it: up to the next delimiter, at most 16 bytes.
+std::string tokenAt(const std::string& text, std::size_t at, const char* end)
+{
+    if (at >= text.size())
+        return end;
+    std::size_t n = 1;
+    const std::string delimiters = " \t\r\n,:{}[]\"";
+    if (delimiters.find(text[at]) == std::string::npos) {
+        while (at + n < text.size() && n < 16 && delimiters.find(text[at + n]) == std::string::npos)
+            ++n;
+    }
+    return "'" + text.substr(at, n) + "'";
+}
+
+// The text as JSON, or a syntax error at the byte where the parser stopped. `end` names the end of
+// the text in the message ("the end of the line": a line cut off).
+std::optional<json> parseJson(const std::string& text, const char* end, ConfigError& error)
+{
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        const std::size_t at = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        locateByte(text, at, error);
+        error.message = "expected JSON as the probe writes it, found " + tokenAt(text, at, end);
+        return std::nullopt;
+    }
+}
+
+std::optional<json> parseObject(const std::string& text, const char* end, ConfigError& error)
+{
+    auto j = parseJson(text, end, error);
+    if (j && !j->is_object()) {
+        locateByte(text, text.find_first_not_of(" \t\r\n"), error);
+        error.message = "expected a JSON object, found " + shown(&*j);
+        return std::nullopt;
+    }
+    return j;
+}
+
+// An object's keys read with their types checked; the first key that is off becomes the error.
+class Fields {
+public:
+    Fields(const json& object, const std::string& text, ConfigError& error)
+        : m_object(object)
+        , m_text(text)
+        , m_error(error)
+    {
+    }
+    bool ok() const { return m_ok; }
+
+    const json* find(const char* key) const
+    {
+        const auto it = m_object.find(key);
+        return it == m_object.end() ? nullptr : &*it;
+    }
+    int64_t integer(const char* key) { return nullableInteger(key, true).value_or(0); }
+    int64_t integerOr(const char* key, int64_t fallback) { return nullableInteger(key, false).value_or(fallback); }
+    std::optional<int64_t> nullableInteger(const char* key, bool required = false)
+    {
+        const json* v = find(key);
+        if (v && v->is_number_integer())
+            return v->get<int64_t>();
+        if ((v && !v->is_null()) || (!v && required))
+            fail(key, "an integer", v);
+        return std::nullopt;
+    }
+    double number(const char* key) { return nullableNumber(key, true).value_or(0.0); }
+    double numberOr(const char* key, double fallback) { return nullableNumber(key, false).value_or(fallback); }
+    std::optional<double> nullableNumber(const char* key, bool required = false)
+    {
+        const json* v = find(key);
+        if (v && v->is_number())
+            return v->get<double>();
+        if ((v && !v->is_null()) || (!v && required))
+            fail(key, "a number", v);
+        return std::nullopt;
+    }
+    std::string string(const char* key, bool required = true)
+    {
+        const json* v = find(key);
+        if (v && v->is_string())
+            return v->get<std::string>();
+        if ((v && !v->is_null()) || (!v && required))
+            fail(key, "a string", v);
+        return {};
+    }
+    bool boolean(const char* key)
+    {
+        const json* v = find(key);
+        if (v && v->is_boolean())
+            return v->get<bool>();
+        if (v && !v->is_null())
+            fail(key, "true or false", v);
+        return false;
+    }
+    void fail(const char* key, const char* expected, const json* found)
+    {
+        if (!m_ok)
+            return;
+        m_ok = false;
+        locateKey(m_text, key, m_error);
+        m_error.message = std::string("expected ") + expected + " at \"" + key + "\", found " + shown(found);
+    }
+
+private:
+    const json& m_object;
+    const std::string& m_text;
+    ConfigError& m_error;
+    bool m_ok = true;
+};
+
+std::optional<int> toInt(std::optional<int64_t> v)
+{
+    return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+}
+
+void readSyncs(Fields& f, ProbeStep& step)
+{
+    const json* syncs = f.find("syncs");
+    if (!syncs || syncs->is_null())
+        return;
+    if (!syncs->is_array()) {
+        f.fail("syncs", "a list of [op, site, wait_ns, phase]", syncs);
+        return;
+    }
+    for (const json& s : *syncs) {
+        const bool shaped = s.is_array() && s.size() == 4 && s[0].is_string() && s[1].is_number_integer()
+            && s[2].is_number_integer() && s[3].is_string() && s[3].get<std::string>().size() == 1
+            && std::string("FBO").find(s[3].get<std::string>()[0]) != std::string::npos;
+        if (!shaped) {
+            f.fail("syncs", "[op, site, wait_ns, phase] with phase F, B or O", &s);
+            return;
+        }
+        step.syncs.push_back(
+            { s[0].get<std::string>(), s[1].get<int>(), s[2].get<int64_t>(), s[3].get<std::string>()[0] });
+    }
+}
+
+std::optional<Interval> interval(const json& estimates, const std::string& style)
+{
+    const auto it = estimates.find(style);
+    if (it == estimates.end() || !it->is_object())
+        return std::nullopt;
+    const auto value = [&](const char* key) {
+        const auto v = it->find(key);
+        return v != it->end() && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
+    };
+    const auto pct = value("pct");
+    const auto low = value("ci_low");
+    const auto high = value("ci_high");
+    if (!pct || !low || !high)
+        return std::nullopt;
+    return Interval { *pct, *low, *high };
+}
+
+} // namespace
+
+std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& error)
+{
+    const auto j = parseObject(line, "the end of the line", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, line, error);
+    ProbeStep s;
+    s.step = f.integer("step");
+    s.stage = f.string("stage");
+    s.block = toInt(f.nullableInteger("block"));
+    s.round = toInt(f.nullableInteger("round"));
+    s.style = f.string("style", false);
+    s.tNs = f.integer("t_ns");
+    s.fNs = f.integer("f_ns");
+    s.bNs = f.integer("b_ns");
+    s.oNs = f.integer("o_ns");
+    s.xNs = f.integerOr("x_ns", 0);
+    if (const json* waits = f.find("waits_ns"); waits && !waits->is_null()) {
+        const bool shaped = waits->is_array() && waits->size() == 3
+            && std::all_of(waits->begin(), waits->end(), [](const json& w) { return w.is_number_integer(); });
+        if (shaped) {
+            for (std::size_t i = 0; i < 3; ++i)
+                s.waitsNs[i] = (*waits)[i].get<int64_t>();
+        } else {
+            f.fail("waits_ns", "[F, B, O] integers", waits);
+        }
+    }
+    s.zeroGradNs = f.integerOr("zero_grad_ns", 0);
+    readSyncs(f, s);
+    s.gpuMs = f.nullableNumber("gpu_ms");
+    return f.ok() ? std::optional<ProbeStep>(std::move(s)) : std::nullopt;
+}
+
+std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& error)
+{
+    const auto j = parseObject(line, "the end of the line", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, line, error);
+    ProbeBlock b;
+    b.block = static_cast<int>(f.integer("block"));
+    b.round = toInt(f.nullableInteger("round"));
+    b.style = f.string("style");
+    b.tMs = f.number("t_ms");
+    b.steps = static_cast<int>(f.integer("steps"));
+    b.msPerStep = f.number("ms_per_step");
+    b.fMs = f.numberOr("f_ms", 0);
+    b.bMs = f.numberOr("b_ms", 0);
+    b.oMs = f.numberOr("o_ms", 0);
+    b.fWaitMs = f.numberOr("f_wait_ms", 0);
+    b.bWaitMs = f.numberOr("b_wait_ms", 0);
+    b.oWaitMs = f.numberOr("o_wait_ms", 0);
+    b.syncsPerStep = f.numberOr("syncs_per_step", 0);
+    b.addedItemMsPerStep = f.numberOr("added_item_ms_per_step", 0);
+    b.drainMs = f.numberOr("drain_ms", 0);
+    b.gpuMsMedian = f.nullableNumber("gpu_ms_median");
+    b.gpuSteps = static_cast<int>(f.integerOr("gpu_steps", 0));
+    return f.ok() ? std::optional<ProbeBlock>(std::move(b)) : std::nullopt;
+}
+
+std::optional<std::array<double, 3>> parseProbePhasesRow(const std::string& line, ConfigError& error)
+{
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#' || line.compare(first, 7, "forward") == 0)
+        return std::nullopt;
+    std::array<double, 3> row {};
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::size_t comma = line.find(',', at);
+        std::string field = line.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        while (!field.empty() && (field.back() == '\r' || field.back() == ' '))
+            field.pop_back();
+        char* end = nullptr;
+        row[i] = std::strtod(field.c_str(), &end);
+        if (field.empty() || end != field.c_str() + field.size()) {
+            error.line = 1;
+            error.column = static_cast<int>(at) + 1;
+            error.message
+                = "expected a number in ms, found " + (field.empty() ? std::string("nothing") : "'" + field + "'");
+            return std::nullopt;
+        }
+        if ((i < 2) != (comma != std::string::npos)) {
+            error.line = 1;
+            error.column = static_cast<int>(comma == std::string::npos ? line.size() : comma) + 1;
+            error.message = i < 2 ? "expected 3 numbers (F,B,O), found " + std::to_string(i + 1)
+                                  : std::string("expected 3 numbers (F,B,O), found more");
+            return std::nullopt;
+        }
+        at = comma + 1;
+    }
+    return row;
+}
+
+std::optional<ProbeStart> parseProbeStart(const std::string& text, ConfigError& error)
+{
+    const auto j = parseObject(text, "the end of the file", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, text, error);
+    ProbeStart s;
+    s.script = f.string("script", false);
+    s.hostname = f.string("hostname", false);
+    s.pid = f.integerOr("pid", 0);
+    s.startTime = f.string("start_time", false);
+    if (const json* options = f.find("options"); options && options->is_object()) {
+        Fields o(*options, text, error);
+        s.ab = o.string("ab", false);
+        s.blockSteps = static_cast<int>(o.integerOr("block_steps", 0));
+        s.seed = static_cast<uint64_t>(o.integerOr("seed", 1));
+        s.resamples = static_cast<int>(o.integerOr("bootstrap", 2000));
+        if (!o.ok())
+            return std::nullopt;
+    }
+    return f.ok() ? std::optional<ProbeStart>(std::move(s)) : std::nullopt;
+}
+
+std::optional<std::vector<ProbeSite>> parseProbeSites(const std::string& text, ConfigError& error)
+{
+    const auto j = parseObject(text, "the end of the file", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, text, error);
+    const json* sites = f.find("sites");
+    if (!sites || !sites->is_array()) {
+        f.fail("sites", "a list", sites);
+        return std::nullopt;
+    }
+    std::vector<ProbeSite> out;
+    for (const json& one : *sites) {
+        if (!one.is_object()) {
+            f.fail("sites", "a list of objects", &one);
+            return std::nullopt;
+        }
+        Fields s(one, text, error);
+        ProbeSite site;
+        site.id = static_cast<int>(s.integer("id"));
+        site.op = s.string("op");
+        site.file = s.string("file", false);
+        site.line = static_cast<int>(s.integerOr("line", 0));
+        site.function = s.string("function", false);
+        site.count = s.integerOr("count", 0);
+        site.totalWaitMs = s.numberOr("total_wait_ms", 0);
+        site.medianWaitUs = s.nullableNumber("median_wait_us");
+        site.maxWaitUs = s.numberOr("max_wait_us", 0);
+        if (!s.ok())
+            return std::nullopt;
+        out.push_back(std::move(site));
+    }
+    return out;
+}
+
+std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& error)
+{
+    const auto j = parseObject(text, "the end of the file", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, text, error);
+    ProbeEnd e;
+    e.exitCode = toInt(f.nullableInteger("exit_code"));
+    const json* exception = f.find("exception");
+    // end.json says how the run ended in three keys; the outcome names it in one word.
+    if (exception && !exception->is_null())
+        e.outcome = "exception";
+    else if (f.boolean("interrupted"))
+        e.outcome = "interrupted";
+    else
+        e.outcome = "ok";
+    e.steps = f.integerOr("steps", 0);
+    e.stepsWritten = f.integerOr("steps_written", 0);
+    e.stepsDropped = f.integerOr("steps_dropped", 0);
+    return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
+}
+
+std::optional<ProbeLiveAb> parseProbeAb(const std::string& text, ConfigError& error)
+{
+    const auto j = parseObject(text, "the end of the file", error);
+    if (!j)
+        return std::nullopt;
+    Fields f(*j, text, error);
+    ProbeLiveAb ab;
+    ab.rounds = static_cast<int>(f.integerOr("rounds", 0));
+    const std::string style = f.string("ab", false);
+    const std::string control = f.string("control", false);
+    if (const json* estimates = f.find("estimates"); estimates && estimates->is_object()) {
+        ab.item = interval(*estimates, style.empty() ? "item" : style);
+        ab.control = interval(*estimates, control.empty() ? "none_aa" : control);
+    }
+    return f.ok() ? std::optional<ProbeLiveAb>(ab) : std::nullopt;
+}
+
+} // namespace synctax

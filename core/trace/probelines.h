@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/config/configerror.h"
+#include "core/trace/probefollow.h"
+
+#include <optional>
+#include <string>
+
+namespace synctax {
+
+// One line of steps.jsonl or blocks.jsonl, one row of phases.csv, or a whole JSON file of a probe
+// folder (docs/probe-folder.md), as the follower reads them. What is off comes back in `error`,
+// located in the text (a line's text: line 1) and said as "expected …, found …"; the caller names
+// the file and, for a line, its number.
+std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& error);
+std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& error);
+// A phases.csv line: its F, B, O row; nothing and no error for a comment or the header.
+std::optional<std::array<double, 3>> parseProbePhasesRow(const std::string& line, ConfigError& error);
+
+std::optional<ProbeStart> parseProbeStart(const std::string& text, ConfigError& error);
+std::optional<std::vector<ProbeSite>> parseProbeSites(const std::string& text, ConfigError& error);
+std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& error);
+// ab.json: its rounds and the estimates of `item` and of its A/A control.
+std::optional<ProbeLiveAb> parseProbeAb(const std::string& text, ConfigError& error);
+
+} // namespace synctax
