@@ -15,6 +15,7 @@
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 #include "ui/configpanel.h"
+#include "ui/follow/followview.h"
 #include "ui/launcherrun.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
@@ -142,6 +143,7 @@ void MainWindow::createViews()
     m_pages->setTabBarAutoHide(true); // one page until a trace is opened: no tab bar
     m_pages->addTab(m_central, tr("Experiment"));
     setCentralWidget(m_pages);
+    connect(m_pages, &QTabWidget::currentChanged, this, &MainWindow::hideDocksForPage);
     createTraceViews();
 
     auto dock = [this](QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
@@ -299,6 +301,16 @@ void MainWindow::createActions()
     });
     watchAction->setShortcut(QKeySequence(tr("Ctrl+Shift+W")));
     watchAction->setObjectName(QStringLiteral("watchTraceAction"));
+    auto* followAction = file->addAction(tr("&Follow Training Run…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Follow a training job: the folder python3 -m synctax_probe writes (--out)"));
+        if (!dir.isEmpty())
+            followRun(dir);
+    });
+    followAction->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    followAction->setObjectName(QStringLiteral("followRunAction"));
+    followAction->setToolTip(tr("Watch a training job's probe folder as it grows: its step times, where it waits "
+                                "for syncs, the tax its A/B measures and the what-if, live"));
     auto* saveResultsAction = file->addAction(tr("Save R&esults…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save results"), QStringLiteral("results.json"), tr("Results (*.json)"));
@@ -328,6 +340,11 @@ void MainWindow::createActions()
     exportTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
     exportTraceAction->setObjectName(QStringLiteral("exportTraceAction"));
     auto* compareAction = file->addAction(tr("&Compare With Results…"), this, [this] {
+        // A followed run compares with another run folder of the same loop (before and after a change).
+        if (followPageShown()) {
+            compareFollowedRun();
+            return;
+        }
         const QString path
             = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json *.json.gz)"));
         if (!path.isEmpty())
@@ -812,6 +829,15 @@ bool MainWindow::saveResults(const QString& path, QString* error)
 
 bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* error)
 {
+    if (followPageShown()) {
+        QString why;
+        if (!m_followView->exportAll(dir, written, &why)) {
+            fail(tr("Cannot export"), why, error);
+            return false;
+        }
+        log(tr("Exported %1 files to %2").arg(written ? written->size() : 0).arg(dir));
+        return true;
+    }
     if (!QDir().mkpath(dir)) {
         fail(tr("Cannot export"), tr("%1: cannot create the folder").arg(dir), error);
         return false;
@@ -893,7 +919,9 @@ bool MainWindow::loadPreset(const QString& name)
 
 void MainWindow::openAny(const QString& path)
 {
-    if (isProbeRunFolder(path))
+    if (isLiveProbeFolder(path))
+        followRun(path);
+    else if (isProbeRunFolder(path))
         openTraces({ path });
     else if (opensAsResults(path))
         openResults(path);
@@ -1010,7 +1038,12 @@ bool MainWindow::openDropped(const QList<QUrl>& urls)
 {
     if (!acceptsDrop(urls))
         return false;
-    // Traces dropped together are the ranks of one job; a results file or an experiment opens alone.
+    // A probe's folder still being written is followed; traces dropped together are the ranks of
+    // one job; a results file or an experiment opens alone.
+    for (const QUrl& url : urls) {
+        if (isLiveProbeFolder(url.toLocalFile()))
+            return followRun(url.toLocalFile());
+    }
     QStringList traces;
     for (const QUrl& url : urls) {
         if (looksLikeKinetoTrace(url.toLocalFile()) || isProbeRunFolder(url.toLocalFile()))

@@ -26,6 +26,7 @@ class ComparisonModel;
 class ComparisonView;
 class DiffDialog;
 class ConfigPanel;
+class FollowView;
 class ExplanationPanel;
 class HostWorkTaxChart;
 class LauncherRun;
@@ -69,16 +70,25 @@ public:
     bool openTraces(const QStringList& paths);
     // Loads each complete *.pt.trace.json[.gz] that appears in `folder`, appending its steps.
     bool watchTraceFolder(const QString& folder, QString* error = nullptr);
+    // Follows a probe's run folder as the job writes it, on the Follow page (added on first use):
+    // its steps, sync sites, A/B and what-if as they come. `dir` may not hold probe.json yet.
+    bool followRun(const QString& dir, QString* error = nullptr);
+    // A probe's run folder without end.json: its job is (or was, until it crashed) still writing it.
+    static bool isLiveProbeFolder(const QString& path);
+    FollowView* followView(); // created on first use
+    bool followPageShown() const;
     // The trace's per-step and per-site tables as CSV, into `dir`.
     bool exportTrace(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // What a drop onto the window may hold: local .json, .json.gz, .yaml or .yml files, nothing else.
     static bool acceptsDrop(const QList<QUrl>& urls);
-    // What a drop does: traces (several: the ranks of one job), else a results file or an experiment.
+    // What a drop does: a probe's run folder still written is followed; traces (several: the ranks
+    // of one job), else a results file or an experiment, open.
     bool openDropped(const QList<QUrl>& urls);
     // Everything about what is shown, into `dir`: each chart as PNG, SVG and PDF, the one-page
     // report (PDF), results.json, summary.csv and, for a run made here, steps.csv and trace.json; for
     // a run that swept host work also its chart and its tables (tax-vs-host-work.txt); for a
-    // data-parallel run the per-rank table (ranks.txt, formatRankTable).
+    // data-parallel run the per-rank table (ranks.txt, formatRankTable). With the Follow page
+    // shown, the followed run's charts, report and data instead (exportFollowedRun).
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // Shows this cell's queue and its group's step times and explanation (for a data-parallel run's
     // results also its stall chart in the Ranks dock); false when there is no such cell.
@@ -164,6 +174,9 @@ private:
     void fail(const QString& title, const QString& message, QString* error);
     void readSettings();
     void createTraceViews();
+    void connectFollowView();
+    void hideDocksForPage();
+    bool compareFollowedRun();
     void pumpWatchQueue();
     void setTraceLoading(bool loading);
     void writeSettings();
@@ -209,7 +222,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 
-    QTabWidget* m_pages = nullptr; // the experiment page, and the Trace page once a trace is opened
+    QTabWidget* m_pages = nullptr; // the experiment page, the Trace and Follow pages once used
+    FollowView* m_followView = nullptr;
     TraceView* m_traceView = nullptr;
     TraceLoader* m_traceLoader = nullptr;
     TraceLoader* m_watchLoader = nullptr; // one file at a time, apart from what File → Open Trace loads

@@ -173,24 +173,8 @@ bool MainWindow::acceptsDrop(const QList<QUrl>& urls)
 
 void MainWindow::showTracePage(bool show)
 {
-    if (show && m_pages->indexOf(m_traceView) < 0) {
+    if (show && m_pages->indexOf(m_traceView) < 0)
         m_pages->addTab(m_traceView, tr("Trace"));
-        connect(m_pages, &QTabWidget::currentChanged, this, [this] {
-            // The run's docks say nothing about a trace: they step aside while it shows.
-            if (tracePageShown()) {
-                for (QDockWidget* d : findChildren<QDockWidget*>()) {
-                    if (d->isVisible()) {
-                        m_docksHiddenForTrace << d;
-                        d->hide();
-                    }
-                }
-            } else {
-                for (QDockWidget* d : m_docksHiddenForTrace)
-                    d->show();
-                m_docksHiddenForTrace.clear();
-            }
-        });
-    }
     m_pages->setCurrentWidget(show ? static_cast<QWidget*>(m_traceView) : static_cast<QWidget*>(m_central));
 }
 

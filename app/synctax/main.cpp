@@ -5,7 +5,11 @@
 #include "core/trace/probefolder.h"
 #include "core/trace/tracewhatif.h"
 #include "synctax_version.h"
+#include "ui/charts/phasestepchart.h"
 #include "ui/configpanel.h"
+#include "ui/follow/followcalibrator.h"
+#include "ui/follow/followcontroller.h"
+#include "ui/follow/followview.h"
 #include "ui/mainwindow.h"
 #include "ui/results/diffdialog.h"
 #include "ui/teach/teachview.h"
@@ -24,6 +28,7 @@
 
 #include <clocale>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 using namespace synctax;
@@ -120,8 +125,8 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"),
-        QStringLiteral("A results.json to open, an experiment YAML, or PyTorch-profiler traces (.json, .json.gz; "
-                       "several: the ranks of one job)"),
+        QStringLiteral("A results.json to open, an experiment YAML, PyTorch-profiler traces (.json, .json.gz; "
+                       "several: the ranks of one job), or a probe's run folder (followed while its job writes it)"),
         QStringLiteral("[file...]"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QStringLiteral("Render the window after the run or load completes, save it as FILE.png and quit"),
@@ -158,8 +163,19 @@ int main(int argc, char** argv)
         QStringLiteral("With traces: the same phases timed many times, one F,B,O per line (say one per block of "
                        "steps), as synctax-run trace --phases-file: the what-if replays the host's spread over them"),
         QStringLiteral("FILE"));
-    parser.addOptions(
-        { screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare, phasesMs, phasesFile });
+    const QCommandLineOption follow(QStringLiteral("follow"),
+        QStringLiteral("Follow the probe run folder given as its job writes it (the default for a folder without "
+                       "end.json; a finished one is read through the same view, a missing one waited for)"));
+    const QCommandLineOption followSteps(QStringLiteral("follow-steps"),
+        QStringLiteral("With a followed folder and --screenshot or --export-charts: take them once N steps are "
+                       "drawn (else when the job ends, crashes or its folder goes)"),
+        QStringLiteral("N"));
+    const QCommandLineOption followSeconds(QStringLiteral("follow-seconds"),
+        QStringLiteral("With a followed folder and --screenshot or --export-charts: take them after S seconds at "
+                       "the latest"),
+        QStringLiteral("S"));
+    parser.addOptions({ screenshot, preset, run, quick, size, cell, resultsOut, exportCharts, teach, compare, phasesMs,
+        phasesFile, follow, followSteps, followSeconds });
     parser.process(app);
 
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportCharts);
@@ -178,10 +194,29 @@ int main(int argc, char** argv)
     if (parser.isSet(preset) && !window.loadPreset(parser.value(preset)))
         return fail(QStringLiteral("unknown preset '%1'").arg(parser.value(preset)));
     const QStringList files = parser.positionalArguments();
+    // A probe's run folder still being written (or any folder with --follow) is followed live.
+    const QString followed = files.size() == 1
+            && (parser.isSet(follow) ? !QFileInfo(files.first()).isFile()
+                                     : MainWindow::isLiveProbeFolder(files.first()))
+        ? files.first()
+        : QString();
+    if (parser.isSet(follow) && followed.isEmpty())
+        return fail(QStringLiteral("--follow: give one probe run folder"));
+    bool stepsOk = true;
+    const qint64 stopAtSteps = parser.isSet(followSteps) ? parser.value(followSteps).toLongLong(&stepsOk) : -1;
+    bool secondsOk = true;
+    const double stopAtSeconds = parser.isSet(followSeconds) ? parser.value(followSeconds).toDouble(&secondsOk) : -1;
+    if (!stepsOk || !secondsOk || (parser.isSet(followSteps) && stopAtSteps < 1)
+        || (parser.isSet(followSeconds) && !(stopAtSeconds > 0)))
+        return fail(QStringLiteral("--follow-steps takes a whole number of steps, --follow-seconds a number of "
+                                   "seconds, both above 0"));
+    if ((parser.isSet(followSteps) || parser.isSet(followSeconds)) && followed.isEmpty())
+        return fail(QStringLiteral("--follow-steps, --follow-seconds: only with a followed probe run folder"));
     // Traces are told from results as a drop tells them (gzip, or Kineto's keys in the first MiB).
     QStringList traces;
     for (const QString& f : files) {
-        if (looksLikeKinetoTrace(f) || isProbeFolder(f.toStdString())) // a probe's run folder opens as its trace
+        if (followed.isEmpty()
+            && (looksLikeKinetoTrace(f) || isProbeFolder(f.toStdString()))) // a probe's run folder opens as its trace
             traces << f;
     }
     if (parser.isSet(phasesMs)) {
@@ -210,9 +245,11 @@ int main(int argc, char** argv)
     }
     // --teach with a trace or a results file: the Teach window replays its recorded step (a trace's,
     // or a run's captured one) in place of the sliders' uniform loop, and the main window opens nothing.
-    const bool teachFile
-        = parser.isSet(teach) && !files.isEmpty() && (!traces.isEmpty() || hasJsonSuffix(files.first()));
-    if (teachFile) {
+    const bool teachFile = followed.isEmpty() && parser.isSet(teach) && !files.isEmpty()
+        && (!traces.isEmpty() || hasJsonSuffix(files.first()));
+    if (!followed.isEmpty()) {
+        window.followRun(followed);
+    } else if (teachFile) {
         if (!headless)
             window.teachView()->loadLaunchSequence(files.first());
     } else if (!traces.isEmpty()) {
@@ -295,6 +332,38 @@ int main(int argc, char** argv)
             });
             if (!window.run())
                 return fail(QStringLiteral("the experiment cannot run (see the messages above)"));
+        } else if (!followed.isEmpty()) {
+            // The picture waits for the steps asked for, the job's end or the time given, and for
+            // the what-if's calibration in progress, so that what it shows belongs together.
+            FollowView* view = window.followView();
+            auto shot = std::make_shared<bool>(false);
+            auto ready = [&, view, shot](bool timeUp) {
+                if (*shot)
+                    return;
+                const FollowState state = view->controller()->run().state();
+                const bool over
+                    = state == FollowState::Ended || state == FollowState::Crashed || state == FollowState::Deleted;
+                const bool enough = stopAtSteps > 0 && qint64(view->controller()->run().stepCount()) >= stopAtSteps;
+                if (!timeUp && !((over && !view->controller()->isFollowing()) || enough))
+                    return;
+                if (!timeUp && !view->calibrator()->isIdle())
+                    return;
+                *shot = true;
+                view->stepChart()->refresh();
+                if (parser.isSet(teach) && !view->replayLoop())
+                    std::fprintf(stderr, "synctax: --teach: no loop to replay yet (the profiled capture)\n");
+                std::printf("synctax: following %s: %s, %zu steps\n", qPrintable(followed), toString(state),
+                    view->controller()->run().stepCount());
+                shoot();
+            };
+            QObject::connect(
+                view->controller(), &FollowController::updatesAvailable, &window, [ready] { ready(false); });
+            QObject::connect(view->controller(), &FollowController::followFinished, &window, [ready] { ready(false); });
+            QObject::connect(view->calibrator(), &FollowCalibrator::loopAvailable, &window, [ready] { ready(false); });
+            QObject::connect(
+                view->calibrator(), &FollowCalibrator::calibrationFailed, &window, [ready] { ready(false); });
+            if (stopAtSeconds > 0)
+                QTimer::singleShot(int(stopAtSeconds * 1000), &window, [ready] { ready(true); });
         } else if (!traces.isEmpty()) {
             // The load runs on a worker thread: the picture waits for its end.
             TraceLoader* loader = window.traceLoader();

@@ -1,0 +1,310 @@
+// Following a probe's run folder while another process writes it (scripts/replay-probe-run.py):
+// nothing dropped at 1,000 steps/s and the charts close behind the writer, the job's end, a crash
+// mid-write and a folder deleted while followed each said in the banner, the what-if's loop
+// replayed in the Teach window, the exports and the comparison of two runs, and the window's entries.
+#include "ui/charts/abtaxchart.h"
+#include "ui/charts/phasestepchart.h"
+#include "ui/charts/sitewaitchart.h"
+#include "ui/follow/followcalibrator.h"
+#include "ui/follow/followcompare.h"
+#include "ui/follow/followcontroller.h"
+#include "ui/follow/followview.h"
+#include "ui/mainwindow.h"
+#include "ui/teach/teachview.h"
+#include "ui/trace/tracewhatifpanel.h"
+
+#include "testfiles.h"
+
+#include <QAction>
+#include <QFile>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUrl>
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace synctax;
+
+namespace {
+
+const QString script = QStringLiteral(SYNCTAX_SOURCE_DIR "/scripts/replay-probe-run.py");
+const QString finishedRun = QStringLiteral(SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200");
+
+// The writer: another process, as a user's job is.
+std::unique_ptr<QProcess> startWriter(const QString& dir, int steps, int stepsPerS, const QStringList& more = {})
+{
+    auto writer = std::make_unique<QProcess>();
+    writer->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    writer->start(QStringLiteral("python3"),
+        QStringList { script, QStringLiteral("--synthetic-steps"), QString::number(steps),
+            QStringLiteral("--steps-per-s"), QString::number(stepsPerS) }
+            + more + QStringList { dir });
+    return writer;
+}
+
+// The last step the writer has written whole, read from the tail of its steps.jsonl: -1 when none.
+qint64 writersLastStep(const QString& dir)
+{
+    QFile file(dir + QStringLiteral("/steps.jsonl"));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    const qint64 size = file.size();
+    file.seek(std::max<qint64>(0, size - 8192));
+    QByteArray tail = file.readAll();
+    const qsizetype end = tail.lastIndexOf('\n');
+    if (end < 0)
+        return -1;
+    tail.truncate(end);
+    const QByteArray line = tail.mid(tail.lastIndexOf('\n') + 1);
+    const QRegularExpressionMatch m
+        = QRegularExpression(QStringLiteral("\"step\":\\s*(\\d+)")).match(QString::fromUtf8(line));
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+struct Window {
+    MainWindow window { nullptr, false };
+    Window()
+    {
+        window.setQuiet(true);
+        window.resize(1600, 1000);
+        window.show();
+    }
+    FollowView* view() { return window.followView(); }
+    const FollowRun& run() { return view()->controller()->run(); }
+};
+
+} // namespace
+
+class TestFollow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { useTemporaryHome(); }
+
+    void followsAWriterAt1000StepsPerSecondWithNothingDropped()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        Window w;
+        // Followed before the job starts: the banner waits for it.
+        QVERIFY(w.window.followRun(dir));
+        QVERIFY(w.window.followPageShown());
+        QVERIFY2(
+            w.view()->bannerText().contains(QStringLiteral("Waiting for the job")), qPrintable(w.view()->bannerText()));
+        constexpr int steps = 6000;
+        constexpr int rate = 1000;
+        auto writer = startWriter(dir, steps, rate);
+        QVERIFY(writer->waitForStarted());
+        qint64 worstLag = 0;
+        int samples = 0;
+        while (writer->state() != QProcess::NotRunning) {
+            QTest::qWait(100);
+            // What is drawn, against what the writer had written by then: at 1,000 steps/s one
+            // second behind is 1,000 steps.
+            const qint64 drawn = qint64(w.view()->stepChart()->lastDrawnStep());
+            const qint64 written = writersLastStep(dir);
+            if (written > 200 && writer->state() != QProcess::NotRunning) {
+                worstLag = std::max(worstLag, written - drawn);
+                ++samples;
+            }
+        }
+        QCOMPARE(writer->exitCode(), 0);
+        QVERIFY2(samples > 20, qPrintable(QString::number(samples)));
+        QVERIFY2(
+            worstLag <= rate, qPrintable(QStringLiteral("the chart was %1 steps behind the writer").arg(worstLag)));
+        QTRY_COMPARE_WITH_TIMEOUT(w.view()->stepChart()->lastDrawnStep(), double(steps - 1), 5000);
+        QCOMPARE(w.run().stepCount(), size_t(steps));
+        QCOMPARE(w.run().missingSteps(), 0);
+        QCOMPARE(w.run().outOfOrderSteps(), 0);
+        QCOMPARE(w.view()->controller()->drainStats().steps, uint64_t(steps));
+        QVERIFY(w.view()->stepChart()->drawnPoints() > 0);
+        QCOMPARE(w.view()->stepChart()->drawnGpuPoints(), 0); // a synthetic run times no GPU: nothing drawn for it
+        QVERIFY(!w.view()->siteChart()->labels().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 5000);
+        qInfo("worst lag %lld steps over %d samples; longest drain %.1f ms", static_cast<long long>(worstLag), samples,
+            w.view()->controller()->drainStats().maxDrainMs);
+    }
+
+    void aFullQueueHoldsTheReaderBackAndDropsNothing()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        auto writer = startWriter(dir, 3000, 20000);
+        QVERIFY(writer->waitForFinished(30000));
+        FollowView view;
+        // One small update at a time: the worker waits for the window again and again.
+        view.controller()->setQueueCapacity(1);
+        view.controller()->setStepsPerPoll(7);
+        view.controller()->setDrainIntervalMs(5);
+        QVERIFY(view.follow(dir));
+        QTRY_COMPARE_WITH_TIMEOUT(view.controller()->run().state(), FollowState::Ended, 30000);
+        QCOMPARE(view.controller()->run().stepCount(), size_t(3000));
+        QCOMPARE(view.controller()->run().missingSteps(), 0);
+        QVERIFY(view.controller()->drainStats().queueFullWaits > 0);
+        QCOMPARE(view.stepChart()->lastDrawnStep(), 2999.0);
+    }
+
+    void saysWhenTheJobEnded()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        Window w;
+        QVERIFY(w.window.followRun(dir));
+        auto writer = startWriter(dir, 500, 2000);
+        QVERIFY(writer->waitForFinished(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        QVERIFY(w.run().end());
+        QVERIFY2(
+            w.view()->bannerText().startsWith(QStringLiteral("The job ended")), qPrintable(w.view()->bannerText()));
+        QVERIFY2(w.view()->bannerText().contains(QStringLiteral("exit code 0")), qPrintable(w.view()->bannerText()));
+        QCOMPARE(w.view()->stepChart()->lastDrawnStep(), 499.0);
+        QTRY_VERIFY(!w.view()->controller()->isFollowing());
+    }
+
+    void aCrashMidWriteIsSaidAndWhatWasReadStays()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        Window w;
+        QVERIFY(w.window.followRun(dir));
+        auto writer = startWriter(dir, 5000, 2000, { QStringLiteral("--crash-at-step"), QStringLiteral("700") });
+        QVERIFY(writer->waitForFinished(30000));
+        QCOMPARE(writer->exitCode(), 1);
+        QVERIFY(!QFile::exists(dir + QStringLiteral("/end.json")));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Crashed, 10000);
+        QVERIFY2(
+            w.view()->bannerText().startsWith(QStringLiteral("The job crashed")), qPrintable(w.view()->bannerText()));
+        // Step 700's line was cut off: the steps before it are drawn, and nothing after.
+        QCOMPARE(w.view()->stepChart()->lastDrawnStep(), 699.0);
+        QCOMPARE(w.run().stepCount(), size_t(700));
+        QVERIFY(!w.run().end());
+    }
+
+    void aFolderDeletedWhileFollowedIsSaidAndWhatWasReadStays()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        Window w;
+        QVERIFY(w.window.followRun(dir));
+        auto writer = startWriter(dir, 100000, 1000);
+        QVERIFY(writer->waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->stepChart()->lastDrawnStep() >= 300, 15000);
+        writer->kill();
+        QVERIFY(writer->waitForFinished(5000));
+        QVERIFY(QDir(dir).removeRecursively());
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Deleted, 10000);
+        QVERIFY2(w.view()->bannerText().startsWith(QStringLiteral("The folder was deleted")),
+            qPrintable(w.view()->bannerText()));
+        QVERIFY(w.view()->stepChart()->lastDrawnStep() >= 300);
+        QVERIFY(w.view()->stepChart()->drawnPoints() > 0);
+        QTRY_VERIFY(!w.view()->controller()->isFollowing());
+        // What was read can still be exported.
+        QTemporaryDir out;
+        QStringList written;
+        QString error;
+        QVERIFY2(w.window.exportAll(out.path(), &written, &error), qPrintable(error));
+    }
+
+    void aFinishedRunShowsItsTaxWhatIfAndReplaysItsLoopInTeach()
+    {
+        Window w;
+        QVERIFY(w.window.followRun(finishedRun));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        // The A/B the probe measured: its own answer closes the curve (tests/data/probe/README.md).
+        QVERIFY(w.run().abFinal());
+        QCOMPARE(w.view()->taxChart()->drawnRounds(), 53);
+        QVERIFY(w.view()->taxChart()->lastInterval());
+        QVERIFY(w.view()->taxChart()->lastInterval()->low > 0);
+        // The what-if, calibrated to the folder's 53 calibration blocks, with its uncertainty.
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->calibrator()->loop() != nullptr, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.view()->calibrator()->phaseRows(), 53, 30000);
+        QVERIFY(!w.view()->whatIfPanel()->whatIf().rows.empty());
+        QVERIFY2(w.view()->whatIfPanel()->note().contains(QStringLiteral("Uncertainty")),
+            qPrintable(w.view()->whatIfPanel()->note()));
+        QVERIFY2(w.view()->whatIfPanel()->note().contains(QStringLiteral("Measured in your loop")),
+            qPrintable(w.view()->whatIfPanel()->note()));
+        QVERIFY(w.view()->replayButton()->isEnabled());
+        QTest::mouseClick(w.view()->replayButton(), Qt::LeftButton);
+        TeachView* teach = w.window.teachView();
+        QVERIFY(teach->isVisible());
+        QVERIFY(teach->hasLaunchSequence());
+        QVERIFY2(teach->modelLabel().contains(QStringLiteral("tiny_mlp-h0-h200")), qPrintable(teach->modelLabel()));
+    }
+
+    void exportsTheChartsReportAndData()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        auto writer = startWriter(dir, 1500, 20000);
+        QVERIFY(writer->waitForFinished(30000));
+        Window w;
+        QVERIFY(w.window.followRun(dir));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        QTemporaryDir out;
+        QStringList written;
+        QString error;
+        QVERIFY2(w.window.exportAll(out.path(), &written, &error), qPrintable(error));
+        for (const char* name : { "step-time.png", "step-time.svg", "step-time.pdf", "sync-wait.png", "sync-wait.svg",
+                 "measured-tax.png", "report.pdf", "steps.csv", "sites.csv", "blocks.csv", "tax.csv" })
+            QVERIFY2(written.contains(out.filePath(QString::fromLatin1(name))), name);
+        QFile steps(out.filePath(QStringLiteral("steps.csv")));
+        QVERIFY(steps.open(QIODevice::ReadOnly));
+        QCOMPARE(steps.readAll().count('\n'), 1501);
+    }
+
+    void comparesTwoRunsOfTheLoop()
+    {
+        QTemporaryDir tmp;
+        const QString a = tmp.filePath(QStringLiteral("before"));
+        const QString b = tmp.filePath(QStringLiteral("after"));
+        auto writerA = startWriter(a, 1200, 20000);
+        auto writerB = startWriter(b, 1200, 20000);
+        QVERIFY(writerA->waitForFinished(30000));
+        QVERIFY(writerB->waitForFinished(30000));
+        Window w;
+        QVERIFY(w.window.followRun(a));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        FollowCompareDialog* dialog = w.view()->compareWith(b);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 10000);
+        const auto& rows = dialog->rows();
+        QVERIFY(std::any_of(rows.begin(), rows.end(),
+            [](const FollowCompareRow& r) { return r.what.startsWith(QStringLiteral("host step")); }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(),
+            [](const FollowCompareRow& r) { return r.what.startsWith(QStringLiteral("wait at")); }));
+        QCOMPARE(dialog->table()->rowCount(), int(rows.size()));
+        // A folder with no run in it says so.
+        QTemporaryDir empty;
+        FollowCompareDialog* none = w.view()->compareWith(empty.path());
+        QSignalSpy failed(none, &FollowCompareDialog::comparisonFailed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+    }
+
+    void theFileMenuAndADropFollowAFolder()
+    {
+        Window w;
+        auto* action = w.window.findChild<QAction*>(QStringLiteral("followRunAction"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+F")));
+        // A finished folder opens as its trace, as before; one still written is followed.
+        QVERIFY(!MainWindow::isLiveProbeFolder(finishedRun));
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        auto writer = startWriter(dir, 100000, 500);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir + QStringLiteral("/probe.json")), 10000);
+        QVERIFY(MainWindow::isLiveProbeFolder(dir));
+        QVERIFY(MainWindow::acceptsDrop({ QUrl::fromLocalFile(dir) }));
+        QVERIFY(w.window.openDropped({ QUrl::fromLocalFile(dir) }));
+        QVERIFY(w.window.followPageShown());
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->stepChart()->lastDrawnStep() >= 10, 10000);
+        QVERIFY2(w.view()->bannerText().startsWith(QStringLiteral("Running")), qPrintable(w.view()->bannerText()));
+        writer->kill();
+        writer->waitForFinished(5000);
+    }
+};
+
+QTEST_MAIN(TestFollow)
+#include "tst_follow.moc"

@@ -1,0 +1,164 @@
+#include "ui/charts/phasestepchart.h"
+
+#include "ui/charts/axisrange.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/downsample.h"
+#include "ui/charts/fittedlegend.h"
+
+#include <QAreaSeries>
+#include <QLegend>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace synctax {
+
+namespace {
+
+const std::array<QColor, 4> bandColors { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xe15759) };
+
+} // namespace
+
+PhaseStepChart::PhaseStepChart(QWidget* parent)
+    : ChartPanel(parent)
+    , m_axisX(new QValueAxis(this))
+    , m_axisY(new QValueAxis(this))
+{
+    m_axisX->setTitleText(tr("step"));
+    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisY->setTitleText(tr("ms per step"));
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
+    setNiceRange(m_axisX, 0, 1, false, 1);
+    setNiceRange(m_axisY, 0, 1, true);
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    const QStringList names { tr("F: forward (host)"), tr("B: backward (host)"), tr("O: optimizer step (host)"),
+        tr("sync waits") };
+    std::vector<FittedLegend::Entry> entries;
+    for (size_t i = 0; i < m_bands.size(); ++i) {
+        m_upper[i] = new QLineSeries(this);
+        QLineSeries* lower = nullptr;
+        if (i > 0) {
+            m_lower[i - 1] = new QLineSeries(this);
+            lower = m_lower[i - 1];
+        }
+        m_bands[i] = new QAreaSeries(m_upper[i], lower);
+        m_bands[i]->setName(names[int(i)]);
+        QColor fill = bandColors[i];
+        fill.setAlpha(i == 3 ? 200 : 150);
+        m_bands[i]->setBrush(fill);
+        m_bands[i]->setPen(QPen(bandColors[i].darker(120), 0.8));
+        chart()->addSeries(m_bands[i]);
+        m_bands[i]->attachAxis(m_axisX);
+        m_bands[i]->attachAxis(m_axisY);
+        entries.push_back({ names[int(i)], QPen(bandColors[i], 6) });
+    }
+    m_gpu = new QLineSeries;
+    m_gpu->setName(tr("GPU time"));
+    m_gpu->setPen(QPen(QColor(20, 20, 20), 1.6));
+    chart()->addSeries(m_gpu);
+    m_gpu->attachAxis(m_axisX);
+    m_gpu->attachAxis(m_axisY);
+    entries.push_back({ m_gpu->name(), m_gpu->pen() });
+    chart()->legend()->hide();
+    m_legend = new FittedLegend(chart(), Qt::AlignBottom);
+    QFont legendFont = chart()->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    m_legend->setFont(legendFont);
+    m_legend->setEntries(std::move(entries));
+    setSubtitle(QString());
+    setPlaceholder(tr("Waiting for the job's first step…"));
+}
+
+void PhaseStepChart::setSubtitle(const QString& text)
+{
+    m_subtitle = text;
+    const QString sub = text.isEmpty()
+        ? tr("the host's phases stacked, the loop's sync waits on top; the GPU's time per step beside them")
+        : text.toHtmlEscaped();
+    chart()->setTitle(tr("Step time<br><small>%1</small>").arg(sub));
+}
+
+void PhaseStepChart::setColumns(const Columns& columns)
+{
+    m_columns = columns;
+    m_drawnCount = size_t(-1);
+    refresh();
+}
+
+void PhaseStepChart::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    refresh();
+}
+
+void PhaseStepChart::adaptToPlotArea() { m_legend->layOut(); }
+
+int PhaseStepChart::drawnPoints() const { return int(m_upper[3]->count()); }
+
+int PhaseStepChart::drawnGpuPoints() const { return int(m_gpu->count()); }
+
+void PhaseStepChart::refresh()
+{
+    const Columns& c = m_columns;
+    const size_t count = c.step ? c.step->size() : 0;
+    const int width = plotWidthPixels();
+    if (count == m_drawnCount && width == m_drawnWidth)
+        return;
+    m_drawnCount = count;
+    m_drawnWidth = width;
+    if (count == 0) {
+        for (QLineSeries* s : m_upper)
+            s->clear();
+        for (QLineSeries* s : m_lower)
+            s->clear();
+        m_gpu->clear();
+        m_lastStep = -1;
+        setPlaceholder(tr("Waiting for the job's first step…"));
+        return;
+    }
+    // Min and max of the step's time per pixel: a single slow step still shows, and every band is
+    // drawn at the same steps so that the stack stays a stack.
+    std::vector<size_t> kept = minMaxIndices(c.total->data(), count, size_t(width));
+    if (kept.empty() || kept.back() != count - 1)
+        kept.push_back(count - 1);
+    std::array<QList<QPointF>, 4> upper;
+    for (QList<QPointF>& points : upper)
+        points.reserve(qsizetype(kept.size()));
+    for (const size_t i : kept) {
+        const double x = (*c.step)[i];
+        const double f = (*c.forward)[i];
+        const double fb = f + double((*c.backward)[i]);
+        const double fbo = fb + double((*c.optimizer)[i]);
+        upper[0].append(QPointF(x, f));
+        upper[1].append(QPointF(x, fb));
+        upper[2].append(QPointF(x, fbo));
+        upper[3].append(QPointF(x, std::max(fbo, double((*c.total)[i]))));
+    }
+    for (size_t band = 0; band < m_upper.size(); ++band) {
+        if (band > 0)
+            m_lower[band - 1]->replace(upper[band - 1]);
+        m_upper[band]->replace(upper[band]);
+    }
+    QList<QPointF> gpu;
+    if (c.gpu) {
+        for (const size_t i : minMaxIndices(c.gpu->data(), count, size_t(width))) {
+            if ((*c.gpu)[i] >= 0)
+                gpu.append(QPointF((*c.step)[i], double((*c.gpu)[i])));
+        }
+    }
+    m_gpu->replace(gpu);
+    m_lastStep = c.step->back();
+    // The GPU's time comes per span of steps (the probe's --gpu-every, 8 by default), so one slow
+    // span is several equal points: the ceiling leaves out the slowest 2%, not 1%.
+    constexpr double shownQuantile = 0.98;
+    const double ceiling = 1.2
+        * std::max(robustQuantile(c.total->data(), count, shownQuantile),
+            c.gpu ? robustQuantile(c.gpu->data(), count, shownQuantile) : 0.0);
+    setNiceRange(m_axisX, c.step->front(), std::max(c.step->front() + 1, m_lastStep), false, 1);
+    setNiceRange(m_axisY, 0, ceiling > 0 ? ceiling : 1, true);
+    setPlaceholder(QString());
+}
+
+} // namespace synctax

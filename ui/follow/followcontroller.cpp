@@ -1,0 +1,211 @@
+#include "ui/follow/followcontroller.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+
+namespace synctax {
+
+// What the worker and the window share: the bounded queue and the flags, kept alive by both.
+struct FollowController::Channel {
+    struct Item {
+        ProbeFollowUpdate update;
+        std::optional<ProbeLiveAb> ab; // computed anew where the poll completed a round
+    };
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Item> queue;
+    size_t capacity = 64;
+    bool stop = false;
+    bool finished = false;
+    uint64_t fullWaits = 0;
+};
+
+namespace {
+
+bool carries(const ProbeFollowUpdate& u)
+{
+    return !u.steps.empty() || !u.blocks.empty() || !u.phasesMs.empty() || u.sites || u.end || u.traceAppeared
+        || !u.notes.empty() || u.start || u.abFinal || u.restarted;
+}
+
+// The blocks of the A/B's rounds so far, and its estimate when a round may have completed: the
+// bootstrap runs here, on the worker, not in the window's drain.
+class LiveAbTracker {
+public:
+    std::optional<ProbeLiveAb> add(const ProbeFollowUpdate& u)
+    {
+        if (u.restarted) {
+            m_blocks.clear();
+            m_inRounds = 0;
+            m_rounds = 0;
+        }
+        if (u.start) {
+            m_resamples = u.start->resamples;
+            m_seed = u.start->seed;
+        }
+        size_t inRounds = 0;
+        for (const ProbeBlock& b : u.blocks) {
+            m_blocks.push_back(b);
+            inRounds += b.round ? 1 : 0;
+        }
+        m_inRounds += inRounds;
+        // Four blocks make a round: nothing new to estimate before four more arrived.
+        if (inRounds == 0 || m_inRounds / 4 <= size_t(m_rounds))
+            return std::nullopt;
+        ProbeLiveAb ab = liveAb(m_blocks, m_resamples, m_seed);
+        if (ab.rounds <= m_rounds)
+            return std::nullopt;
+        m_rounds = ab.rounds;
+        return ab;
+    }
+
+private:
+    std::vector<ProbeBlock> m_blocks;
+    size_t m_inRounds = 0;
+    int m_rounds = 0;
+    int m_resamples = 2000;
+    uint64_t m_seed = 1;
+};
+
+bool isFinal(FollowState state) { return state == FollowState::Ended || state == FollowState::Deleted; }
+
+} // namespace
+
+FollowController::FollowController(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<synctax::FollowState>();
+    m_drainTimer.setInterval(25);
+    connect(&m_drainTimer, &QTimer::timeout, this, &FollowController::drain);
+}
+
+FollowController::~FollowController() { stop(); }
+
+bool FollowController::start(const QString& dir, const FollowOptions& options)
+{
+    if (dir.isEmpty())
+        return false;
+    stop();
+    ++m_followId;
+    m_dir = dir;
+    m_run = FollowRun {};
+    m_lastChanges = FollowRun::Changes {};
+    m_stats = DrainStats {};
+    m_channel = std::make_shared<Channel>();
+    m_channel->capacity = std::max<size_t>(1, m_capacity);
+    m_worker = std::thread(
+        [channel = m_channel, path = dir.toStdString(), options, pollMs = m_pollMs, steps = m_stepsPerPoll] {
+            ProbeFollower follower(path, options);
+            LiveAbTracker ab;
+            std::optional<FollowState> told;
+            for (;;) {
+                ProbeFollowUpdate update;
+                try {
+                    update = follower.poll(steps);
+                } catch (const std::exception& e) {
+                    update.notes.push_back(e.what());
+                    update.state = follower.state();
+                }
+                const bool more = update.more;
+                const FollowState state = update.state;
+                std::optional<ProbeLiveAb> estimate = ab.add(update);
+                std::unique_lock lock(channel->mutex);
+                if (carries(update) || estimate || told != state) {
+                    if (channel->queue.size() >= channel->capacity) {
+                        ++channel->fullWaits;
+                        channel->changed.wait(
+                            lock, [&] { return channel->stop || channel->queue.size() < channel->capacity; });
+                    }
+                    if (channel->stop)
+                        break;
+                    channel->queue.push_back({ std::move(update), estimate });
+                    told = state;
+                }
+                if (channel->stop || (isFinal(state) && !more))
+                    break;
+                if (!more)
+                    channel->changed.wait_for(lock, std::chrono::milliseconds(pollMs), [&] { return channel->stop; });
+                if (channel->stop)
+                    break;
+            }
+            const std::lock_guard lock(channel->mutex);
+            channel->finished = true;
+        });
+    m_drainTimer.start();
+    Q_EMIT followStarted(dir);
+    return true;
+}
+
+void FollowController::stop()
+{
+    if (m_channel) {
+        {
+            const std::lock_guard lock(m_channel->mutex);
+            m_channel->stop = true;
+        }
+        m_channel->changed.notify_all();
+    }
+    joinWorker();
+    m_drainTimer.stop();
+}
+
+void FollowController::joinWorker()
+{
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+FollowController::DrainStats FollowController::drainStats() const
+{
+    DrainStats stats = m_stats;
+    if (m_channel) {
+        const std::lock_guard lock(m_channel->mutex);
+        stats.queueFullWaits = m_channel->fullWaits;
+    }
+    return stats;
+}
+
+void FollowController::drain()
+{
+    if (!m_channel)
+        return;
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<Channel::Item> taken;
+    bool finished = false;
+    {
+        const std::lock_guard lock(m_channel->mutex);
+        while (!m_channel->queue.empty() && taken.size() < m_updatesPerDrain) {
+            taken.push_back(std::move(m_channel->queue.front()));
+            m_channel->queue.pop_front();
+        }
+        finished = m_channel->finished && m_channel->queue.empty();
+    }
+    if (!taken.empty())
+        m_channel->changed.notify_all(); // room again for a worker held by back-pressure
+    FollowRun::Changes changes;
+    for (Channel::Item& item : taken) {
+        m_stats.steps += item.update.steps.size();
+        changes.merge(m_run.apply(std::move(item.update), item.ab));
+    }
+    m_stats.updates += taken.size();
+    if (changes.any()) {
+        m_lastChanges = changes;
+        Q_EMIT updatesAvailable();
+    }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+    ++m_stats.drains;
+    m_stats.busyMs += ms;
+    m_stats.maxDrainMs = std::max(m_stats.maxDrainMs, ms);
+    if (finished) {
+        m_drainTimer.stop();
+        joinWorker();
+        Q_EMIT followFinished(m_run.state());
+    }
+}
+
+} // namespace synctax
