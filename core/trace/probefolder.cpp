@@ -83,6 +83,14 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
         folder.driftFlagged = drift->value("flagged", false);
         folder.driftPct = number(*drift, "pct");
     }
+    if (const auto taxDrift = j->find("tax_drift"); taxDrift != j->end() && taxDrift->is_object()) {
+        const nlohmann::json moved = taxDrift->value(style, nlohmann::json());
+        if (moved.is_object()) {
+            folder.taxFirstHalf = estimate(moved.value("first_half", nlohmann::json()));
+            folder.taxSecondHalf = estimate(moved.value("second_half", nlohmann::json()));
+            folder.taxDriftFlagged = moved.value("flagged", false) && folder.taxFirstHalf && folder.taxSecondHalf;
+        }
+    }
     if (const auto windows = j->find("windows"); windows != j->end() && windows->is_array()) {
         for (const auto& w : *windows) {
             if (!w.is_object())
@@ -203,6 +211,11 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
                         ? "; flagged: more than the widest interval, the tax moved with the host over the run"
                         : ""),
             columns);
+        if (folder.taxDriftFlagged)
+            out += wrapped("  the tax moved during the run: " + interval(*folder.taxFirstHalf)
+                    + " in the first half of the rounds, " + interval(*folder.taxSecondHalf)
+                    + " in the second; the run's single figure averages them (read it over time above)",
+                columns);
     }
     for (const std::string& note : folder.notes)
         out += wrapped("note: " + note, columns);

@@ -40,6 +40,10 @@ struct ProbeFolder {
     int rounds = 0;
     bool driftFlagged = false;
     double driftPct = 0;
+    // The added style's tax in each half of the rounds; flagged when their intervals do not meet.
+    std::optional<ProbeEstimate> taxFirstHalf;
+    std::optional<ProbeEstimate> taxSecondHalf;
+    bool taxDriftFlagged = false;
     std::vector<ProbeWindow> windows;
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
     std::vector<std::string> notes; // what is missing or odd, each said once

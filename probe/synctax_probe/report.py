@@ -141,6 +141,13 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
             item, floor = estimates["item"], estimates[stats.CONTROL]
             lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds "
                          f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''})")
+            moved = (ab.get("tax_drift") or {}).get("item")
+            if moved and moved["flagged"]:
+                a, b = moved["first_half"], moved["second_half"]
+                lines.append(f"synctax_probe: the tax moved during the run: {a['pct']:+.1f}% "
+                             f"[{a['ci_low']:+.1f}, {a['ci_high']:+.1f}] in the first half of the rounds, "
+                             f"{b['pct']:+.1f}% [{b['ci_low']:+.1f}, {b['ci_high']:+.1f}] in the second "
+                             f"(ab.json's windows show it over time)")
         else:
             lines.append(f"synctax_probe: no A/B estimate: {ab.get('reason')}")
     for error in end["write_errors"]:

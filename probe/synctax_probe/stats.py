@@ -91,8 +91,26 @@ def analyse(rounds: List[Dict[str, float]], styles: Sequence[str], resamples: in
     if floor is not None:
         result["noise_floor"] = {"ci_low": floor["ci_low"], "ci_high": floor["ci_high"]}
     result["drift"] = drift(rounds, estimates)
+    result["tax_drift"] = tax_drift(rounds, styles)
     result["windows"] = windows(rounds, styles, window_rounds)
     return result
+
+
+def tax_drift(rounds: List[Dict[str, float]], styles: Sequence[str]) -> Dict[str, Dict[str, object]]:
+    """Each style's tax in the first half of the rounds against the second, flagged when their
+    95% intervals do not meet: the tax itself moved during the run (the host's speed changes over
+    minutes on a shared machine), so one number for the whole run hides it. Needs 3 rounds a half."""
+    half = len(rounds) // 2
+    out: Dict[str, Dict[str, object]] = {}
+    if half < 3:
+        return out
+    for style in styles:
+        if style == CONTROL:
+            continue
+        first, second = t_interval(_logs(rounds[:half], style)), t_interval(_logs(rounds[half:], style))
+        out[style] = {"first_half": first, "second_half": second,
+                      "flagged": bool(first["ci_high"] < second["ci_low"] or second["ci_high"] < first["ci_low"])}
+    return out
 
 
 def drift(rounds: List[Dict[str, float]], estimates: Dict[str, Dict[str, object]]) -> Dict[str, object]:

@@ -68,6 +68,7 @@ def test_a_clear_tax_is_significant_and_inside_its_interval():
     assert result["noise_floor"] == {"ci_low": aa["ci_low"], "ci_high": aa["ci_high"]}
     assert [w["first_round"] for w in result["windows"]] == [0, 10, 20, 30]
     assert not result["drift"]["flagged"]
+    assert not result["tax_drift"]["item"]["flagged"] and "none_aa" not in result["tax_drift"]
 
 
 def test_exact_ratios_give_a_point_interval():
@@ -88,6 +89,15 @@ def test_drift_of_the_baseline_is_flagged():
                "item": 11.0 * (1.5 if i >= 20 else 1.0)} for i in range(40)]
     drift = stats.analyse(rounds, ("item", "none_aa"), 2000, 1, 10)["drift"]
     assert drift["pct"] == pytest.approx(50.0) and drift["flagged"]
+
+
+def test_a_tax_that_moves_during_the_run_is_flagged():
+    steady = rounds_with(0.04, 0.01, 20, seed=3)
+    moved = rounds_with(0.08, 0.01, 20, seed=4)
+    moves = stats.analyse(steady + moved, ("item", "none_aa"), 2000, 1, 10)["tax_drift"]["item"]
+    assert moves["flagged"]
+    assert moves["first_half"]["pct"] == pytest.approx(4.0, abs=1) and moves["second_half"]["pct"] == pytest.approx(8.0, abs=1)
+    assert stats.analyse(steady[:5], ("item", "none_aa"), 2000, 1, 10)["tax_drift"] == {}
 
 
 def test_too_few_rounds_say_why():

@@ -103,6 +103,34 @@ TEST(ProbeFolder, ItsWhatIfIsCalibratedToTheBlocksAndSaidBesideTheMeasurement)
     EXPECT_NE(text.find("over time"), std::string::npos) << text;
 }
 
+TEST(ProbeFolder, ATaxThatMovedDuringTheRunIsSaidWithBothHalves)
+{
+    const fs::path dir = copyOfFolder("taxdrift");
+    nlohmann::json ab = readJson((dir / "ab.json").string());
+    const auto half = [](double pct, double low, double high) {
+        return nlohmann::json { { "pct", pct }, { "ci_low", low }, { "ci_high", high } };
+    };
+    ab["tax_drift"] = { { "item",
+        { { "first_half", half(3.8, 3.1, 4.5) }, { "second_half", half(7.3, 6.0, 8.6) }, { "flagged", true } } } };
+    std::ofstream(dir / "ab.json", std::ios::trunc) << ab.dump(1);
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    EXPECT_TRUE(read.folder->taxDriftFlagged);
+    ASSERT_TRUE(read.folder->taxSecondHalf);
+    EXPECT_DOUBLE_EQ(read.folder->taxSecondHalf->ciLow, 6.0);
+    const std::string text = formatProbeAnswer(*read.folder, nullptr);
+    EXPECT_NE(text.find("the tax moved during the run: +3.8% [+3.1, +4.5]"), std::string::npos) << text;
+    EXPECT_NE(text.find("+7.3% [+6.0, +8.6] in the second"), std::string::npos) << text;
+
+    ab["tax_drift"]["item"]["flagged"] = false;
+    std::ofstream(dir / "ab.json", std::ios::trunc) << ab.dump(1);
+    const ProbeFolderRead steady = readProbeFolder(dir.string());
+    ASSERT_TRUE(steady.folder);
+    EXPECT_FALSE(steady.folder->taxDriftFlagged);
+    EXPECT_EQ(formatProbeAnswer(*steady.folder, nullptr).find("the tax moved during"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
 {
     const fs::path dir = copyOfFolder("broken");
