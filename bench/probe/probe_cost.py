@@ -5,14 +5,18 @@ part), with an A/A control. The probe runs as it runs for a user without --ab: e
 CUDA events, the writer; no profiled capture inside a block.
 
     python3 bench/probe/probe_cost.py [--model tiny_mlp] [--rounds 60] [--block-steps 300] [--gpu-every 1,8]
+                                      [--parts]
 
 prints `probe cost: +x.x% [lo, hi] ...` for each --gpu-every asked (one arm each, in the same
-rounds; the goal: at most 1% of a 1 ms step)."""
+rounds; the goal: at most 1% of a 1 ms step). --parts adds arms that leave parts out, to say where
+the cost is: `parts_no_gpu` (no CUDA events), `parts_no_writer` (records built, not queued) and
+`parts_hooks` (the wrappers' timing only, no step record)."""
 import argparse
 import json
 import os
 import sys
 import tempfile
+import time
 
 import torch
 
@@ -36,6 +40,7 @@ def main():
     p.add_argument("--warmup-steps", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--gpu-every", default="1", help="comma-separated: one probed arm for each (default: 1)")
+    p.add_argument("--parts", action="store_true", help="add arms that leave parts of the probe out")
     p.add_argument("--json", help="write the rounds and the estimate here")
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
@@ -44,19 +49,32 @@ def main():
         loop.step()
     out = tempfile.mkdtemp(prefix="synctax-probe-cost-")
 
-    def plain():
-        for _ in range(UNTIMED):
-            loop.step()
-        return timed_block(loop, args.block_steps)
+    # The loop thread's CPU time per step of each block, by arm: the probe's own work on that
+    # thread, with less of the wall time's noise (the GPU, the other threads, the host's neighbours).
+    cpu_us = {}
 
-    def probed(every):
+    def cpu_timed(block, name):
+        c0 = time.thread_time_ns()
+        ms = block()
+        cpu_us.setdefault(name, []).append((time.thread_time_ns() - c0) / args.block_steps / 1e3)
+        return ms
+
+    def plain(name):
+        def block():
+            for _ in range(UNTIMED):
+                loop.step()
+            return cpu_timed(lambda: timed_block(loop, args.block_steps), name)
+        return block
+
+    def probed(every, part=None, name=None):
         def block():
             synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True,
                                  gpu_every=every)
+            leave_out(synctax_probe._probe, part)
             try:
                 for _ in range(UNTIMED):
                     loop.step()
-                return timed_block(loop, args.block_steps)
+                return cpu_timed(lambda: timed_block(loop, args.block_steps), name)
             finally:
                 end = synctax_probe.detach()
                 if end["steps_dropped"]:
@@ -65,15 +83,17 @@ def main():
 
     everies = [int(x) for x in args.gpu_every.split(",")]
     arms = {("probe" if e == 1 else f"probe_every{e}"): e for e in everies}
-    styles = tuple(arms) + ("none_aa",)
+    parts = ("parts_no_gpu", "parts_no_writer", "parts_hooks") if args.parts else ()
+    styles = tuple(arms) + parts + ("none_aa",)
 
     def progress(r, done):
         if (r + 1) % 10 == 0:
             part = estimate(done, styles, args.seed)
             print(f"  {r + 1} rounds: " + ", ".join(f"{a} {text(part['estimates'][a])}" for a in arms), flush=True)
 
-    configs = {"none": plain, "none_aa": plain}
-    configs.update({arm: probed(e) for arm, e in arms.items()})
+    configs = {"none": plain("none"), "none_aa": plain("none_aa")}
+    configs.update({arm: probed(e, name=arm) for arm, e in arms.items()})
+    configs.update({part: probed(everies[-1], part, part) for part in parts})
     rounds, orders = run_rounds(configs, args.rounds, args.seed, progress)
     result = estimate(rounds, styles, args.seed)
     aa = result["estimates"]["none_aa"]
@@ -84,6 +104,14 @@ def main():
         print(f"probe cost (GPU timed every {every} step{'s' if every > 1 else ''}): {text(probe)} on a "
               f"{base:.3f} ms step ({(probe['step_ms'] - base) * 1000:+.1f} us a step; A/A {text(aa)}; "
               f"{len(rounds)} rounds of {args.block_steps} steps; {args.model}, {device}, torch {torch.__version__})")
+    for part in parts:
+        est = result["estimates"][part]
+        print(f"  {part}: {text(est)} ({(est['step_ms'] - base) * 1000:+.1f} us a step)")
+    base_cpu = cpu_us["none"]
+    for arm in tuple(arms) + parts:
+        diffs = sorted(a - b for a, b in zip(cpu_us[arm], base_cpu))
+        print(f"  {arm}: the loop thread's CPU {diffs[len(diffs) // 2]:+.1f} us a step (median of the rounds' "
+              f"paired differences; none: {sorted(base_cpu)[len(base_cpu) // 2]:.1f} us)")
     if result["drift"]["flagged"]:
         print(f"  the baseline drifted {result['drift']['pct']:+.1f}% from the first half to the second")
     if args.json:
@@ -93,6 +121,21 @@ def main():
     with open(os.path.join(out, "end.json")) as f:
         last = json.load(f)
     print(f"  last probed block: {last['steps']} steps recorded, gpu timed: {last['gpu_timed']}")
+
+
+def leave_out(probe, part):
+    """Takes a part out of an attached probe, for --parts."""
+    if part == "parts_no_gpu":
+        probe.cpu_mode = probe.said_no_cuda = True
+    elif part == "parts_no_writer":
+        probe.writer.put_step = lambda item: None
+    elif part == "parts_hooks":
+        def step_end(t0, t1):
+            probe.step += 1
+            probe.b_start = probe.zero_grad_ns = 0
+            probe.phase = 0
+            probe.step_start = time.perf_counter_ns()
+        probe.step_end = step_end
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ def probe_env(extra=None):
     env["PYTHONPATH"] = PROBE_DIR + os.pathsep + env.get("PYTHONPATH", "")
     for key in ("RANK", "LOCAL_RANK", "WORLD_SIZE"):
         env.pop(key, None)
+    # The scripts' answers are those of a machine without CUDA (CI's), on a GPU machine too.
+    env["CUDA_VISIBLE_DEVICES"] = ""
     env.update(extra or {})
     return env
 

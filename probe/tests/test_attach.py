@@ -149,3 +149,30 @@ def test_memory_stays_bounded_over_many_steps(tmp_path):
         end = synctax_probe.detach()
     assert end["steps"] == 45000 and end["rounds"] > 500
     assert grown < 40000 * 16, grown
+
+
+def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
+    """The loop's steps are made into records a few at a time (at most gpu_every, and at each of
+    the schedule's boundaries): every step still comes out once, in order, in its stage and block,
+    with its syncs, and each block holds its block_steps steps."""
+    folder = synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=3, warmup_max_steps=3,
+                                  profile_steps=2, settle_steps=5, block_steps=7, gpu_every=3)
+    try:
+        train(3 + 2 + 5 + 7 * 4 * 3 + 2)  # warm-up, capture, settle, three rounds, two steps of a fourth
+    finally:
+        end = synctax_probe.detach()
+    with open(os.path.join(folder, "steps.jsonl"), encoding="utf-8") as f:
+        steps = [json.loads(line) for line in f]
+    assert [s["step"] for s in steps] == list(range(len(steps))) and end["steps"] == len(steps) == 3 + 2 + 5 + 84 + 2
+    assert [s["stage"] for s in steps[:10]] == ["warmup"] * 3 + ["profile"] * 2 + ["settle"] * 5
+    blocks = [s["block"] for s in steps[10:]]
+    assert blocks == [b for b in range(13) for _ in range(7)][:len(blocks)]
+    if not torch.cuda.is_available():  # train()'s tensors are on the CPU: their item() syncs only there
+        # loss.item() after each optimizer step: in the next step's record, before its forward
+        assert not steps[0]["syncs"]
+        assert all(s["syncs"][0][:2] == ["item", 0] and s["syncs"][0][3] == "F" for s in steps[1:])
+    assert all(s["x_ns"] > 0 for s in steps[10:] if s["style"] == "item")
+    with open(os.path.join(folder, "blocks.jsonl"), encoding="utf-8") as f:
+        closed = [json.loads(line) for line in f]
+    assert [b["block"] for b in closed] == list(range(12)) and all(b["steps"] == 7 for b in closed)
+    assert end["rounds"] == 3
