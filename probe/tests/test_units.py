@@ -274,3 +274,18 @@ def test_a_gpu_a_pool_behind_costs_its_oldest_times():
     assert [r for r, _ in out] == list(range(10))
     assert [ms for _, ms in out[6:]] == [None, 1.0, 1.0, 1.0]
     gputimer._POOLS.clear()
+
+
+def test_the_end_of_a_run_says_a_tax_that_moved(capsys):
+    import types
+    from synctax_probe import report
+    steady = rounds_with(0.04, 0.01, 20, seed=3)
+    moved = rounds_with(0.08, 0.01, 20, seed=4)
+    ab = stats.analyse(steady + moved, ("item", "none_aa"), 2000, 1, 10)
+    for est in ab["estimates"].values():
+        est["text"] = "%+.1f%%" % est["pct"]
+    ab["ab"] = "item"
+    probe = types.SimpleNamespace(opts=Options(), folder="run")
+    report._say({"message": "40 steps", "steps": 40, "steps_dropped": 0, "write_errors": []}, ab, probe)
+    said = capsys.readouterr().err
+    assert "synctax_probe: the tax moved during the run: +4." in said and "in the second" in said
