@@ -1,5 +1,6 @@
 #include "core/trace/probefolder.h"
 
+#include "core/config/configerror.h"
 #include "core/config/inputsource.h"
 #include "core/text/format.h"
 #include "core/text/textwrap.h"
@@ -77,6 +78,8 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
         return;
     }
     const std::string style = folder.ab.empty() ? std::string("item") : folder.ab; // the style the A/B added
+    if (const auto base = j->find("baseline_step_ms"); base != j->end() && base->is_number())
+        folder.baselineStepMs = base->get<double>();
     folder.item = estimate(estimates->value(style, nlohmann::json()));
     folder.control = estimate(estimates->value(j->value("control", std::string("none_aa")), nlohmann::json()));
     if (const auto drift = j->find("drift"); drift != j->end() && drift->is_object()) {
@@ -155,6 +158,16 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     folder.ended = fs::is_regular_file(root / "end.json", ec);
     if (!folder.ended)
         folder.notes.push_back("the job has not ended, or ended without a word (no end.json): what is here so far");
+    else {
+        // What the end says of the probe itself; an end that does not read is a note, not a failure.
+        std::vector<ConfigError> endErrors;
+        const auto end = readJson(root / "end.json", endErrors);
+        if (!endErrors.empty())
+            folder.notes.push_back("end.json does not read: " + formatErrors(endErrors));
+        else if (const auto own = end->find("probe_us_per_step");
+                 end->is_object() && own != end->end() && own->is_number())
+            folder.probeUsPerStep = own->get<double>();
+    }
     if (!read.errors.empty())
         return read;
     read.folder = std::move(folder);
@@ -216,6 +229,14 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
                     + " in the first half of the rounds, " + interval(*folder.taxSecondHalf)
                     + " in the second; the run's single figure averages them (read it over time above)",
                 columns);
+    }
+    if (folder.probeUsPerStep) {
+        std::string own = "The probe's own time after each optimizer step: median "
+            + formatNumber("%.1f", *folder.probeUsPerStep) + " us on the loop's thread";
+        if (folder.baselineStepMs && *folder.baselineStepMs > 0)
+            own += " (" + formatNumber("%.1f", *folder.probeUsPerStep / (*folder.baselineStepMs * 10)) + "% of the "
+                + formatNumber("%.3f", *folder.baselineStepMs) + " ms step)";
+        out += wrapped(own + "; its wrappers' time not counted", columns);
     }
     for (const std::string& note : folder.notes)
         out += wrapped("note: " + note, columns);

@@ -46,6 +46,8 @@ struct ProbeFolder {
     bool taxDriftFlagged = false;
     std::vector<ProbeWindow> windows;
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
+    std::optional<double> baselineStepMs; // the A/B's `none` step (ab.json)
+    std::optional<double> probeUsPerStep; // the probe's own time after each optimizer step (end.json)
     std::vector<std::string> notes; // what is missing or odd, each said once
 };
 

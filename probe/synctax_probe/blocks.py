@@ -15,7 +15,7 @@ from .stats import median
 _PHASE_MIN_MS = 0.001
 
 # Where a step's record (Probe.step_end) holds what a block sums up.
-_F, _B, _O, _X, _WF, _WB, _WO, _SYNCS = 6, 7, 8, 9, 10, 11, 12, 14
+_T, _F, _B, _O, _X, _WF, _WB, _WO, _SYNCS = 5, 6, 7, 8, 9, 10, 11, 12, 14
 
 
 class BlockBook:
@@ -113,7 +113,11 @@ def block_summary(held: tuple) -> Tuple[dict, Optional[str]]:
         "f_wait_ms": ms([r[_WF] for r in records]), "b_wait_ms": ms([r[_WB] for r in records]),
         "o_wait_ms": ms([r[_WO] for r in records]),
         "syncs_per_step": sum(len(r[_SYNCS]) for r in records if r[_SYNCS]) / n,
-        "added_item_ms_per_step": round(sum(r[_X] for r in records) * 1e-6 / n, 6)})
+        "added_item_ms_per_step": round(sum(r[_X] for r in records) * 1e-6 / n, 6),
+        # The probe's own time on the loop's thread after each optimizer step: from the step's
+        # end (and its added item) to the next step's start, between consecutive steps.
+        "probe_ms": ms([b[_T] - (a[_T] + a[_F] + a[_B] + a[_O] + a[_X]) for a, b in zip(records, records[1:])])
+        if n > 1 else None})
     # The keys in the order the format gives them.
     drain = block.pop("drain_ms")
     block["drain_ms"] = drain

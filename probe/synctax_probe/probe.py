@@ -64,6 +64,7 @@ class Probe:
         self.synchronize = None  # torch.cuda.synchronize as it was (set by hooks.install)
         self.added_item = None  # Tensor.item as it was
         self.drains = 0
+        self.probe_ms: list = []  # each block's median probe time after a step (the writer's thread)
         self.run_start = self.step_start = ns()
         self.wall_start = time.time()
         self._keep_loss = options.ab is not None
@@ -73,7 +74,7 @@ class Probe:
     def start(self) -> None:
         self.writer.open(os.path.join(self.folder, STEPS), os.path.join(self.folder, BLOCKS),
                          os.path.join(self.folder, PHASES), report.phases_header(self.opts),
-                         report.format_step, block_summary, periodic=self.write_sites)
+                         report.format_step, self._summarize, periodic=self.write_sites)
         self.writer.start()
         hooks.install(self, self.torch, self.patches)
         self.run_start = self.step_start = ns()
@@ -101,6 +102,13 @@ class Probe:
 
     def write_sites(self) -> None:
         report.write_sites(self)
+
+    def _summarize(self, held: tuple):
+        """On the writer's thread: a closed block's summary, its probe time kept for the end."""
+        block, line = block_summary(held)
+        if block.get("probe_ms") is not None:
+            self.probe_ms.append(block["probe_ms"])
+        return block, line
 
     # -- called by the hooks
     def is_loop_optimizer(self, opt) -> bool:

@@ -120,6 +120,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "syncs": probe.syncs_total,
         "syncs_unlisted": probe.syncs_unlisted,
         "other_optimizer_steps": probe.other_optimizer_steps,
+        "probe_us_per_step": round(stats.median(probe.probe_ms) * 1e3, 3) if probe.probe_ms else None,
         "duration_s": time.time() - probe.wall_start,
         "end_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "write_errors": errors,
@@ -135,6 +136,9 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
     lines = [] if probe.opts.quiet and end["steps"] else [f"synctax_probe: {end['message']}; run folder {probe.folder}"]
     if end["steps_dropped"]:
         lines.append(f"synctax_probe: {end['steps_dropped']} step records dropped (the writer fell behind)")
+    if end.get("probe_us_per_step") is not None and not probe.opts.quiet:
+        lines.append(f"synctax_probe: its own time after each optimizer step: median {end['probe_us_per_step']:.1f} us "
+                     f"on the loop's thread (its wrappers' time not counted)")
     if ab is not None and not probe.opts.quiet:
         estimates = ab.get("estimates")
         if estimates:

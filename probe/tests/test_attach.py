@@ -176,3 +176,8 @@ def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
         closed = [json.loads(line) for line in f]
     assert [b["block"] for b in closed] == list(range(12)) and all(b["steps"] == 7 for b in closed)
     assert end["rounds"] == 3
+    # The probe's own time after each step, from the records: the next start less this step's end.
+    first = [s for s in steps if s["block"] == 0]
+    gaps = sorted(b["t_ns"] - (a["t_ns"] + a["f_ns"] + a["b_ns"] + a["o_ns"] + a["x_ns"]) for a, b in zip(first, first[1:]))
+    assert closed[0]["probe_ms"] == pytest.approx((gaps[2] + gaps[3]) / 2 * 1e-6, abs=1e-6) and gaps[0] > 0
+    assert end["probe_us_per_step"] > 0

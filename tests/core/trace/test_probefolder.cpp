@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -128,6 +129,32 @@ TEST(ProbeFolder, ATaxThatMovedDuringTheRunIsSaidWithBothHalves)
     ASSERT_TRUE(steady.folder);
     EXPECT_FALSE(steady.folder->taxDriftFlagged);
     EXPECT_EQ(formatProbeAnswer(*steady.folder, nullptr).find("the tax moved during"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
+{
+    const fs::path dir = copyOfFolder("owntime");
+    nlohmann::json end = readJson((dir / "end.json").string());
+    end["probe_us_per_step"] = 12.5;
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    const double baseMs = readJson((dir / "ab.json").string()).at("baseline_step_ms").get<double>();
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    ASSERT_TRUE(read.folder->probeUsPerStep && read.folder->baselineStepMs);
+    EXPECT_DOUBLE_EQ(*read.folder->baselineStepMs, baseMs);
+    const std::string text = formatProbeAnswer(*read.folder, nullptr);
+    EXPECT_NE(text.find("The probe's own time after each optimizer step: median 12.5 us"), std::string::npos) << text;
+    char share[64];
+    std::snprintf(share, sizeof share, "(%.1f%% of the", 12.5 / (baseMs * 10));
+    EXPECT_NE(text.find(share), std::string::npos) << text;
+
+    std::ofstream(dir / "end.json", std::ios::trunc) << "{\n \"steps\": 3,\n";
+    const ProbeFolderRead broken = readProbeFolder(dir.string());
+    ASSERT_TRUE(broken.folder) << formatErrors(broken.errors);
+    EXPECT_FALSE(broken.folder->probeUsPerStep);
+    const std::string said = formatProbeAnswer(*broken.folder, nullptr);
+    EXPECT_NE(said.find("note: end.json does not read"), std::string::npos) << said;
     fs::remove_all(dir);
 }
 
