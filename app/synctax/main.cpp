@@ -200,8 +200,13 @@ int main(int argc, char** argv)
                                      : MainWindow::isLiveProbeFolder(files.first()))
         ? files.first()
         : QString();
-    if (parser.isSet(follow) && followed.isEmpty())
-        return fail(QStringLiteral("--follow: give one probe run folder"));
+    if (parser.isSet(follow) && followed.isEmpty()) {
+        if (files.size() == 1)
+            return fail(QStringLiteral("--follow: %1 is a file; expected a probe run folder (python3 -m "
+                                       "synctax_probe --out DIR writes one)")
+                            .arg(files.first()));
+        return fail(QStringLiteral("--follow: expected one probe run folder, got %1").arg(files.size()));
+    }
     bool stepsOk = true;
     const qint64 stopAtSteps = parser.isSet(followSteps) ? parser.value(followSteps).toLongLong(&stepsOk) : -1;
     bool secondsOk = true;

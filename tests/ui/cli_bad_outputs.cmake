@@ -34,6 +34,12 @@ file(REMOVE_RECURSE ${WORK}-folder.png)
 expect_refusal("--export-charts under a missing folder" "cannot write into '/proc/nope/charts': "
     --export-charts /proc/nope/charts)
 
+# --follow: one probe run folder, a file or two paths said as such.
+expect_refusal("--follow a file" "--follow: .*seed-app.json is a file; expected a probe run folder"
+    --follow --screenshot ${WORK}/follow.png)
+expect_refusal("--follow two paths" "--follow: expected one probe run folder, got 2"
+    ${WORK} --follow --screenshot ${WORK}/follow.png)
+
 # A size at the bounds is taken.
 execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${RESULTS} --size 200x200
     --screenshot ${WORK}/smallest.png RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
