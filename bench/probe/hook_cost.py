@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Where the probe's cost per step goes, part by part, on this machine: one hooked call on its
-fast path and on its recording path, the CUDA event calls the GPU timer makes each step, and a
-tiny-MLP step plain, probed, and probed without each of its parts (the GPU timer, the writer
-thread). Medians of alternated repeats; a benchmark, not a test.
+"""Where the probe's cost per step goes, call by call, on this machine: one hooked call on its
+fast path and on its recording path, the CUDA event calls the GPU timer makes, the probe's own
+parts, and which of its wrappers a tiny-MLP step calls. Calls in a tight loop, not in a training
+step (where they run slower, from cold caches): for the cost of a whole step, part by part and
+paired, bench/probe/probe_cost.py --parts. A benchmark, not a test.
 
-    python3 bench/probe/hook_cost.py [--steps 2000] [--repeats 7]
+    python3 bench/probe/hook_cost.py [--model tiny_mlp]
 """
 import argparse
-import statistics
 import tempfile
 import time
 
@@ -18,7 +18,6 @@ import paired  # noqa: F401  (finds the probe in the checkout)
 
 import synctax_probe
 from synctax_probe import probe as probe_module
-from synctax_probe import writer as writer_module
 
 
 def per_call_ns(fn, n=20000):
@@ -112,58 +111,10 @@ def counts(loop, out, n=20):
         print(f"  {name:42s} {count / n:8.1f} a step")
 
 
-def steps(loop, args, out):
-    """ms per step of the loop, alternated between the ways, median of the repeats."""
-    original_start_gpu = probe_module.Probe._start_gpu
-    original_writer_start = writer_module.Writer.start
-    original_step_end = probe_module.Probe.step_end
-
-    def run(attach, no_gpu=False, no_writer=False, no_step_end=False):
-        if no_gpu:
-            probe_module.Probe._start_gpu = lambda self: None
-        if no_writer:
-            writer_module.Writer.start = lambda self: None
-        if no_step_end:
-            probe_module.Probe.step_end = lambda self, t0, t1: None
-        try:
-            if attach:
-                synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True,
-                                     queue_size=10 ** 7)
-            for _ in range(5):
-                loop.step()
-            synchronize(loop.device)
-            t0 = time.perf_counter_ns()
-            for _ in range(args.steps):
-                loop.step()
-            synchronize(loop.device)
-            return (time.perf_counter_ns() - t0) * 1e-6 / args.steps
-        finally:
-            if attach:
-                synctax_probe.detach()
-            probe_module.Probe._start_gpu = original_start_gpu
-            writer_module.Writer.start = original_writer_start
-            probe_module.Probe.step_end = original_step_end
-
-    ways = {"plain": lambda: run(False), "probed": lambda: run(True),
-            "probed, no GPU timer": lambda: run(True, no_gpu=True),
-            "probed, no writer thread": lambda: run(True, no_writer=True),
-            "hooks alone (no step_end)": lambda: run(True, no_step_end=True)}
-    times = {name: [] for name in ways}
-    for _ in range(args.repeats):
-        for name, way in ways.items():
-            times[name].append(way())
-    base = statistics.median(times["plain"])
-    for name, values in times.items():
-        ms = statistics.median(values)
-        print(f"  {name:28s} {ms:.4f} ms a step ({(ms - base) * 1000:+.1f} us, {(ms / base - 1) * 100:+.2f}%)")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default="tiny_mlp")
     p.add_argument("--device", default=default_device())
-    p.add_argument("--steps", type=int, default=2000)
-    p.add_argument("--repeats", type=int, default=7)
     args = p.parse_args()
     out = tempfile.mkdtemp(prefix="synctax-hook-cost-")
     print(f"torch {torch.__version__}, {args.device}")
@@ -176,8 +127,7 @@ def main():
         loop.step()
     print(f"the probe's wrappers in a {args.model} step:")
     counts(loop, out)
-    print(f"a {args.model} step, {args.steps} steps a block, median of {args.repeats}:")
-    steps(loop, args, out)
+    print("the cost of a whole step, part by part, paired: bench/probe/probe_cost.py --parts")
 
 
 if __name__ == "__main__":
