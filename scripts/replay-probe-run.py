@@ -23,6 +23,7 @@ import os
 import random
 import shutil
 import socket
+import statistics
 import sys
 import time
 from typing import Callable, List, Optional, Tuple
@@ -243,6 +244,7 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
     block_start = 0.0
     blocks = 0
     t = 0.0
+    own = []  # each block's probe_ms
     for i in range(n):
         first_block_step = i - warmup - profile - settle
         stage = ("warmup" if i < warmup else "profile" if i < warmup + profile
@@ -257,13 +259,20 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
                     rng.shuffle(order_now)
                 block, block_start = blk, t
             style = order_now[blk % len(styles)]
-        ms = step_s * 1e3 * (1.05 if style == "item" else 1.0) * (0.99 + 0.02 * rng.random())
-        f, b, o = int(ms * 0.4e6), int(ms * 0.45e6), int(ms * 0.15e6)
+        base = step_s * 1e3 * (0.99 + 0.02 * rng.random())
+        ms = base * (1.05 if style == "item" else 1.0)  # the added item: 5% more
+        # 1% of the step is the probe's own, after the optimizer's step: the records say it so.
+        f, b, o = int(base * 0.39e6), int(base * 0.45e6), int(base * 0.15e6)
+        x = int((ms - base) * 1e6)
+        if stage == "block":
+            if first_block_step % block_steps == 0:
+                gaps = []
+            if first_block_step % block_steps < block_steps - 1:
+                gaps.append((int((t + ms * 1e-3) * 1e9) - (int(t * 1e9) + f + b + o + x)) * 1e-6)
         line = ('{"step":%d,"stage":"%s","block":%s,"round":%s,"style":%s,"t_ns":%d,"f_ns":%d,"b_ns":%d,'
                 '"o_ns":%d,"x_ns":%d,"waits_ns":[0,0,0],"zero_grad_ns":%d,"syncs":[],"gpu_ms":null}\n'
                 % (i, stage, "null" if blk is None else blk, "null" if rnd is None else rnd,
-                   "null" if style is None else '"%s"' % style, int(t * 1e9), f, b, o,
-                   int(0.05e6) if style == "item" else 0, int(ms * 0.02e6)))
+                   "null" if style is None else '"%s"' % style, int(t * 1e9), f, b, o, x, int(ms * 0.02e6)))
         lines.append(line)
         at(t, lambda line=line: out.write(STEPS, line))
         if stage == "settle" and i == warmup + profile:
@@ -275,13 +284,17 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
         last_of_block = stage == "block" and (first_block_step + 1) % block_steps == 0
         if last_of_block:
             per_step = (t - block_start) * 1e3 / block_steps
+            base_step = per_step / 1.05 if style == "item" else per_step
             record = {"block": blk, "round": rnd, "style": style, "t_ms": round(block_start * 1e3, 6),
-                      "steps": block_steps, "ms_per_step": round(per_step, 6), "f_ms": round(per_step * 0.4, 6),
-                      "b_ms": round(per_step * 0.45, 6), "o_ms": round(per_step * 0.15, 6), "f_wait_ms": 0.0,
+                      "steps": block_steps, "ms_per_step": round(per_step, 6), "f_ms": round(base_step * 0.39, 6),
+                      "b_ms": round(base_step * 0.45, 6), "o_ms": round(base_step * 0.15, 6), "f_wait_ms": 0.0,
                       "b_wait_ms": 0.0, "o_wait_ms": 0.0, "syncs_per_step": 1.0 if style == "item" else 0.0,
-                      "added_item_ms_per_step": 0.05 if style == "item" else 0.0, "drain_ms": 0.0,
-                      "gpu_ms_median": None, "gpu_steps": 0}
+                      "added_item_ms_per_step": round(per_step - base_step, 6), "drain_ms": 0.0,
+                      "gpu_ms_median": None, "gpu_steps": 0,
+                      "probe_ms": round(statistics.median(gaps), 6) if gaps else None}
             row = "%.4f,%.4f,%.4f\n" % (record["f_ms"], record["b_ms"], record["o_ms"]) if style == "calib" else ""
+            if record["probe_ms"] is not None:
+                own.append(record["probe_ms"])
             text = json.dumps(record, separators=(",", ":")) + "\n"
             at(t, lambda text=text, row=row: (out.write(BLOCKS, text), row and out.write(PHASES, row)))
             blocks += 1
@@ -300,6 +313,7 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
            "trace_error": None, "blocks": blocks, "calibration_blocks": len(rounds), "rounds": len(rounds),
            "unfinished_block": None, "gpu_timed": False, "gpu_from_step": None, "gpu_steps_missed": 0,
            "cuda_device": None, "syncs": 20 * len(rounds), "syncs_unlisted": 0, "other_optimizer_steps": 0,
+           "probe_us_per_step": round(statistics.median(own) * 1e3, 3) if own else None,
            "duration_s": t, "end_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "write_errors": []}
     at(t, lambda: (write_whole(dst, SITES, dump(sites)), write_whole(dst, AB, dump(synthetic_ab(rounds, 1))),
                    write_whole(dst, PROBE, dump(probe)), write_whole(dst, END, dump(end))))

@@ -53,6 +53,7 @@ struct ProbeBlock {
     double drainMs = 0;
     std::optional<double> gpuMsMedian;
     int gpuSteps = 0;
+    std::optional<double> probeMs; // the probe's own time after each step (median), where written
 };
 
 // One entry of sites.json.

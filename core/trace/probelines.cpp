@@ -251,6 +251,7 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
     b.drainMs = f.numberOr("drain_ms", 0);
     b.gpuMsMedian = f.nullableNumber("gpu_ms_median");
     b.gpuSteps = static_cast<int>(f.integerOr("gpu_steps", 0));
+    b.probeMs = f.nullableNumber("probe_ms");
     return f.ok() ? std::optional<ProbeBlock>(std::move(b)) : std::nullopt;
 }
 

@@ -161,6 +161,13 @@ private Q_SLOTS:
         QVERIFY2(
             w.view()->bannerText().startsWith(QStringLiteral("The job ended")), qPrintable(w.view()->bannerText()));
         QVERIFY2(w.view()->bannerText().contains(QStringLiteral("exit code 0")), qPrintable(w.view()->bannerText()));
+        // The writer gives the probe 1% of each step, after the optimizer's: the banner says it.
+        const std::optional<FollowRun::OwnTime> own = w.run().probeOwnTime();
+        QVERIFY(own);
+        QVERIFY2(own->us > 0.008 * own->stepMs * 1e3 && own->us < 0.012 * own->stepMs * 1e3,
+            qPrintable(QStringLiteral("%1 us of a %2 ms step").arg(own->us).arg(own->stepMs)));
+        QVERIFY2(w.view()->bannerText().contains(QStringLiteral("the probe's own time after each step")),
+            qPrintable(w.view()->bannerText()));
         QCOMPARE(w.view()->stepChart()->lastDrawnStep(), 499.0);
         QTRY_VERIFY(!w.view()->controller()->isFollowing());
     }

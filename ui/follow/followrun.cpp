@@ -216,6 +216,26 @@ FollowRun::Summary FollowRun::summary() const
     return s;
 }
 
+std::optional<FollowRun::OwnTime> FollowRun::probeOwnTime() const
+{
+    std::vector<double> own;
+    std::vector<double> steps;
+    for (const ProbeBlock& b : m_blocks) {
+        if (b.probeMs && *b.probeMs >= 0)
+            own.push_back(*b.probeMs);
+        if (b.style != "item" && b.msPerStep > 0)
+            steps.push_back(b.msPerStep);
+    }
+    if (own.empty() || steps.empty())
+        return std::nullopt;
+    const auto median = [](std::vector<double>& v) {
+        const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+        std::nth_element(v.begin(), mid, v.end());
+        return *mid;
+    };
+    return OwnTime { median(own) * 1e3, median(steps) };
+}
+
 } // namespace synctax
 
 namespace synctax {

@@ -71,6 +71,13 @@ public:
     const std::string& styleName(size_t i) const { return m_names[m_style[i]]; }
 
     const std::vector<ProbeBlock>& blocks() const { return m_blocks; }
+    // The probe's own time on the loop's thread after each step, over the blocks so far (the
+    // median of their medians), against the median step of the blocks that add nothing.
+    struct OwnTime {
+        double us = 0;
+        double stepMs = 0;
+    };
+    std::optional<OwnTime> probeOwnTime() const;
     const std::vector<std::array<double, 3>>& phasesMs() const { return m_phases; }
     // Most wait first; a site sites.json has not named yet has no file.
     std::vector<FollowSite> sites() const;

@@ -296,6 +296,10 @@ void FollowView::updateBanner()
     }
     if (run.missingSteps() > 0)
         detail += tr("; %1 steps missing from steps.jsonl").arg(run.missingSteps());
+    if (const std::optional<FollowRun::OwnTime> own = run.probeOwnTime())
+        detail += tr("; the probe's own time after each step: %1 µs (%2% of the step)")
+                      .arg(own->us, 0, 'f', 1)
+                      .arg(100.0 * own->us / (own->stepMs * 1e3), 0, 'f', 1);
     const QString text = QStringLiteral("<b>%1</b> — %2<br><small>%3</small>").arg(headline, detail, dir);
     if (text != m_banner->text())
         m_banner->setText(text);

@@ -357,6 +357,7 @@ TEST(ProbeFollow, LiveAbAgreesWithAbJson)
     EXPECT_EQ(u.state, FollowState::Ended);
     ASSERT_EQ(blocks.size(), 213u);
     ASSERT_TRUE(final);
+    EXPECT_FALSE(blocks.front().probeMs); // written before the probe timed itself: absent, not 0
 
     std::ifstream in(kFolder + "/ab.json");
     const auto ab = nlohmann::json::parse(in);
@@ -438,6 +439,7 @@ TEST(ProbeFollow, SyntheticReplayFollowedToItsEnd)
     ProbeFollower follower(out);
     std::vector<int64_t> steps;
     size_t blocks = 0;
+    size_t timed = 0; // blocks that say the probe's own time
     bool trace = false;
     ProbeFollowUpdate u;
     // A bound on polls, not a timing: a follower that never sees the end fails here, not by hanging.
@@ -446,6 +448,8 @@ TEST(ProbeFollow, SyntheticReplayFollowedToItsEnd)
         for (const ProbeStep& s : u.steps)
             steps.push_back(s.step);
         blocks += u.blocks.size();
+        for (const ProbeBlock& b : u.blocks)
+            timed += b.probeMs && *b.probeMs > 0 ? 1 : 0;
         trace = trace || u.traceAppeared;
         EXPECT_TRUE(u.notes.empty()) << ::testing::PrintToString(u.notes);
         if (u.state == FollowState::Ended || u.state == FollowState::Crashed)
@@ -460,6 +464,7 @@ TEST(ProbeFollow, SyntheticReplayFollowedToItsEnd)
     for (size_t i = 0; i < steps.size(); ++i)
         ASSERT_EQ(steps[i], static_cast<int64_t>(i));
     EXPECT_EQ(blocks, 97u); // (2000 - 45) / 20 whole blocks after warm-up, capture and settling
+    EXPECT_EQ(timed, blocks);
     EXPECT_TRUE(trace);
     ASSERT_TRUE(u.end);
     EXPECT_EQ(u.end->stepsWritten, 2000);
