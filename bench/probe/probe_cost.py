@@ -52,6 +52,7 @@ def main():
     # The loop thread's CPU time per step of each block, by arm: the probe's own work on that
     # thread, with less of the wall time's noise (the GPU, the other threads, the host's neighbours).
     cpu_us = {}
+    own_us = {}  # the probe's own time after each step, as it measures it (end.json), by arm
 
     def cpu_timed(block, name):
         c0 = time.thread_time_ns()
@@ -77,6 +78,8 @@ def main():
                 return cpu_timed(lambda: timed_block(loop, args.block_steps), name)
             finally:
                 end = synctax_probe.detach()
+                if end.get("probe_us_per_step") is not None:
+                    own_us.setdefault(name, []).append(end["probe_us_per_step"])
                 if end["steps_dropped"]:
                     print(f"  the writer dropped {end['steps_dropped']} step records", file=sys.stderr)
         return block
@@ -110,8 +113,10 @@ def main():
     base_cpu = cpu_us["none"]
     for arm in tuple(arms) + parts:
         diffs = sorted(a - b for a, b in zip(cpu_us[arm], base_cpu))
+        own = sorted(own_us.get(arm, []))
         print(f"  {arm}: the loop thread's CPU {diffs[len(diffs) // 2]:+.1f} us a step (median of the rounds' "
-              f"paired differences; none: {sorted(base_cpu)[len(base_cpu) // 2]:.1f} us)")
+              f"paired differences; none: {sorted(base_cpu)[len(base_cpu) // 2]:.1f} us)"
+              + (f"; the probe's own time after each step, as it measures it: {own[len(own) // 2]:.1f} us" if own else ""))
     if result["drift"]["flagged"]:
         print(f"  the baseline drifted {result['drift']['pct']:+.1f}% from the first half to the second")
     if args.json:
