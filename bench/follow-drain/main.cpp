@@ -2,6 +2,7 @@
 // rate (scripts/replay-probe-run.py, synthetic steps), offscreen, and reports what reached the
 // charts: steps dropped, how far the step chart's last step was behind the writer's, and the
 // longest time the window's thread was held by one drain. A benchmark: it prints, it judges nothing.
+#include "core/statistics/statistics.h"
 #include "ui/charts/phasestepchart.h"
 #include "ui/follow/followcontroller.h"
 #include "ui/follow/followview.h"
@@ -38,14 +39,6 @@ qint64 writersLastStep(const QString& dir)
     const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("\"step\":\\s*(\\d+)"))
                                           .match(QString::fromUtf8(tail.mid(tail.lastIndexOf('\n') + 1)));
     return m.hasMatch() ? m.captured(1).toLongLong() : -1;
-}
-
-double quantileOf(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[size_t(q * double(v.size() - 1))];
 }
 
 } // namespace
@@ -114,8 +107,8 @@ int main(int argc, char** argv)
         "  chart's last step             %.0f   state %s\n", view->stepChart()->lastDrawnStep(), toString(run.state()));
     std::printf("  lag behind the writer         median %.0f steps (%.3f s), max %.0f steps (%.3f s) over %zu "
                 "samples   goal <= 1 s\n",
-        quantileOf(lags, 0.5), quantileOf(lags, 0.5) / stepsPerS, quantileOf(lags, 1.0),
-        quantileOf(lags, 1.0) / stepsPerS, lags.size());
+        quantile(lags, 0.5), quantile(lags, 0.5) / stepsPerS, quantile(lags, 1.0), quantile(lags, 1.0) / stepsPerS,
+        lags.size());
     std::printf("  drains                        %llu (%llu updates, back-pressure waits %llu)\n",
         static_cast<unsigned long long>(stats.drains), static_cast<unsigned long long>(stats.updates),
         static_cast<unsigned long long>(stats.queueFullWaits));

@@ -4,6 +4,7 @@
 #include "core/config/inputsource.h"
 #include "core/text/format.h"
 #include "core/text/textwrap.h"
+#include "core/trace/probelines.h"
 #include "core/trace/tracewhatif.h"
 #include "core/trace/tracewhatiftable.h"
 
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <type_traits>
 
 namespace synctax {
 
@@ -19,26 +21,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The file parsed, or an error at its line and column (nlohmann names the byte).
-std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigError>& errors)
+// A file of the folder through one of the follower's parsers (probelines.h): its value, or an
+// error located in the file.
+template <typename Parse>
+std::invoke_result_t<Parse, const std::string&, ConfigError&> readWith(
+    const fs::path& path, Parse parse, std::vector<ConfigError>& errors)
 {
     const auto text = readInputFile(path.string(), "the probe's JSON", errors);
     if (!text)
         return std::nullopt;
-    try {
-        return nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::parse_error& e) {
-        const std::size_t at = std::min(e.byte > 0 ? e.byte - 1 : 0, text->size());
-        int line = 1;
-        int column = 1;
-        for (std::size_t i = 0; i < at; ++i) {
-            const bool newline = (*text)[i] == '\n';
-            line += newline ? 1 : 0;
-            column = newline ? 1 : column + 1;
-        }
-        errors.push_back({ path.string(), line, column, "expected JSON as the probe writes it" });
-        return std::nullopt;
+    ConfigError error;
+    auto value = parse(*text, error);
+    if (!value) {
+        error.file = path.string();
+        errors.push_back(std::move(error));
     }
+    return value;
+}
+
+std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigError>& errors)
+{
+    return readWith(path, parseProbeJson, errors);
 }
 
 double number(const nlohmann::json& j, const char* key)
@@ -161,12 +164,10 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     else {
         // What the end says of the probe itself; an end that does not read is a note, not a failure.
         std::vector<ConfigError> endErrors;
-        const auto end = readJson(root / "end.json", endErrors);
-        if (!endErrors.empty())
+        if (const auto end = readWith(root / "end.json", parseProbeEnd, endErrors))
+            folder.probeUsPerStep = end->probeUsPerStep;
+        else
             folder.notes.push_back("end.json does not read: " + formatErrors(endErrors));
-        else if (const auto own = end->find("probe_us_per_step");
-                 end->is_object() && own != end->end() && own->is_number())
-            folder.probeUsPerStep = own->get<double>();
     }
     if (!read.errors.empty())
         return read;

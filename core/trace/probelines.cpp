@@ -194,6 +194,11 @@ std::optional<Interval> interval(const json& estimates, const std::string& style
 
 } // namespace
 
+std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigError& error)
+{
+    return parseJson(text, "the end of the file", error);
+}
+
 std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& error)
 {
     const auto j = parseObject(line, "the end of the line", error);
@@ -365,6 +370,7 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     e.steps = f.integerOr("steps", 0);
     e.stepsWritten = f.integerOr("steps_written", 0);
     e.stepsDropped = f.integerOr("steps_dropped", 0);
+    e.probeUsPerStep = f.nullableNumber("probe_us_per_step");
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
 }
 

@@ -3,6 +3,8 @@
 #include "core/config/configerror.h"
 #include "core/trace/probefollow.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 
@@ -17,6 +19,8 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
 // A phases.csv line: its F, B, O row; nothing and no error for a comment or the header.
 std::optional<std::array<double, 3>> parseProbePhasesRow(const std::string& line, ConfigError& error);
 
+// A whole file's text as JSON, or where it stops being JSON.
+std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigError& error);
 std::optional<ProbeStart> parseProbeStart(const std::string& text, ConfigError& error);
 std::optional<std::vector<ProbeSite>> parseProbeSites(const std::string& text, ConfigError& error);
 std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& error);

@@ -1,5 +1,7 @@
 #include "ui/follow/followrun.h"
 
+#include "core/statistics/statistics.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -228,11 +230,6 @@ std::optional<FollowRun::OwnTime> FollowRun::probeOwnTime() const
     }
     if (own.empty() || steps.empty())
         return std::nullopt;
-    const auto median = [](std::vector<double>& v) {
-        const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
-        std::nth_element(v.begin(), mid, v.end());
-        return *mid;
-    };
     return OwnTime { median(own) * 1e3, median(steps) };
 }
 
