@@ -73,7 +73,7 @@ def parts(device, out):
                 ("threading.get_ident()", __import__("threading").get_ident),
                 ("Probe.step_end (no GPU timer)", lambda: p.step_end(1, 2)),
                 ("Schedule.step_done", lambda: p.sched.step_done(1)),
-                ("BlockBook.add_step", lambda: p.book.add_step(record)),
+                ("BlockBook.records.append", lambda: p.book.records.append(record)),
                 ("Writer.put_step (queue full: dropped)", lambda: p.writer.put_step((record, None))),
                 ("report.format_step (writer, per record)", lambda: report.format_step((record, 1.2345)))]
         if torch.device(device).type == "cuda":

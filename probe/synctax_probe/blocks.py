@@ -38,10 +38,6 @@ class BlockBook:
         self.t0 = None
         self.records = []
 
-    def add_step(self, record: tuple) -> None:
-        """For callers other than the loop's hot path, which appends to `records` itself."""
-        self.records.append(record)
-
     def gpu_add(self, block: int, gpu_ms: float) -> None:
         times = self._gpu.get(block)
         if times is None:

@@ -165,16 +165,12 @@ class Probe:
                 self.book.records.append(record)
             event = sched.step_done(t1 + x - start)
             gpu = self.gpu
+            if gpu is None and not (self.said_no_cuda and (self.cpu_mode or not self._cuda_started())):
+                gpu = self._start_gpu()  # the script may have started to use CUDA since
             if gpu is not None:
                 gpu.mark(self.step, record, event != 0)
-            elif self.said_no_cuda and (self.cpu_mode or not self._cuda_started()):
-                self.writer.put_step((record, None))
             else:
-                gpu = self._start_gpu()
-                if gpu is not None:
-                    gpu.mark(self.step, record, event != 0)
-                else:
-                    self.writer.put_step((record, None))
+                self.writer.put_step((record, None))
             if event or self.capture.running:
                 self._boundary(event, t1 + x, self.step + 1)
             self.step += 1
