@@ -61,6 +61,19 @@ std::string syncEveryLabel(int64_t n)
     return "item every " + std::to_string(n) + " steps";
 }
 
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string quoted = "\"";
+    for (const char c : s) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    return quoted + "\"";
+}
+
 std::string formatNumber(const char* pattern, double v)
 {
     char text[64];

@@ -27,6 +27,10 @@ std::string formatTimestamp(std::chrono::system_clock::time_point time, Timestam
 // "item every step", "item every 10 steps"; "no sync" for n <= 0.
 std::string syncEveryLabel(int64_t n);
 
+// A CSV field (RFC 4180): as it is, or in double quotes (inner quotes doubled) where it holds a
+// comma, a quote or a newline.
+std::string csvField(const std::string& s);
+
 // One number through a printf pattern, C locale: formatNumber("%.1f", 2.5) is "2.5".
 std::string formatNumber(const char* pattern, double v);
 

@@ -8,15 +8,11 @@
 #include "ui/charts/sitewaitchart.h"
 #include "ui/follow/followcontroller.h"
 #include "ui/follow/followview.h"
+#include "ui/results/reportwriter.h"
 #include "ui/trace/tracewhatifpanel.h"
 
 #include <QDir>
 #include <QFile>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QTextDocument>
-#include <QUrl>
 
 #include <exception>
 #include <functional>
@@ -30,19 +26,6 @@ namespace synctax {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-
-std::string csvText(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string quoted = "\"";
-    for (const char c : s) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + "\"";
-}
 
 std::string optionalNumber(const std::optional<double>& v, const char* format)
 {
@@ -67,7 +50,7 @@ void writeSites(const FollowRun& run, std::ostream& o)
     o << "id,op,file,line,function,count,total_wait_ms,wait_ms_per_step\n";
     const double steps = double(std::max<size_t>(1, run.stepCount()));
     for (const FollowSite& s : run.sites()) {
-        o << s.id << ',' << csvText(s.op) << ',' << csvText(s.file) << ',' << s.line << ',' << csvText(s.function)
+        o << s.id << ',' << csvField(s.op) << ',' << csvField(s.file) << ',' << s.line << ',' << csvField(s.function)
           << ',' << s.count << ',' << formatNumber("%.4f", s.waitMs) << ',' << formatNumber("%.6f", s.waitMs / steps)
           << '\n';
     }
@@ -77,7 +60,7 @@ void writeBlocks(const FollowRun& run, std::ostream& o)
 {
     o << "block,round,style,t_ms,steps,ms_per_step,f_ms,b_ms,o_ms,gpu_ms_median\n";
     for (const ProbeBlock& b : run.blocks()) {
-        o << b.block << ',' << (b.round ? std::to_string(*b.round) : std::string()) << ',' << csvText(b.style) << ','
+        o << b.block << ',' << (b.round ? std::to_string(*b.round) : std::string()) << ',' << csvField(b.style) << ','
           << formatNumber("%.3f", b.tMs) << ',' << b.steps << ',' << formatNumber("%.6f", b.msPerStep) << ','
           << formatNumber("%.6f", b.fMs) << ',' << formatNumber("%.6f", b.bMs) << ',' << formatNumber("%.6f", b.oMs)
           << ',' << optionalNumber(b.gpuMsMedian, "%.6f") << '\n';
@@ -104,7 +87,7 @@ void writeWhatIf(const WhatIf& w, std::ostream& o)
 {
     o << "style,every,step_ms,tax_pct,tax_low_pct,tax_high_pct\n";
     for (const WhatIfRow& r : w.rows) {
-        o << csvText(r.style) << ',' << r.n << ',' << formatNumber("%.4f", r.stepMs) << ','
+        o << csvField(r.style) << ',' << r.n << ',' << formatNumber("%.4f", r.stepMs) << ','
           << formatNumber("%.3f", r.taxPct) << ',' << formatNumber("%.3f", r.taxLowPct) << ','
           << formatNumber("%.3f", r.taxHighPct) << '\n';
     }
@@ -185,25 +168,13 @@ bool exportFollowedRun(const FollowView& view, const QString& dir, QStringList* 
     }
 
     const QString report = out.filePath(QStringLiteral("report.pdf"));
-    {
-        QPdfWriter writer(report);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-        writer.setResolution(300);
-        writer.setTitle(QStringLiteral("SyncTax: %1").arg(view.dir()));
-        writer.setCreator(QStringLiteral("SyncTax"));
-        QTextDocument document;
-        QFont font = document.defaultFont();
-        font.setPointSizeF(7);
-        document.setDefaultFont(font);
-        for (const auto& [name, chart] : charts)
-            document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://") + name),
-                chart->renderImage(QSize(900, 480), 2.0));
-        document.setHtml(followReportHtml(view));
-        document.print(&writer);
-    }
-    if (QFile(report).size() == 0)
-        return failed(QStringLiteral("%1: could not write the report").arg(report));
+    std::vector<std::pair<QString, QImage>> images;
+    images.reserve(charts.size());
+    for (const auto& [name, chart] : charts)
+        images.emplace_back(name, chart->renderImage(QSize(900, 480), 2.0));
+    QString problem;
+    if (!writeHtmlPdf(report, QStringLiteral("SyncTax: %1").arg(view.dir()), followReportHtml(view), images, &problem))
+        return failed(problem);
     files << report;
 
     const WhatIf& whatIf = view.whatIfPanel()->whatIf();

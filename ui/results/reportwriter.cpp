@@ -101,22 +101,25 @@ QString reportHtml(const ExperimentResult& r)
     return html + QStringLiteral("</body></html>");
 }
 
-bool writeReportPdf(const QString& path, const ExperimentResult& result, const QImage& overheadChart, QString* error)
+bool writeHtmlPdf(const QString& path, const QString& title, const QString& html,
+    const std::vector<std::pair<QString, QImage>>& images, QString* error)
 {
-    QPdfWriter writer(path);
-    writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-    writer.setResolution(300);
-    writer.setTitle(QStringLiteral("SyncTax report: %1").arg(QString::fromStdString(result.config.name)));
-    writer.setCreator(QStringLiteral("SyncTax"));
-
-    QTextDocument document;
-    QFont font = document.defaultFont();
-    font.setPointSizeF(7);
-    document.setDefaultFont(font);
-    document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://overhead")), overheadChart);
-    document.setHtml(reportHtml(result));
-    document.print(&writer);
+    {
+        QPdfWriter writer(path);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
+        writer.setResolution(300);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("SyncTax"));
+        QTextDocument document;
+        QFont font = document.defaultFont();
+        font.setPointSizeF(7);
+        document.setDefaultFont(font);
+        for (const auto& [name, image] : images)
+            document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart://") + name), image);
+        document.setHtml(html);
+        document.print(&writer);
+    }
     // QPdfWriter reports no errors; a file that was not written is the sign.
     QFile written(path);
     if (!written.exists() || written.size() == 0) {
@@ -125,6 +128,12 @@ bool writeReportPdf(const QString& path, const ExperimentResult& result, const Q
         return false;
     }
     return true;
+}
+
+bool writeReportPdf(const QString& path, const ExperimentResult& result, const QImage& overheadChart, QString* error)
+{
+    return writeHtmlPdf(path, QStringLiteral("SyncTax report: %1").arg(QString::fromStdString(result.config.name)),
+        reportHtml(result), { { QStringLiteral("overhead"), overheadChart } }, error);
 }
 
 } // namespace synctax
