@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -299,6 +300,11 @@ static int runMain(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // A data-parallel run's launcher and its ranks share this stderr: each line leaves in one write,
+    // so that their lines never split into each other (std::cerr, unit-buffered, wrote each `<<`).
+    // The progress line, redrawn in place on a terminal, is flushed where it is drawn.
+    std::setvbuf(stderr, nullptr, _IOLBF, BUFSIZ);
+    std::cerr.unsetf(std::ios::unitbuf);
     // Every bad input is reported where it is found; what reaches here is a defect, said in one line.
     try {
         return runMain(argc, argv);
