@@ -270,9 +270,9 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
             if first_block_step % block_steps < block_steps - 1:
                 gaps.append((int((t + ms * 1e-3) * 1e9) - (int(t * 1e9) + f + b + o + x)) * 1e-6)
         line = ('{"step":%d,"stage":"%s","block":%s,"round":%s,"style":%s,"t_ns":%d,"f_ns":%d,"b_ns":%d,'
-                '"o_ns":%d,"x_ns":%d,"waits_ns":[0,0,0],"zero_grad_ns":%d,"syncs":[],"gpu_ms":null}\n'
+                '"o_ns":%d,"x_ns":%d,"waits_ns":[0,0,0],"syncs":[],"gpu_ms":null}\n'
                 % (i, stage, "null" if blk is None else blk, "null" if rnd is None else rnd,
-                   "null" if style is None else '"%s"' % style, int(t * 1e9), f, b, o, x, int(ms * 0.02e6)))
+                   "null" if style is None else '"%s"' % style, int(t * 1e9), f, b, o, x))
         lines.append(line)
         at(t, lambda line=line: out.write(STEPS, line))
         if stage == "settle" and i == warmup + profile:

@@ -62,27 +62,31 @@ def calls(device, out):
 
 
 def parts(device, out):
-    """The step's bookkeeping, call by call, outside a loop. The writer's queue holds one record,
-    so that the loop's side is timed alone; the writer's side is report.format_step."""
-    synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True, queue_size=1)
+    """The step's bookkeeping, call by call, outside a loop; the writer's side is
+    blocks.step_lines, per step of a batch of 256."""
+    synctax_probe.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True)
     p = synctax_probe._probe
-    from synctax_probe import report
-    record = (12345, "block", 617, 154, "calib", 12345678901, 345678, 234567, 56789, 0, 0, 0, 0, 12345, None)
+    from synctax_probe.blocks import STEP, Segment, step_lines
+    seg = Segment("block", 0, {"block": 617, "round": None, "style": "calib", "t_ms": 0.0})
+    for i in range(256):
+        seg.rec.extend(STEP.pack(i * 1000, i * 1000 + 300, i * 1000 + 700, i * 1000 + 900, i * 1000 + 900))
+    record = (12345678901, 12345679901, 12345680901, 12345681901, 12345681901)
+    scratch = bytearray()
     try:
         rows = [("time.perf_counter_ns()", time.perf_counter_ns), ("time.monotonic_ns()", time.monotonic_ns),
                 ("threading.get_ident()", __import__("threading").get_ident),
-                ("Probe.step_end (no GPU timer)", lambda: p.step_end(1, 2)),
+                ("Probe.step_end (most steps)", lambda: p.step_end(1, 2)),
                 ("Schedule.step_done", lambda: p.sched.step_done(1)),
-                ("BlockBook.records.append", lambda: p.book.records.append(record)),
-                ("Writer.put_step (queue full: dropped)", lambda: p.writer.put_step((record, None))),
-                ("report.format_step (writer, per record)", lambda: report.format_step((record, 1.2345)))]
+                ("a step's five numbers packed on", lambda: scratch.extend(STEP.pack(*record)) if len(scratch) < 4000000 else None),
+                ("blocks.step_lines (writer, per step)", lambda: step_lines(seg, 0, 256, 0, [1.25] * 256))]
         if torch.device(device).type == "cuda":
             from synctax_probe.gputimer import GpuTimer
-            timer = GpuTimer(torch, lambda record, gpu_ms: None)
-            counter = iter(range(10 ** 9))
-            rows.append(("GpuTimer.mark", lambda: timer.mark(next(counter), ())))
+            timer = GpuTimer(torch, 0)
+            counter = iter(range(1, 10 ** 9))
+            rows.append(("GpuTimer.mark (one a span)", lambda: timer.mark(next(counter))))
         for name, fn in rows:
-            print(f"  {name:42s} {per_call_ns(fn, 20000):8.0f} ns")
+            ns = per_call_ns(fn, 20000)
+            print(f"  {name:42s} {ns / 256 if 'step_lines' in name else ns:8.0f} ns")
     finally:
         synctax_probe.detach()
 

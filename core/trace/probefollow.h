@@ -33,7 +33,6 @@ struct ProbeStep {
     int64_t oNs = 0;
     int64_t xNs = 0; // the added loss.item() of an item block
     std::array<int64_t, 3> waitsNs {}; // the loop's sync waits in F, B, O
-    int64_t zeroGradNs = 0;
     std::vector<ProbeSync> syncs;
     std::optional<double> gpuMs;
 };

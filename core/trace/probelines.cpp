@@ -226,7 +226,6 @@ std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& er
             f.fail("waits_ns", "[F, B, O] integers", waits);
         }
     }
-    s.zeroGradNs = f.integerOr("zero_grad_ns", 0);
     readSyncs(f, s);
     s.gpuMs = f.nullableNumber("gpu_ms");
     return f.ok() ? std::optional<ProbeStep>(std::move(s)) : std::nullopt;

@@ -35,7 +35,7 @@ _probe = None
 def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: int = 20,
            warmup_steps: int = 30, warmup_max_steps: int = 300, profile_steps: int = 5,
            settle_steps: int = 10, seed: int = 1, bootstrap: int = 2000, window_rounds: int = 10,
-           queue_size: int = 65536, gpu_every: int = 8, trace_gz: bool = False, quiet: bool = False, script: Optional[str] = None,
+           queue_size: int = 65536, gpu_span_ms: float = 100.0, trace_gz: bool = False, quiet: bool = False, script: Optional[str] = None,
            argv: Optional[List[str]] = None) -> str:
     """Starts measuring the loop that runs next in this process; returns the run folder.
 
@@ -44,7 +44,7 @@ def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: 
     options = Options(ab=ab, block_steps=block_steps, warmup_steps=warmup_steps,
                       warmup_max_steps=warmup_max_steps, profile_steps=profile_steps,
                       settle_steps=settle_steps, seed=seed, bootstrap=bootstrap,
-                      window_rounds=window_rounds, queue_size=queue_size, gpu_every=gpu_every, trace_gz=trace_gz,
+                      window_rounds=window_rounds, queue_size=queue_size, gpu_span_ms=gpu_span_ms, trace_gz=trace_gz,
                       quiet=quiet)
     return _attach(options, out, script, argv, mode="attach")
 

@@ -34,6 +34,16 @@ def _count(low: int):
     return parse
 
 
+def _milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of milliseconds, got {text!r}") from None
+    if not 0 <= value <= 60000:
+        raise argparse.ArgumentTypeError(f"expected milliseconds from 0 to 60000, got {text}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     d = Options()
     p = argparse.ArgumentParser(
@@ -57,9 +67,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--window-rounds", type=_count(2), default=d.window_rounds, metavar="N",
                    help="rounds per window of the tax over time (default %(default)s)")
     p.add_argument("--queue-size", type=_count(1), default=d.queue_size, metavar="N",
-                   help="step records the writer may hold back before it drops (and counts) them")
-    p.add_argument("--gpu-every", type=_count(1), default=d.gpu_every, metavar="N",
-                   help="time the GPU over spans of N steps, one CUDA event each (default %(default)s)")
+                   help="steps the writer may fall behind by before it drops (and counts) them")
+    p.add_argument("--gpu-span-ms", type=_milliseconds, default=d.gpu_span_ms, metavar="MS",
+                   help="time the GPU over spans of steps at least MS long, one CUDA event each "
+                        "(0: every step; default %(default)s)")
     p.add_argument("--trace-gz", action="store_true", help="write the trace gzipped")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr at the end")
     p.add_argument("script", help="the training script")
@@ -95,7 +106,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     options = Options(ab=ns.ab, block_steps=ns.block_steps, warmup_steps=ns.warmup_steps,
                       warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
                       settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
-                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_every=ns.gpu_every, trace_gz=ns.trace_gz,
+                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_span_ms=ns.gpu_span_ms, trace_gz=ns.trace_gz,
                       quiet=ns.quiet)
     try:
         options.check()

@@ -1,11 +1,14 @@
-"""Per-block aggregates: what a block of steps cost, its phases, and the A/B's rounds. Only blocks
-are kept, never steps, so a million steps hold a few tens of thousands of small records.
+"""The loop's steps as the probe keeps them: runs of steps of one stage or block (segments), each
+step five integers packed onto its segment's bytes; what a block cost and the A/B's rounds.
 
-The loop's side is an append of the step's record and, at a block's end, its wall time; the
-medians of the block's phases and GPU times are taken by the writer's thread (block_summary),
-off the loop."""
+The loop's side is one append a step and, at a segment's end, its wall time; the step lines, the
+medians of a block's phases and its GPU time are made by the writer's thread (step_lines,
+block_summary), off the loop. Segments are dropped once written, so a million steps hold no more
+than the writer's backlog."""
 from __future__ import annotations
 
+import json
+import struct
 from typing import Dict, List, Optional, Tuple
 
 from .schedule import AB_STYLES, CALIBRATION
@@ -14,75 +17,73 @@ from .stats import median
 # The phases file's bounds (core/trace: readPhasesMs takes 0.001 to 1e6 ms).
 _PHASE_MIN_MS = 0.001
 
-# Where a step's record (Probe.step_end) holds what a block sums up.
-_T, _F, _B, _O, _X, _WF, _WB, _WO, _SYNCS = 5, 6, 7, 8, 9, 10, 11, 12, 14
+# A step in a segment's bytes: its start, its first backward()'s start (0: none), the optimizer's
+# step() from T0 to T1, and the end of the added loss.item() (T1 where none was added). Packed, not
+# kept as tuples: nothing for the garbage collector to follow, 40 bytes a step, and as cheap to
+# append as a tuple (array.extend converts ten times slower).
+STEP = struct.Struct("<5q")
+_X = 4
+
+# A step's syncs (Segment.extra): the waits in F, B and O, then the listed syncs.
+_PHASE_LETTER = "FBO"
+
+
+class Segment:
+    """Consecutive steps of one stage, or of one block. `block` is the block's line of
+    blocks.jsonl so far (None outside blocks); `closed` is set when its last step is in."""
+    __slots__ = ("stage", "block", "round", "style", "first", "rec", "extra", "closed", "t0", "written", "drop",
+                 "gpu")
+
+    def __init__(self, stage: str, first: int, block: Optional[dict] = None):
+        self.stage = stage
+        self.block = block
+        self.round = block["round"] if block else None
+        self.style = block["style"] if block else None
+        self.first = first  # the first step's index
+        self.rec = bytearray()
+        self.extra: Dict[int, list] = {}  # step index -> [wait F, wait B, wait O, syncs]
+        self.closed = False
+        self.t0: Optional[int] = None  # the first step's start (blocks' wall time)
+        self.written = 0  # steps the writer has taken
+        self.drop = False  # the writer was too far behind: steps counted, not written
+        self.gpu: List[Optional[float]] = []  # the written steps' GPU ms (the writer's thread)
+
+    def steps(self) -> int:
+        return len(self.rec) // STEP.size
+
+    def records(self, i0: int, i1: int) -> List[tuple]:
+        """Steps i0 to i1 as (start, backward start, T0, T1, item end)."""
+        size = STEP.size
+        return list(STEP.iter_unpack(bytes(self.rec[i0 * size:i1 * size])))
 
 
 class BlockBook:
-    def __init__(self, block_steps: int, writer, ab: bool):
-        self._writer = writer
+    """Blocks' wall time and the A/B's rounds, on the loop's thread."""
+
+    def __init__(self, block_steps: int, ab: bool):
         self._ab = ab
         self._block_steps = block_steps
-        self.records: List[tuple] = []  # the block under way's step records (the loop appends)
-        self.open_block: Optional[dict] = None  # the block under way
-        self.t0: Optional[int] = None  # its first step's start (set by the probe)
-        self._held: Optional[Tuple[dict, List[tuple]]] = None  # closed, its GPU times still coming
-        self._gpu: Dict[int, List[float]] = {}
         self.blocks = 0
         self.calibration_blocks = 0
         self.rounds: List[Dict[str, float]] = []  # complete rounds: style -> ms per step
         self._partial: Dict[int, Dict[str, float]] = {}
 
-    def open(self, block: int, style: str, round_: Optional[int], t_ms: float) -> None:
-        self.open_block = {"block": block, "round": round_, "style": style, "t_ms": round(t_ms, 6)}
-        self.t0 = None
-        self.records = []
-
-    def gpu_add(self, block: int, gpu_ms: float) -> None:
-        times = self._gpu.get(block)
-        if times is None:
-            self._gpu[block] = [gpu_ms]
-        else:
-            times.append(gpu_ms)
-
-    def close(self, t_end: int, drain_ns: int) -> None:
-        """The block under way ends at t_end (after the drain, if there was one)."""
-        block, records = self.open_block, self.records[:self._block_steps]
-        if block is None or self.t0 is None or not records:
+    def close(self, seg: Segment, t_end: int, drain_ns: int) -> None:
+        """A block's segment ends at t_end (after the drain, if there was one)."""
+        n = seg.steps()
+        block = seg.block
+        seg.closed = True
+        if seg.t0 is None or not n:
+            seg.block = None  # nothing measured: no line
             return
-        n = len(records)
         block["steps"] = n
-        block["ms_per_step"] = round((t_end - self.t0) * 1e-6 / n, 6)
+        block["ms_per_step"] = round((t_end - seg.t0) * 1e-6 / n, 6)
         block["drain_ms"] = round(drain_ns * 1e-6, 6)
-        self.open_block = None
-        self.records = []
         self.blocks += 1
-        if self._ab:
-            self._add_to_round(block)
-        self._release_held()
-        self._held = (block, records)
-
-    def finish(self) -> Optional[dict]:
-        """At the end: the held block goes out; returns the unfinished block, if any."""
-        self._release_held()
-        unfinished = self.open_block
-        if unfinished is not None:
-            unfinished = dict(unfinished, steps=len(self.records)) if self.records else None
-        self.open_block = None
-        return unfinished
-
-    def _release_held(self) -> None:
-        held = self._held
-        if held is None:
-            return
-        self._held = None
-        block = held[0]
-        times = self._gpu.pop(block["block"], None)
-        for old in [k for k in self._gpu if k < block["block"]]:
-            del self._gpu[old]
         if block["style"] == CALIBRATION:
             self.calibration_blocks += 1
-        self._writer.put_block((block, held[1], times))
+        if self._ab:
+            self._add_to_round(block)
 
     def _add_to_round(self, block: dict) -> None:
         r = block["round"]
@@ -93,32 +94,72 @@ class BlockBook:
             self.rounds.append(styles)
 
 
-def block_summary(held: tuple) -> Tuple[dict, Optional[str]]:
-    """On the writer's thread: a closed block's line of blocks.jsonl (its phases with the sync
-    waits taken out, the waits, and its GPU times: medians) and its phases.csv line where it is a
-    calibration block."""
-    block, records, times = held
-    n = len(records)
+def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optional[float]]) -> str:
+    """steps.jsonl's lines for the segment's steps i0 to i1 (gpu: their GPU ms, or None). On the
+    writer's thread, which holds the GIL the loop wants: one formatting per step, the segment's
+    constant part formatted once."""
+    rec, extra, first = seg.records(i0, i1), seg.extra, seg.first
+    head = ('{"step":%d,"stage":"' + seg.stage + '","block":' + ("null" if seg.block is None else str(seg.block["block"]))
+            + ',"round":' + ("null" if seg.round is None else str(seg.round))
+            + ',"style":' + ("null" if seg.style is None else '"' + seg.style + '"') + ",")
+    numbers = '"t_ns":%d,"f_ns":%d,"b_ns":%d,"o_ns":%d,"x_ns":%d,"waits_ns":'
+    plain = head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n'
+    full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'
+    out = []
+    add = out.append
+    for i in range(i0, i1):
+        start, bs, t0, t1, x = rec[i - i0]
+        g = gpu[i - i0]
+        g = "null" if g is None else "%.4f" % g
+        if bs:
+            f, b = bs - start, t0 - bs
+        else:
+            f, b = t0 - start, 0
+        e = extra.get(first + i) if extra else None
+        if e is None:
+            add(plain % (first + i, start - run_start, f, b, t1 - t0, x - t1, g))
+        else:
+            add(full % (first + i, start - run_start, f, b, t1 - t0, x - t1, e[0], e[1], e[2],
+                        json.dumps(e[3], separators=(",", ":")) if e[3] else "[]", g))
+    return "".join(out)
+
+
+def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
+    """A closed block's line of blocks.jsonl (its phases with the sync waits taken out, the waits,
+    and its GPU time: medians) and its phases.csv line where it is a calibration block."""
+    block, extra, first = seg.block, seg.extra, seg.first
+    n = seg.steps()
+    rec = seg.records(0, n)
+    # The probe's own time on the loop's thread after each optimizer step: from the step's end
+    # (and its added item) to the next step's start.
+    own = [rec[i][0] - rec[i - 1][_X] for i in range(1, n)]
+    f = [(bs or t0) - start for start, bs, t0, _, _ in rec]
+    b = [t0 - bs if bs else 0 for _, bs, t0, _, _ in rec]
+    o = [t1 - t0 for _, _, t0, t1, _ in rec]
+    x_total = sum(x - t1 for _, _, _, t1, x in rec)
+    waits, syncs = ([0] * n, [0] * n, [0] * n), 0
+    for step, e in extra.items():  # the steps with syncs: their waits are taken out of their phases
+        i = step - first
+        if 0 <= i < n:
+            f[i] -= e[0]
+            b[i] -= e[1]
+            o[i] -= e[2]
+            for k in range(3):
+                waits[k][i] = e[k]
+            syncs += len(e[3]) if e[3] else 0
 
     def ms(values) -> float:
         return round(median(values) * 1e-6, 6)
 
-    block.update({
-        "f_ms": ms([r[_F] - r[_WF] for r in records]), "b_ms": ms([r[_B] - r[_WB] for r in records]),
-        "o_ms": ms([r[_O] - r[_WO] for r in records]),
-        "f_wait_ms": ms([r[_WF] for r in records]), "b_wait_ms": ms([r[_WB] for r in records]),
-        "o_wait_ms": ms([r[_WO] for r in records]),
-        "syncs_per_step": sum(len(r[_SYNCS]) for r in records if r[_SYNCS]) / n,
-        "added_item_ms_per_step": round(sum(r[_X] for r in records) * 1e-6 / n, 6),
-        # The probe's own time on the loop's thread after each optimizer step: from the step's
-        # end (and its added item) to the next step's start, between consecutive steps.
-        "probe_ms": ms([b[_T] - (a[_T] + a[_F] + a[_B] + a[_O] + a[_X]) for a, b in zip(records, records[1:])])
-        if n > 1 else None})
-    # The keys in the order the format gives them.
     drain = block.pop("drain_ms")
-    block["drain_ms"] = drain
+    block.update({
+        "f_ms": ms(f), "b_ms": ms(b), "o_ms": ms(o),
+        "f_wait_ms": ms(waits[0]), "b_wait_ms": ms(waits[1]), "o_wait_ms": ms(waits[2]),
+        "syncs_per_step": syncs / n, "added_item_ms_per_step": round(x_total * 1e-6 / n, 6),
+        "probe_ms": ms(own) if own else None, "drain_ms": drain})
+    times = [g for g in seg.gpu if g is not None]
     block["gpu_ms_median"] = median(times) if times else None
-    block["gpu_steps"] = len(times) if times else 0
+    block["gpu_steps"] = len(times)
     line = None
     if block["style"] == CALIBRATION:
         line = "%.4f,%.4f,%.4f\n" % tuple(max(_PHASE_MIN_MS, block[k]) for k in ("f_ms", "b_ms", "o_ms"))

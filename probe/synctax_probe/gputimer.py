@@ -1,11 +1,12 @@
 """GPU step times from CUDA events, without a sync: an event recorded on the current stream at the
-end of every `every`-th step, and the time between consecutive ones read with query() once the GPU
-has passed them, a few steps later. Each step of a span gets the span's time over its steps (with
-every=1, its own). Events come from a fixed pool, so a step allocates none."""
+end of a step once a span's time has passed since the previous event, and the time between
+consecutive events read with query() once the GPU has passed them, a few spans later. Each step of
+a span gets the span's time over its steps. Events come from a fixed pool, so a span allocates
+none, and the loop's side is one call a span, not one a step."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Deque, Optional, Tuple
+from typing import Deque, Optional, Tuple
 
 POOL = 64
 # The events outlive an attach: making a CUDA event costs far more than recording one (on a VM,
@@ -25,7 +26,12 @@ def _pool(torch, size: int) -> list:
 
 
 class GpuTimer:
-    def __init__(self, torch, emit: Callable[[tuple, Optional[float]], None], every: int = 1, pool: int = POOL):
+    """mark(n) at the end of the loop's n-th step (n steps done) ends a span there. Resolved spans
+    go to `spans` as (first step, end step, ms per step or None), in order and without gaps from
+    the step the timer started at; `resolved` is the end step of the last one (the loop's thread
+    appends, the writer's thread reads and pops)."""
+
+    def __init__(self, torch, first_step: int, pool: int = POOL):
         self._cuda = torch.cuda
         # torch.cuda.current_stream() makes a Stream object on each call (several microseconds);
         # the current stream's identity is cheaper to read, and its Stream object is kept.
@@ -33,49 +39,36 @@ class GpuTimer:
         self._device = getattr(torch._C, "_cuda_getDevice", None)
         self._streams = {}
         self._free = deque(_pool(torch, pool))
-        self._every = max(1, every)
-        self._count = 0
-        # Steps waiting for their span's event, in order: (step, event or None, record).
-        self._pending: Deque[Tuple[int, object, tuple]] = deque()
-        self._events = 0  # pending entries that hold an event
+        # Spans whose end event the GPU has not been seen to pass, in order: (end step, event).
+        self._pending: Deque[Tuple[int, object]] = deque()
         self._prev: Optional[Tuple[int, object]] = None  # the last resolved span's end and its event
-        self._emit = emit
+        self._start = first_step  # where the next resolved span starts
+        self.spans: Deque[Tuple[int, int, Optional[float]]] = deque()
+        self.resolved = first_step
         self.missed = 0  # steps whose time could not be kept (the GPU was a pool of spans behind)
 
-    def mark(self, step: int, record: tuple, span_end: bool = False) -> None:
-        """At a step's end: a span's last step puts its event into the stream; spans whose events
-        the GPU has passed go out with their GPU time. span_end ends the span at this step (a
-        block's last step: no span reaches across two blocks)."""
-        self._count += 1
-        if self._count < self._every and not span_end:
-            self._pending.append((step, None, record))
-            return
-        self._count = 0
+    def mark(self, n: int) -> None:
+        """At the end of step n - 1: a span ends here; spans the GPU has passed are resolved."""
+        if self._pending and self._pending[-1][0] >= n:
+            return  # a span already ends here
         if not self._free:
             self._give_up_oldest_span()
         event = self._free.popleft()
         event.record(self._stream())
-        self._pending.append((step, event, record))
-        self._events += 1
+        self._pending.append((n, event))
         self.poll()
 
     def _give_up_oldest_span(self) -> None:
         """The GPU is a whole pool of spans behind: the oldest span's steps go out untimed rather
-        than wait for them."""
-        pending = self._pending
-        while pending:
-            step, event, record = pending.popleft()
-            self.missed += 1
-            self._emit(record, None)
-            if event is not None:
-                # The span's end stays as the next span's start; the event before it is freed.
-                self._events -= 1
-                if self._prev is not None:
-                    self._free.append(self._prev[1])
-                    self._prev = (step, event)
-                else:
-                    self._free.append(event)
-                return
+        than wait for them; its end event stays as the next span's start."""
+        n, event = self._pending.popleft()
+        self.missed += n - self._start
+        if self._prev is not None:
+            self._free.append(self._prev[1])
+            self._prev = (n, event)
+        else:
+            self._free.append(event)  # no span before it: the next one has no start either
+        self._add_span(n, None)
 
     def _stream(self):
         if self._current_key is not None and self._device is not None:
@@ -93,57 +86,43 @@ class GpuTimer:
 
     def poll(self) -> None:
         """Resolves the oldest spans the GPU has passed: two at most, so that a span costs one or
-        two queries and a backlog (after a stall) drains within a few spans."""
+        two queries and a backlog (after a stall) drains within a few spans. The span just
+        recorded is left for later: the GPU is rarely past it."""
+        pending = self._pending
         for _ in range(2):
-            if self._events < 2:
-                return  # the span just recorded is left for later: the GPU is rarely past it
-            i, first = 0, None
-            for entry in self._pending:
-                if entry[1] is not None:
-                    first = entry
-                    break
-                i += 1
-            if not first[1].query():
+            if len(pending) < 2 or not pending[0][1].query():
                 return
-            self._resolve_span(i + 1)
+            self._resolve(*pending.popleft())
 
     def finish(self) -> None:
-        """After the loop: the rest, waiting for the events where needed (the loop is over); steps
-        after the last span's end go out untimed."""
-        while self._events:
-            i = 0
-            for entry in self._pending:
-                if entry[1] is not None:
-                    break
-                i += 1
-            try:
-                self._pending[i][1].synchronize()
-            except Exception:
-                for _ in range(i + 1):
-                    step, event, record = self._pending.popleft()
-                    if event is not None:
-                        self._events -= 1
-                    self._emit(record, None)
-                continue
-            self._resolve_span(i + 1)
+        """After the loop: the rest, waiting for the events where needed (the loop is over)."""
         while self._pending:
-            self._emit(self._pending.popleft()[2], None)
+            n, event = self._pending.popleft()
+            try:
+                event.synchronize()
+            except Exception:
+                if self._prev is not None:
+                    self._free.append(self._prev[1])
+                self._prev = None
+                self._free.append(event)
+                self._add_span(n, None)
+                continue
+            self._resolve(n, event)
 
-    def _resolve_span(self, n: int) -> None:
-        """The first n pending steps end with a passed event: each goes out with the span's time
-        per step, known where the span starts at the previous event."""
-        pending = self._pending
-        end_step, end_event, _ = pending[n - 1]
-        gpu_ms = None
+    def _resolve(self, n: int, event) -> None:
+        ms = None
         prev = self._prev
         if prev is not None:
-            if prev[0] == end_step - n:
-                try:
-                    gpu_ms = prev[1].elapsed_time(end_event) / n
-                except RuntimeError:
-                    gpu_ms = None
+            try:
+                ms = prev[1].elapsed_time(event) / (n - self._start)
+            except RuntimeError:
+                ms = None
             self._free.append(prev[1])
-        self._prev = (end_step, end_event)
-        self._events -= 1
-        for _ in range(n):
-            self._emit(pending.popleft()[2], gpu_ms)
+        self._prev = (n, event)
+        self._add_span(n, ms)
+
+    def _add_span(self, n: int, ms: Optional[float]) -> None:
+        if n > self._start:
+            self.spans.append((self._start, n, ms))
+        self._start = n
+        self.resolved = n

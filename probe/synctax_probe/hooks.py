@@ -121,18 +121,18 @@ def _to_target(args, kwargs, device_types, tensor_type):
 
 
 def _install_backward(p, torch, patches: Patches) -> None:
-    def wrap(orig, loss_of):
+    """B starts at the step's first backward(): one outside the optimizer's step (an LBFGS
+    closure's is part of O) and not the probe's own. With an A/B, the tensor it runs on is the
+    loss the added item reads."""
+    def wrap(orig, keep_loss):
         @functools.wraps(orig)
         def backward(*args, **kwargs):
-            if p.bw_depth or p.busy:
+            if p.b_start or p.o_depth or p.busy:
                 return orig(*args, **kwargs)
-            t0 = ns()
-            p.backward_started(t0, loss_of(args, kwargs))
-            p.bw_depth = 1
-            try:
-                return orig(*args, **kwargs)
-            finally:
-                p.bw_depth = 0
+            p.b_start = ns()
+            if keep_loss:
+                p.loss = loss_of_tensors(args, kwargs)
+            return orig(*args, **kwargs)
         return backward
 
     def loss_of_tensors(args, kwargs):
@@ -145,7 +145,7 @@ def _install_backward(p, torch, patches: Patches) -> None:
 
     # Tensor.backward calls torch.autograd.backward, looked up on the module at each call (torch
     # 1.13 and 2.x): one wrapper there sees both, with one layer of Python less on the loop's path.
-    patches.set(torch.autograd, "backward", wrap(torch.autograd.backward, loss_of_tensors))
+    patches.set(torch.autograd, "backward", wrap(torch.autograd.backward, p.opts.ab is not None))
 
 
 def _install_optimizer(p, torch, patches: Patches) -> None:
@@ -168,22 +168,19 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                     return orig(opt, *args, **kwargs)
                 finally:
                     p.o_depth -= 1
-            if not p.is_loop_optimizer(opt):
-                p.o_depth = 1
-                try:
-                    return orig(opt, *args, **kwargs)
-                finally:
-                    p.o_depth = 0
-                    p.other_optimizer_steps += 1
-            phase = p.phase
-            p.phase = 2
+            loop = p.loop_optimizer
+            if loop is None or loop() is not opt:
+                if not p.is_loop_optimizer(opt):
+                    p.o_depth = 1
+                    try:
+                        return orig(opt, *args, **kwargs)
+                    finally:
+                        p.o_depth = 0
+                        p.other_optimizer_steps += 1
             p.o_depth = 1
             t0 = ns()
             try:
                 result = orig(opt, *args, **kwargs)
-            except BaseException:
-                p.phase = phase
-                raise
             finally:
                 p.o_depth = 0
             p.step_end(t0, ns())
@@ -215,14 +212,3 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
         if klass is not None:
             wrap_step(klass)
     patches.set(Optimizer, "__init__", __init__)
-
-    orig_zero_grad = Optimizer.zero_grad
-
-    @functools.wraps(orig_zero_grad)
-    def zero_grad(self, *args, **kwargs):
-        t0 = ns()
-        try:
-            return orig_zero_grad(self, *args, **kwargs)
-        finally:
-            p.zero_grad_ns += ns() - t0
-    patches.set(Optimizer, "zero_grad", zero_grad)

@@ -23,11 +23,13 @@ class Options:
     seed: int = 1
     bootstrap: int = 2000
     window_rounds: int = 10
+    # Steps the writer may fall behind by before a new segment's steps are dropped (and counted).
     queue_size: int = 65536
-    # The GPU's time is read over spans of this many steps (an event at each span's end, and at
-    # each block's end). Recording and reading one event costs the loop about 10 us on a VM: on a
-    # 1 ms step, once a step would be 1% on its own.
-    gpu_every: int = 8
+    # The GPU's time is read over spans of steps at least this long (an event at the end of the
+    # first step that ends this long after the previous event, and with an A/B at each block's
+    # end). An event costs the loop's thread tens of microseconds on a VM: once a millisecond step
+    # it would cost several percent.
+    gpu_span_ms: float = 100.0
     trace_gz: bool = False
     # No summary and no "no CUDA" note on stderr (a benchmark attaching many times); dropped
     # records and failed writes are still said.
@@ -47,12 +49,14 @@ class Options:
             "bootstrap": (2000, 1_000_000),
             "window_rounds": (2, 1_000_000),
             "queue_size": (1, 100_000_000),
-            "gpu_every": (1, 1000),
         }
         for name, (low, high) in bounds.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ValueError(f"{name}: expected an integer from {low} to {high}, got {value!r}")
+        span = self.gpu_span_ms
+        if isinstance(span, bool) or not isinstance(span, (int, float)) or not 0 <= span <= 60000:
+            raise ValueError(f"gpu_span_ms: expected a number of milliseconds from 0 to 60000, got {span!r}")
         if self.warmup_max_steps < self.warmup_steps:
             raise ValueError(
                 f"warmup_max_steps ({self.warmup_max_steps}) is below warmup_steps ({self.warmup_steps})")

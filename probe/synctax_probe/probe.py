@@ -11,7 +11,7 @@ from time import perf_counter_ns as ns
 from typing import Any, Dict, Optional
 
 from . import hooks, report
-from .blocks import BlockBook, block_summary
+from .blocks import STEP, BlockBook, Segment
 from .capture import Capture
 from .gputimer import GpuTimer
 from .options import Options
@@ -22,6 +22,9 @@ from .writer import Writer
 
 _PHASE_LETTER = "FBO"
 _SYNCS_PER_STEP = 256  # listed in a step's record; more are counted, not listed
+_pack = STEP.pack
+_NEVER = 1 << 62  # a clock time no step reaches
+_CUDA_LOOK_NS = 200_000_000  # how often a script that has not used CUDA yet is looked at again
 
 
 class Probe:
@@ -36,28 +39,32 @@ class Probe:
         self.sites = SiteTable((torch_dir, package_dir))
         self.writer = Writer(options.queue_size)
         self.sched = Schedule(options, profiling=True)
-        self.book = BlockBook(options.block_steps, self.writer, options.ab is not None)
+        self.book = BlockBook(options.block_steps, options.ab is not None)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
         self.patches = hooks.Patches()
         self.gpu: Optional[GpuTimer] = None
         self.gpu_from_step: Optional[int] = None
         self.cuda_device: Optional[str] = None
         self.said_no_cuda = False
-        # The step under way.
+        self._span_ns = int(options.gpu_span_ms * 1e6)
+        self._gpu_next = 0  # the clock time after which a step's end ends a GPU span
+        # The step under way: its start, its first backward()'s start, the segment it goes into.
         self.step = 0
-        self.phase = 0  # 0 up to backward(), 1 from backward() to the optimizer's step, 2 in it
         self.b_start = 0
-        self.waits = [0, 0, 0]
-        self.syncs: Optional[list] = None
-        self.zero_grad_ns = 0
+        self.seg: Optional[Segment] = None
+        self._append = None  # the segment's bytes' extend
         self.loss = None
         self.inject = False
-        # Re-entry guards: the probe's own work (busy), nested backward and optimizer calls.
+        # When a step's end does more than record the step: at this step count, or once the
+        # clock passes slow_t (the next GPU span's end).
+        self.slow_at = 0
+        self.slow_t = 0
+        self._sched_step = 0  # the steps the schedule has been told of
+        # Re-entry guards: the probe's own work (busy), the optimizer's step under way.
         self.busy = False
-        self.bw_depth = 0
         self.o_depth = 0
         self.tid = threading.get_ident()
-        self._loop_optimizer: Optional[int] = None
+        self.loop_optimizer = None  # a weak reference to the loop's optimizer
         self.other_optimizer_steps = 0
         self.syncs_total = 0
         self.syncs_unlisted = 0
@@ -67,23 +74,25 @@ class Probe:
         self.probe_ms: list = []  # each block's median probe time after a step (the writer's thread)
         self.run_start = self.step_start = ns()
         self.wall_start = time.time()
-        self._keep_loss = options.ab is not None
         self._finished: Optional[Dict[str, Any]] = None
 
     # -- attach / detach
     def start(self) -> None:
+        self.run_start = ns()
         self.writer.open(os.path.join(self.folder, STEPS), os.path.join(self.folder, BLOCKS),
-                         os.path.join(self.folder, PHASES), report.phases_header(self.opts),
-                         report.format_step, self._summarize, periodic=self.write_sites)
+                         os.path.join(self.folder, PHASES), report.phases_header(self.opts), self.run_start,
+                         periodic=self.write_sites, on_block=self._block_written)
+        self._open_segment(0, self.run_start)
         self.writer.start()
         hooks.install(self, self.torch, self.patches)
-        self.run_start = self.step_start = ns()
+        self.step_start = ns()
         if self.sched.initial:
             self._boundary(self.sched.initial, self.step_start, 0)
-            self.inject = self.sched.stage == BLOCK and self.sched.style == "item"
             self.step_start = ns()
-            if self.book.open_block is not None:
-                self.book.t0 = self.step_start
+            if self.seg.block is not None:
+                self.seg.t0 = self.step_start
+            self.inject = self.sched.stage == BLOCK and self.sched.style == "item"
+        self._plan(0, self.step_start)
 
     def finish(self, outcome: Dict[str, Any]) -> Dict[str, Any]:
         """Puts every patched function back and writes what the run leaves behind. Runs once."""
@@ -94,7 +103,10 @@ class Probe:
         self.capture.abandon()
         if self.gpu is not None:
             self.gpu.finish()
-        unfinished = self.book.finish()
+        seg = self.seg
+        unfinished = None
+        if seg is not None and seg.block is not None and not seg.closed and seg.steps():
+            unfinished = dict(seg.block, steps=seg.steps())
         writer_error = self.writer.close()
         self._finished = report.finish(self, outcome, unfinished, writer_error)
         self.loss = None
@@ -103,28 +115,19 @@ class Probe:
     def write_sites(self) -> None:
         report.write_sites(self)
 
-    def _summarize(self, held: tuple):
-        """On the writer's thread: a closed block's summary, its probe time kept for the end."""
-        block, line = block_summary(held)
+    def _block_written(self, block: dict) -> None:
+        """On the writer's thread: a closed block's line, its probe time kept for the end."""
         if block.get("probe_ms") is not None:
             self.probe_ms.append(block["probe_ms"])
-        return block, line
 
     # -- called by the hooks
     def is_loop_optimizer(self, opt) -> bool:
         """The loop's optimizer is the first whose step is seen; another one's steps are timed
         within the phase they fall in and counted."""
         # A weak reference, not id(): a freed optimizer's id can come back as another's.
-        if self._loop_optimizer is None:
-            self._loop_optimizer = weakref.ref(opt)
-        return self._loop_optimizer() is opt
-
-    def backward_started(self, t0: int, loss) -> None:
-        if self.b_start == 0 and self.o_depth == 0:
-            self.b_start = t0
-            self.phase = 1
-        if self._keep_loss:
-            self.loss = loss
+        if self.loop_optimizer is None:
+            self.loop_optimizer = weakref.ref(opt)
+        return self.loop_optimizer() is opt
 
     def sync(self, op: str, t0: int, t1: int) -> None:
         if self.busy or threading.get_ident() != self.tid:
@@ -132,117 +135,136 @@ class Probe:
         wait = t1 - t0
         site = self.sites.site(op)
         site.add(wait)
-        phase = self.phase
-        self.waits[phase] += wait
+        phase = 2 if self.o_depth else 1 if self.b_start else 0
         self.syncs_total += 1
+        extra = self.seg.extra
+        e = extra.get(self.step)
+        if e is None:
+            e = extra[self.step] = [0, 0, 0, None]
+        e[phase] += wait
         entry = (op, site.id, wait, _PHASE_LETTER[phase])
-        syncs = self.syncs
-        if syncs is None:
-            self.syncs = [entry]
-        elif len(syncs) < _SYNCS_PER_STEP:
-            syncs.append(entry)
+        if e[3] is None:
+            e[3] = [entry]
+        elif len(e[3]) < _SYNCS_PER_STEP:
+            e[3].append(entry)
         else:
             self.syncs_unlisted += 1
 
     def step_end(self, t0: int, t1: int) -> None:
         """The loop's optimizer.step() ran from t0 to t1: the step is over. The loop waits for
-        this, so it is written for speed: locals, no call that a plain step does not need."""
+        this, so most steps only append their five numbers; the rest (the schedule, a GPU span's
+        end, a block's end) comes at the step count or clock time _plan set."""
+        x = t1
+        if self.inject and self.loss is not None:
+            x = self._add_item(t1)
+        self._append(_pack(self.step_start, self.b_start, t0, t1, x))
+        n = self.step = self.step + 1
+        self.b_start = 0
+        if n >= self.slow_at or t1 >= self.slow_t:
+            self._step_boundary(n, x)
+        else:
+            self.step_start = ns()
+
+    # -- inside step_end
+    def _step_boundary(self, n: int, t_end: int) -> None:
         self.busy = True
         try:
-            x = 0
-            if self.inject and self.loss is not None:
-                x = self._add_item(self.loss)
-            start, bs, w, sched, syncs = self.step_start, self.b_start, self.waits, self.sched, self.syncs
-            if bs:
-                f, b = bs - start, t0 - bs
-            else:
-                f, b = t0 - start, 0
-            o = t1 - t0
-            stage = sched.stage
-            record = (self.step, stage, sched.block, sched.round, sched.style, start - self.run_start,
-                      f, b, o, x, w[0], w[1], w[2], self.zero_grad_ns, syncs)
-            if stage == BLOCK:
-                self.book.records.append(record)
-            event = sched.step_done(t1 + x - start)
+            sched = self.sched
+            event = sched.step_done(t_end - self.step_start, n - self._sched_step)
+            self._sched_step = n
             gpu = self.gpu
-            if gpu is None and not (self.said_no_cuda and (self.cpu_mode or not self._cuda_started())):
-                gpu = self._start_gpu()  # the script may have started to use CUDA since
-            if gpu is not None:
-                gpu.mark(self.step, record, event != 0)
-            else:
-                self.writer.put_step((record, None))
+            if gpu is None:
+                self._start_gpu(n, t_end)  # the script may have started to use CUDA since
+            elif t_end >= self._gpu_next or (event & BLOCK_END and self.opts.ab is not None):
+                gpu.mark(n)
+                self._gpu_next = t_end + self._span_ns
             if event or self.capture.running:
-                self._boundary(event, t1 + x, self.step + 1)
-            self.step += 1
+                self._boundary(event, t_end, n)
             self.tid = threading.get_ident()
-            self.b_start = self.zero_grad_ns = 0
-            self.phase = 0
-            if syncs is not None or w[0] or w[1] or w[2]:
-                w[0] = w[1] = w[2] = 0
-                self.syncs = None
             self.inject = sched.stage == BLOCK and sched.style == "item"
             self.step_start = ns()
-            if event and self.book.t0 is None and self.book.open_block is not None:
-                self.book.t0 = self.step_start
+            if event & BLOCK_START:
+                self.seg.t0 = self.step_start
+            self._plan(n, self.step_start)
         finally:
             self.busy = False
 
-    def _cuda_started(self) -> bool:
-        """Whether a script that had not used CUDA at its first steps has started to (the GPU timer
-        starts then)."""
-        return self.torch.cuda.is_initialized()
+    def _plan(self, n: int, now: int) -> None:
+        """When the next step's end has more to do than record the step."""
+        sched = self.sched
+        if sched.stage == BLOCK:
+            self.slow_at = n + self.opts.block_steps - sched.steps_in_block
+        else:
+            self.slow_at = n + 1
+        if self.gpu is not None:
+            self.slow_t = self._gpu_next
+        elif not self.cpu_mode:
+            self.slow_t = now + _CUDA_LOOK_NS
+        else:
+            self.slow_t = _NEVER
 
-    def emit(self, record: tuple, gpu_ms: Optional[float]) -> None:
-        self.writer.put_step((record, gpu_ms))
-        if gpu_ms is not None and record[1] == BLOCK:
-            self.book.gpu_add(record[2], gpu_ms)
-
-    # -- inside step_end
-    def _add_item(self, loss) -> int:
-        t = ns()
+    def _add_item(self, t1: int) -> int:
+        self.busy = True
         try:
+            loss = self.loss
             self.added_item(loss if loss.numel() == 1 else loss.detach().reshape(-1)[0])
         except Exception:
             self.loss = None  # not a tensor that can be read; the block runs without the item
-            return 0
-        return ns() - t
+            return t1
+        finally:
+            self.busy = False
+        return ns()
 
-    def _start_gpu(self) -> Optional[GpuTimer]:
+    def _start_gpu(self, n: int, t_end: int) -> None:
         torch = self.torch
         if not self.cpu_mode and torch.cuda.is_initialized():
-            self.gpu = GpuTimer(torch, self.emit, self.opts.gpu_every)
-            self.gpu_from_step = self.step
+            self.gpu = GpuTimer(torch, n)
+            self.gpu.mark(n)  # the first span starts here
+            self._gpu_next = t_end + self._span_ns
+            self.gpu_from_step = n
+            self.writer.gpu = self.gpu
             try:
                 self.cuda_device = torch.cuda.get_device_name(torch.cuda.current_device())
             except Exception:
                 self.cuda_device = None
-            return self.gpu
+            return
         if not self.said_no_cuda:
             self.said_no_cuda = True
-            if self.opts.quiet:
-                return None
-            why = "no CUDA device" if self.cpu_mode else "CUDA not in use by the script"
-            print(f"synctax_probe: {why}: host phases only, no GPU step times", file=sys.stderr, flush=True)
-        return None
+            if not self.opts.quiet:
+                why = "no CUDA device" if self.cpu_mode else "CUDA not in use by the script"
+                print(f"synctax_probe: {why}: host phases only, no GPU step times", file=sys.stderr, flush=True)
+
+    def _open_segment(self, n: int, t: int) -> None:
+        sched = self.sched
+        block = None
+        if sched.stage == BLOCK:
+            block = {"block": sched.block, "round": sched.round, "style": sched.style,
+                     "t_ms": round((t - self.run_start) * 1e-6, 6)}
+        seg = self.seg = Segment(sched.stage, n, block)
+        self._append = seg.rec.extend
+        self.writer.put_segment(seg, n)
 
     def _boundary(self, event: int, t_end: int, next_step: int) -> None:
-        sched, book = self.sched, self.book
+        sched = self.sched
         if event & CAPTURE_STOP:
             self.capture.stop()
         elif sched.stage == PROFILE and self.capture.running:
             self.capture.next_step(next_step)
-        if event & (BLOCK_END | BLOCK_START):
-            drain, t_mark = 0, t_end
-            if self.opts.ab is not None and self.gpu is not None:
+        if event:
+            t_mark = t_end
+            drain = 0
+            if event & (BLOCK_END | BLOCK_START) and self.opts.ab is not None and self.gpu is not None:
                 # Each A/B block closes with the GPU's work done and the next starts from an idle
                 # GPU, as SyncTax's own runner does: no block is charged for another's queue.
                 self.synchronize()
                 t_mark = ns()
                 drain = t_mark - t_end
                 self.drains += 1
-            if event & BLOCK_END:
-                book.close(t_mark, drain)
-            if event & BLOCK_START:
-                book.open(sched.block, sched.style, sched.round, (t_mark - self.run_start) * 1e-6)
+            seg = self.seg
+            if seg.block is not None:
+                self.book.close(seg, t_mark, drain)
+            else:
+                seg.closed = True
+            self._open_segment(next_step, t_mark)
         if event & CAPTURE_START:
             self.capture.start(next_step, cuda=self.gpu is not None)

@@ -1,8 +1,7 @@
-"""What the run folder says: the step lines, the phases file's head, and the files written at the
+"""What the run folder says: the phases file's head, and the files written at the
 end (sites.json, ab.json, end.json, probe.json completed)."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -21,20 +20,6 @@ def phases_header(options: Options) -> str:
             "# F: previous step's end to backward(); B: backward() to optimizer.step(); O: optimizer.step()\n"
             "# medians in ms, the waits of the loop's own syncs left out (blocks.jsonl has them)\n"
             "forward,backward,optimizer\n")
-
-
-def _null(value) -> str:
-    return "null" if value is None else str(value)
-
-
-def format_step(item) -> str:
-    record, gpu_ms = item
-    (step, stage, block, round_, style, t_ns, f, b, o, x, wf, wb, wo, zero_grad, syncs) = record
-    return ('{"step":%d,"stage":"%s","block":%s,"round":%s,"style":%s,"t_ns":%d,"f_ns":%d,"b_ns":%d,'
-            '"o_ns":%d,"x_ns":%d,"waits_ns":[%d,%d,%d],"zero_grad_ns":%d,"syncs":%s,"gpu_ms":%s}\n'
-            % (step, stage, _null(block), _null(round_), "null" if style is None else '"%s"' % style, t_ns,
-               f, b, o, x, wf, wb, wo, zero_grad, json.dumps(syncs, separators=(",", ":")) if syncs else "[]",
-               "null" if gpu_ms is None else "%.4f" % gpu_ms))
 
 
 def write_sites(probe) -> None:
@@ -121,6 +106,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "syncs_unlisted": probe.syncs_unlisted,
         "other_optimizer_steps": probe.other_optimizer_steps,
         "probe_us_per_step": round(stats.median(probe.probe_ms) * 1e3, 3) if probe.probe_ms else None,
+        "writer_us_per_step": round(probe.writer.cpu_ns * 1e-3 / steps, 3) if steps else None,
         "duration_s": time.time() - probe.wall_start,
         "end_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "write_errors": errors,
@@ -138,7 +124,8 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
         lines.append(f"synctax_probe: {end['steps_dropped']} step records dropped (the writer fell behind)")
     if end.get("probe_us_per_step") is not None and not probe.opts.quiet:
         lines.append(f"synctax_probe: its own time after each optimizer step: median {end['probe_us_per_step']:.1f} us "
-                     f"on the loop's thread (its wrappers' time not counted)")
+                     f"on the loop's thread (its wrappers' time not counted); its writer thread's CPU: "
+                     f"{end['writer_us_per_step']:.1f} us a step")
     if ab is not None and not probe.opts.quiet:
         estimates = ab.get("estimates")
         if estimates:

@@ -45,10 +45,11 @@ class Schedule:
     def ab(self) -> bool:
         return self._opts.ab is not None
 
-    def step_done(self, interval_ns: int) -> int:
-        """Moves on by one step (interval_ns: its host time). Returns what happened at this
-        boundary: CAPTURE_START, CAPTURE_STOP, BLOCK_END and BLOCK_START bits (0: nothing)."""
-        self.steps_in_stage += 1
+    def step_done(self, interval_ns: int, steps: int = 1) -> int:
+        """Moves on by `steps` steps (interval_ns: the last one's host time); more than one only
+        inside a block, never past its end. Returns what happened at this boundary:
+        CAPTURE_START, CAPTURE_STOP, BLOCK_END and BLOCK_START bits (0: nothing)."""
+        self.steps_in_stage += steps
         if self.stage == WARMUP:
             self._intervals.append(interval_ns)
             self.warmup_steps += 1
@@ -70,7 +71,7 @@ class Schedule:
                 self._start_blocks()
                 return BLOCK_START
             return 0
-        self.steps_in_block += 1
+        self.steps_in_block += steps
         if self.steps_in_block >= self._opts.block_steps:
             self._next_block()
             return BLOCK_END | BLOCK_START

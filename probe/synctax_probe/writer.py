@@ -1,58 +1,60 @@
-"""The writer thread: the loop hands it records through a bounded queue and never waits for it.
+"""The writer thread: the loop hands it segments of steps (blocks.Segment) and never waits for it.
 
-A full queue drops the new record and counts it; the count goes into the end record. The thread
-wakes every `interval_s` and turns the records queued by then into lines, yielding the GIL between
-batches of a long backlog: a few hand-overs of the GIL per wake, however fast the loop."""
+The thread wakes every `interval_s` and turns the steps recorded by then into lines, as far as
+their GPU times are known (GpuTimer.resolved), yielding the GIL between batches of a long backlog:
+a few hand-overs of the GIL per wake, however fast the loop. A closed block, once its steps are
+written, gets its line in blocks.jsonl (and phases.csv). Where the writer is more than `capacity`
+steps behind when a segment starts, that segment's steps are counted as dropped instead of
+written (its block line still comes); the count goes into the end record."""
 from __future__ import annotations
 
 import json
 import threading
 import time
 from collections import deque
-from typing import Callable, Deque, List, Optional, Tuple
+from typing import Callable, Deque, Optional
+
+from .blocks import Segment, block_summary, step_lines
 
 _BATCH = 256
 
 
 class Writer:
-    def __init__(self, capacity: int, interval_s: float = 0.1):
+    def __init__(self, capacity: int, interval_s: float = 0.25):
         self.capacity = capacity
         self.dropped = 0
         self.written = 0
-        self._steps: Deque[tuple] = deque()
-        # Blocks are few (one per block of steps) and what the phases file and the A/B stand on:
-        # never dropped. Each is summed up here, by summarize, off the loop.
-        self._blocks: Deque[tuple] = deque()
+        self.cpu_ns = 0  # the thread's CPU time in its drains while the loop runs (its GIL time, nearly)
+        self.run_start = 0
+        self.gpu = None  # the probe's GpuTimer, once the GPU is timed
+        self._segments: Deque[Segment] = deque()
+        self._gpu_span = (0, 0, None)  # the GPU span the last written step fell in
         self._interval_s = interval_s
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
-        self._sinks: List[Tuple[str, Callable]] = []
         self._files = {}
         self._periodic: Optional[Callable[[], None]] = None
+        self._on_block: Optional[Callable[[dict], None]] = None
         self._failure: Optional[str] = None
 
     # -- the loop's side: O(1), no lock, no wait
-    def put_step(self, record: tuple) -> None:
-        if len(self._steps) >= self.capacity:
-            self.dropped += 1
-            return
-        self._steps.append(record)
-
-    def put_block(self, held: tuple) -> None:
-        self._blocks.append(held)
+    def put_segment(self, seg: Segment, recorded: int) -> None:
+        """A segment starts at step `recorded` (the steps recorded before it)."""
+        if recorded - self.written - self.dropped > self.capacity:
+            seg.drop = True
+        self._segments.append(seg)
 
     # -- set-up and the thread
-    def open(self, steps_path: str, blocks_path: str, phases_path: str, phases_header: str,
-             format_step: Callable[[tuple], str], summarize: Callable[[tuple], Tuple[dict, Optional[str]]],
-             periodic: Optional[Callable[[], None]] = None) -> None:
+    def open(self, steps_path: str, blocks_path: str, phases_path: str, phases_header: str, run_start: int,
+             periodic: Optional[Callable[[], None]] = None, on_block: Optional[Callable[[dict], None]] = None) -> None:
         self._files["steps"] = open(steps_path, "w", encoding="utf-8")
         self._files["blocks"] = open(blocks_path, "w", encoding="utf-8")
         self._files["phases"] = open(phases_path, "w", encoding="utf-8")
         self._files["phases"].write(phases_header)
         self._files["phases"].flush()
-        self._format_step = format_step
-        self._summarize = summarize
+        self.run_start = run_start
         self._periodic = periodic
+        self._on_block = on_block
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="synctax-probe-writer", daemon=True)
@@ -65,7 +67,7 @@ class Writer:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-        self._drain(final=True)
+        self._guard(lambda: self._drain(final=True))
         for f in self._files.values():
             try:
                 f.close()
@@ -76,11 +78,14 @@ class Writer:
 
     def _run(self) -> None:
         last_periodic = time.monotonic()
+        clock = time.thread_time_ns
         while not self._stop.wait(self._interval_s):
-            self._drain(final=False)
+            c0 = clock()
+            self._guard(lambda: self._drain(final=False))
             if self._periodic is not None and time.monotonic() - last_periodic >= 5.0:
                 last_periodic = time.monotonic()
                 self._guard(self._periodic)
+            self.cpu_ns += clock() - c0
 
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
@@ -89,37 +94,63 @@ class Writer:
             self._failure = self._failure or f"{type(e).__name__}: {e}"
 
     def _drain(self, final: bool) -> None:
+        """Writes the steps recorded when it was called, not those recorded meanwhile: a writer that
+        chased the loop's new steps would want the GIL back at every one of the loop's torch calls
+        (each releases it), and each hand-over costs the loop a thread wake-up."""
         if not self._files:
             return
-        self._guard(lambda: self._drain_steps(final))
-        self._guard(self._drain_blocks)
+        segments, out = self._segments, self._files["steps"]
+        gpu = self.gpu
+        known = None if final or gpu is None else gpu.resolved  # steps from here wait for their GPU time
+        wrote = False
+        for seg in list(segments):
+            closed = seg.closed
+            n = seg.steps()
+            upto = n if known is None else max(0, min(n, known - seg.first))
+            while seg.written < upto:
+                i0 = seg.written
+                i1 = min(upto, i0 + _BATCH)
+                times = self._gpu_times(seg.first + i0, seg.first + i1, gpu)
+                if seg.block is not None:
+                    seg.gpu.extend(times)
+                if seg.drop:
+                    self.dropped += i1 - i0
+                else:
+                    out.write(step_lines(seg, i0, i1, self.run_start, times))
+                    self.written += i1 - i0
+                    wrote = True
+                seg.written = i1
+                if i1 < upto and not final:
+                    time.sleep(0)  # a long backlog: the loop's thread takes the GIL back between batches
+            if seg.written < n or not closed:
+                break  # later steps come later
+            segments.popleft()
+            if seg.block is not None:
+                self._write_block(seg)
+        if wrote:
+            out.flush()
 
-    def _drain_steps(self, final: bool) -> None:
-        """Writes the records queued when it was called, not those queued meanwhile: a writer that
-        chased the loop's new records would want the GIL back at every one of the loop's torch
-        calls (each releases it), and each hand-over costs the loop a thread wake-up."""
-        steps, out, fmt = self._steps, self._files["steps"], self._format_step
-        left = len(steps)
-        if not left:
-            return
-        while left:
-            n = min(left, _BATCH)
-            out.write("".join([fmt(steps.popleft()) for _ in range(n)]))
-            self.written += n
-            left -= n
-            if left and not final:
-                time.sleep(0)  # a long backlog: the loop's thread takes the GIL back between batches
-        out.flush()
+    def _gpu_times(self, a: int, b: int, gpu) -> list:
+        """The GPU ms of steps a to b, from the timer's resolved spans (in order, no gaps)."""
+        if gpu is None:
+            return [None] * (b - a)
+        times = []
+        span = self._gpu_span
+        spans = gpu.spans
+        for s in range(a, b):
+            while s >= span[1] and spans:
+                span = spans.popleft()
+            times.append(span[2] if span[0] <= s < span[1] else None)
+        self._gpu_span = span
+        return times
 
-    def _drain_blocks(self) -> None:
-        blocks = self._blocks
-        if not blocks:
-            return
+    def _write_block(self, seg: Segment) -> None:
+        block, phases = block_summary(seg)
+        if self._on_block is not None:
+            self._on_block(block)
         fb, fp = self._files["blocks"], self._files["phases"]
-        while blocks:
-            block, phases = self._summarize(blocks.popleft())
-            fb.write(json.dumps(block, separators=(",", ":")) + "\n")
-            if phases:
-                fp.write(phases)
+        fb.write(json.dumps(block, separators=(",", ":")) + "\n")
         fb.flush()
-        fp.flush()
+        if phases:
+            fp.write(phases)
+            fp.flush()

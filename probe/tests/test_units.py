@@ -8,43 +8,62 @@ import pytest
 from synctax_probe import stats
 from synctax_probe.options import Options
 from synctax_probe.schedule import BLOCK, BLOCK_END, BLOCK_START, CAPTURE_START, CAPTURE_STOP, Schedule
+from synctax_probe.blocks import STEP, Segment
 from synctax_probe.writer import Writer
 
 
 def open_writer(tmp_path, capacity):
     w = Writer(capacity, interval_s=0.01)
     w.open(str(tmp_path / "steps.jsonl"), str(tmp_path / "blocks.jsonl"), str(tmp_path / "phases.csv"),
-           "F,B,O\n", lambda item: json.dumps({"step": item}) + "\n", lambda held: held)
+           "F,B,O\n", run_start=0)
     return w
 
 
-def test_a_full_queue_drops_and_counts_never_blocks(tmp_path):
-    w = open_writer(tmp_path, capacity=3)  # the thread not started: nothing drains the queue
-    for i in range(10):
-        w.put_step(i)
-    assert w.dropped == 7
-    w.put_block(({"block": 0}, "1.0,2.0,3.0\n"))  # blocks are never dropped
+def segment(first, steps, block=None, style="calib"):
+    """A closed segment of `steps` steps of 1 ms each (F 0.5, B 0.3, O 0.2), timed from 0."""
+    seg = Segment(BLOCK if block is not None else "warmup", first,
+                  {"block": block, "round": None, "style": style, "t_ms": 0.0} if block is not None else None)
+    for i in range(first, first + steps):
+        t = i * 1_000_000
+        seg.rec.extend(STEP.pack(t, t + 500_000, t + 800_000, t + 1_000_000, t + 1_000_000))
+    seg.closed = True
+    if block is not None:
+        seg.block.update(steps=steps, ms_per_step=1.0, drain_ms=0.0)
+        seg.t0 = first * 1_000_000
+    return seg
+
+
+def test_a_writer_too_far_behind_drops_and_counts_never_blocks(tmp_path):
+    w = open_writer(tmp_path, capacity=3)  # the thread not started: nothing drains
+    w.put_segment(segment(0, 5, block=0), recorded=0)
+    w.put_segment(segment(5, 5, block=1), recorded=5)  # 5 steps behind: more than 3
     assert w.close() is None
     with open(tmp_path / "steps.jsonl") as f:
-        assert [json.loads(line)["step"] for line in f] == [0, 1, 2]
-    assert w.written == 3
-    assert (tmp_path / "phases.csv").read_text() == "F,B,O\n1.0,2.0,3.0\n"
-    assert json.loads((tmp_path / "blocks.jsonl").read_text()) == {"block": 0}
+        steps = [json.loads(line) for line in f]
+    assert [s["step"] for s in steps] == [0, 1, 2, 3, 4] and w.written == 5 and w.dropped == 5
+    assert steps[1]["f_ns"] == 500_000 and steps[1]["b_ns"] == 300_000 and steps[1]["o_ns"] == 200_000
+    # blocks are never dropped: both blocks' lines and phases come out
+    with open(tmp_path / "blocks.jsonl") as f:
+        assert [json.loads(line)["block"] for line in f] == [0, 1]
+    assert (tmp_path / "phases.csv").read_text() == "F,B,O\n0.5000,0.3000,0.2000\n0.5000,0.3000,0.2000\n"
 
 
 def test_the_writer_thread_keeps_up(tmp_path):
     w = open_writer(tmp_path, capacity=100000)
     w.start()
-    for i in range(20000):
-        w.put_step(i)
+    for i in range(2000):
+        w.put_segment(segment(i * 10, 10), recorded=i * 10)
     assert w.close() is None
     assert w.dropped == 0 and w.written == 20000
+    with open(tmp_path / "steps.jsonl") as f:
+        assert sum(1 for _ in f) == 20000
 
 
-def test_a_failing_disk_is_reported_not_raised(tmp_path):
+def test_a_failing_disk_is_reported_not_raised(tmp_path, monkeypatch):
+    from synctax_probe import writer
+    monkeypatch.setattr(writer, "step_lines", lambda *args: 1 / 0)
     w = open_writer(tmp_path, capacity=10)
-    w._format_step = lambda item: 1 / 0
-    w.put_step(1)
+    w.put_segment(segment(0, 2), recorded=0)
     failure = w.close()
     assert failure and "ZeroDivisionError" in failure
 
@@ -134,6 +153,15 @@ def test_schedule_stages_and_rounds():
     assert len(s.orders) == 3 and all(sorted(o) == ["calib", "item", "none", "none_aa"] for o in s.orders)
 
 
+def test_schedule_told_of_several_steps_at_once_inside_a_block():
+    """The probe tells the schedule of a block's steps at the block's end (or a GPU span's), in
+    one call: the block still ends at its last step."""
+    s = Schedule(Options(warmup_steps=0, warmup_max_steps=0, profile_steps=0, block_steps=5), profiling=False)
+    assert s.initial == BLOCK_START and s.block == 0
+    assert s.step_done(1000, 3) == 0 and s.steps_in_block == 3
+    assert s.step_done(1000, 2) == BLOCK_END | BLOCK_START and s.block == 1 and s.steps_in_block == 0
+
+
 def test_warmup_runs_until_settled():
     opts = Options(warmup_steps=5, warmup_max_steps=100, profile_steps=0)
     s = Schedule(opts, profiling=False)
@@ -147,7 +175,8 @@ def test_warmup_runs_until_settled():
 def test_options_are_checked():
     Options().check()
     for bad in (dict(block_steps=1), dict(bootstrap=10), dict(ab="x"), dict(warmup_steps=10, warmup_max_steps=5),
-                dict(queue_size=0), dict(seed=-1)):
+                dict(queue_size=0), dict(seed=-1), dict(gpu_span_ms=-1), dict(gpu_span_ms=float("nan")),
+                dict(gpu_span_ms="5")):
         with pytest.raises(ValueError):
             Options(**bad).check()
 
@@ -182,98 +211,68 @@ class FakeTorch:
                                           current_stream=lambda: "stream")
 
 
-def test_gpu_times_come_in_order_without_waiting():
+@pytest.fixture(autouse=True)
+def fresh_event_pools():
+    from synctax_probe import gputimer
+    yield
+    gputimer._POOLS.clear()
+
+
+def test_gpu_spans_resolve_in_order_without_waiting():
     from synctax_probe import gputimer
     torch = FakeTorch()
-    out = []
-    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), pool=8)
+    timer = gputimer.GpuTimer(torch, 0, pool=8)
     base = torch.clock.recorded  # the pool's events, recorded once when made
-    for step in range(5):
-        timer.mark(step, ("r", step))
-    assert out == []  # the GPU has passed nothing yet: nothing is waited for
+    for n in (0, 3, 5, 9):  # spans of 3, 2 and 4 steps
+        timer.mark(n)
+    assert list(timer.spans) == [] and timer.resolved == 0  # the GPU has passed nothing: none waited for
     torch.clock.done = base + 3
-    timer.mark(5, ("r", 5))
-    assert [r for r, _ in out] == [("r", 0), ("r", 1)]  # two a step at most
-    assert out[0][1] is None and out[1][1] == 1.0  # the first step has no step before it
+    timer.mark(12)  # two events resolved a mark at most: the first is only the first span's start
+    assert list(timer.spans) == [(0, 3, 1 / 3)] and timer.resolved == 3
     timer.finish()
-    assert [r for r, _ in out] == [("r", i) for i in range(6)]
-    assert all(ms == 1.0 for _, ms in out[1:]) and timer.missed == 0
-    gputimer._POOLS.clear()
+    assert list(timer.spans)[1:] == [(3, 5, 1 / 2), (5, 9, 1 / 4), (9, 12, 1 / 3)]
+    assert timer.resolved == 12 and timer.missed == 0
 
 
-def test_gpu_times_over_spans_share_the_span_out_in_order():
+def test_a_span_already_ended_at_a_step_is_not_ended_twice():
     from synctax_probe import gputimer
     torch = FakeTorch()
-    out = []
-    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), every=3, pool=8)
+    timer = gputimer.GpuTimer(torch, 4, pool=8)
     base = torch.clock.recorded
-    for step in range(9):  # spans end at steps 2, 5, 8: three events
-        timer.mark(step, step)
-    assert torch.clock.recorded == base + 3 and out == []
-    torch.clock.done = base + 2
-    timer.mark(9, 9)  # no event: a span's middle step polls nothing
-    assert out == []
-    for step in (10, 11):
-        timer.mark(step, step)  # the span 9-11 ends: the first two spans are passed
-    assert [r for r, _ in out] == list(range(6))
-    # The first span has no start; the second's one "ms" is shared by its three steps.
-    assert [ms for _, ms in out] == [None] * 3 + [1 / 3] * 3
-    timer.mark(12, 12)  # after the last span's end: untimed at the finish
-    timer.finish()
-    assert [r for r, _ in out] == list(range(13))
-    assert [ms for _, ms in out[6:]] == [1 / 3] * 6 + [None] and timer.missed == 0
-    gputimer._POOLS.clear()
-
-
-def test_a_block_end_ends_the_span():
-    from synctax_probe import gputimer
-    torch = FakeTorch()
-    out = []
-    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), every=8, pool=8)
-    base = torch.clock.recorded
-    timer.mark(0, 0)
-    timer.mark(1, 1, span_end=True)  # a block's last step: an event, though the span is short
+    timer.mark(4)
+    timer.mark(4)
     assert torch.clock.recorded == base + 1
-    for step in range(2, 10):
-        timer.mark(step, step)
-    assert torch.clock.recorded == base + 2  # the next span runs its full 8 steps
-    timer.finish()
-    assert [ms for _, ms in out] == [None, None] + [1 / 8] * 8
-    gputimer._POOLS.clear()
 
 
-def test_a_span_given_up_still_starts_the_next():
+def test_a_gpu_a_pool_behind_gives_up_its_oldest_spans():
     from synctax_probe import gputimer
     torch = FakeTorch()
-    out = []
-    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), pool=3)
-    base = torch.clock.recorded
-    torch.clock.done = base + 1
-    timer.mark(0, 0)
-    timer.mark(1, 1)  # step 0 resolves (no start): it is the next span's start
-    assert out == [(0, None)]
-    for step in range(2, 5):
-        timer.mark(step, step)  # the pool runs out at step 3: steps 1 and 2 are given up
-    assert timer.missed == 2 and out[1:] == [(1, None), (2, None)]
+    timer = gputimer.GpuTimer(torch, 0, pool=3)
+    for n in range(0, 10, 2):  # the GPU passes nothing: the pool runs out at the fourth mark
+        timer.mark(n)
+    assert timer.missed == 2 and list(timer.spans) == [(0, 2, None)]
     timer.finish()
-    assert [r for r, _ in out] == list(range(5))
-    assert [ms for _, ms in out[3:]] == [1.0, 1.0]  # step 3 timed from step 2's event
-    gputimer._POOLS.clear()
+    # the span after the one given up has no start; the next ones are timed
+    assert list(timer.spans)[1:] == [(2, 4, None), (4, 6, 1 / 2), (6, 8, 1 / 2)] and timer.resolved == 8
 
 
-def test_a_gpu_a_pool_behind_costs_its_oldest_times():
-    from synctax_probe import gputimer
-    torch = FakeTorch()
-    out = []
-    timer = gputimer.GpuTimer(torch, lambda record, ms: out.append((record, ms)), pool=4)
-    for step in range(10):
-        timer.mark(step, step)  # the GPU passes nothing
-    assert timer.missed == 6 and [r for r, _ in out] == list(range(6))
-    assert all(ms is None for _, ms in out)
-    timer.finish()
-    assert [r for r, _ in out] == list(range(10))
-    assert [ms for _, ms in out[6:]] == [None, 1.0, 1.0, 1.0]
-    gputimer._POOLS.clear()
+def test_the_writer_gives_each_step_its_span_time(tmp_path):
+    """Steps wait for their span's GPU time; steps before the timer started have none."""
+    import types
+    w = open_writer(tmp_path, capacity=1000)
+    gpu = types.SimpleNamespace(spans=__import__("collections").deque([(2, 4, 0.5), (4, 7, 0.25)]), resolved=7)
+    w.gpu = gpu
+    w.put_segment(segment(0, 9, block=0), recorded=0)
+    w._drain(final=False)
+    assert w.written == 7  # steps 7 and 8 wait for their span
+    w.gpu = None
+    assert w.close() is None
+    with open(tmp_path / "steps.jsonl") as f:
+        times = [json.loads(line)["gpu_ms"] for line in f]
+    assert times == [None, None, 0.5, 0.5, 0.25, 0.25, 0.25, None, None]
+    with open(tmp_path / "blocks.jsonl") as f:
+        block = json.loads(f.read())
+    assert block["gpu_steps"] == 5 and block["gpu_ms_median"] == 0.25
 
 
 def test_the_end_of_a_run_says_a_tax_that_moved(capsys):

@@ -150,8 +150,8 @@ void PhaseStepChart::refresh()
     }
     m_gpu->replace(gpu);
     m_lastStep = c.step->back();
-    // The GPU's time comes per span of steps (the probe's --gpu-every, 8 by default), so one slow
-    // span is several equal points: the ceiling leaves out the slowest 2%, not 1%.
+    // The GPU's time comes per span of steps (the probe's --gpu-span-ms, 100 ms by default), so one
+    // slow span is several equal points: the ceiling leaves out the slowest 2%, not 1%.
     constexpr double shownQuantile = 0.98;
     const double ceiling = 1.2
         * std::max(robustQuantile(c.total->data(), count, shownQuantile),

@@ -65,13 +65,13 @@ void writeProbeJson(const TempFolder& dir, int64_t pid, const std::string& host)
     writeFile(dir.file("probe.json"), probe.dump(1));
 }
 
-// A step line as the probe writes it (probe/synctax_probe/report.py format_step).
+// A step line as the probe writes it (probe/synctax_probe/blocks.py step_lines).
 std::string stepLine(int64_t step, const std::string& stage = "warmup")
 {
     return "{\"step\":" + std::to_string(step) + ",\"stage\":\"" + stage
         + "\",\"block\":null,\"round\":null,\"style\":null,\"t_ns\":" + std::to_string(step * 1000000)
-        + ",\"f_ns\":400000,\"b_ns\":450000,\"o_ns\":150000,\"x_ns\":0,\"waits_ns\":[0,0,0],\"zero_grad_ns\":"
-          "20000,\"syncs\":[[\"item\",0,5000,\"F\"]],\"gpu_ms\":null}\n";
+        + ",\"f_ns\":400000,\"b_ns\":450000,\"o_ns\":150000,\"x_ns\":0,\"waits_ns\":[0,0,0],"
+          "\"syncs\":[[\"item\",0,5000,\"F\"]],\"gpu_ms\":null}\n";
 }
 
 const char* kEnd = R"({"format_version": 1, "exit_code": 0, "exception": null, "interrupted": false,
