@@ -164,9 +164,10 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     else {
         // What the end says of the probe itself; an end that does not read is a note, not a failure.
         std::vector<ConfigError> endErrors;
-        if (const auto end = readWith(root / "end.json", parseProbeEnd, endErrors))
+        if (const auto end = readWith(root / "end.json", parseProbeEnd, endErrors)) {
             folder.probeUsPerStep = end->probeUsPerStep;
-        else
+            folder.writerUsPerStep = end->writerUsPerStep;
+        } else
             folder.notes.push_back("end.json does not read: " + formatErrors(endErrors));
     }
     if (!read.errors.empty())
@@ -237,7 +238,11 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
         if (folder.baselineStepMs && *folder.baselineStepMs > 0)
             own += " (" + formatNumber("%.1f", *folder.probeUsPerStep / (*folder.baselineStepMs * 10)) + "% of the "
                 + formatNumber("%.3f", *folder.baselineStepMs) + " ms step)";
-        out += wrapped(own + "; its wrappers' time not counted", columns);
+        own += "; its wrappers' time not counted";
+        if (folder.writerUsPerStep)
+            own += "; its writer thread's CPU: " + formatNumber("%.1f", *folder.writerUsPerStep)
+                + " us a step (off the loop's thread, but holding the GIL the loop may want)";
+        out += wrapped(own, columns);
     }
     for (const std::string& note : folder.notes)
         out += wrapped("note: " + note, columns);

@@ -48,6 +48,7 @@ struct ProbeFolder {
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
     std::optional<double> baselineStepMs; // the A/B's `none` step (ab.json)
     std::optional<double> probeUsPerStep; // the probe's own time after each optimizer step (end.json)
+    std::optional<double> writerUsPerStep; // its writer thread's CPU time per step (end.json)
     std::vector<std::string> notes; // what is missing or odd, each said once
 };
 

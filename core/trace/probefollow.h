@@ -76,6 +76,7 @@ struct ProbeEnd {
     int64_t stepsWritten = 0;
     int64_t stepsDropped = 0;
     std::optional<double> probeUsPerStep; // the probe's own time after each step (median over blocks)
+    std::optional<double> writerUsPerStep; // its writer thread's CPU time, per step
 };
 
 enum class FollowState {

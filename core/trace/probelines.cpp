@@ -370,6 +370,7 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     e.stepsWritten = f.integerOr("steps_written", 0);
     e.stepsDropped = f.integerOr("steps_dropped", 0);
     e.probeUsPerStep = f.nullableNumber("probe_us_per_step");
+    e.writerUsPerStep = f.nullableNumber("writer_us_per_step");
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
 }
 

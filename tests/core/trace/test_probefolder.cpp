@@ -137,6 +137,7 @@ TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
     const fs::path dir = copyOfFolder("owntime");
     nlohmann::json end = readJson((dir / "end.json").string());
     end["probe_us_per_step"] = 12.5;
+    end["writer_us_per_step"] = 3.25;
     std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
     const double baseMs = readJson((dir / "ab.json").string()).at("baseline_step_ms").get<double>();
     const ProbeFolderRead read = readProbeFolder(dir.string());
@@ -148,6 +149,17 @@ TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
     char share[64];
     std::snprintf(share, sizeof share, "(%.1f%% of the", 12.5 / (baseMs * 10));
     EXPECT_NE(text.find(share), std::string::npos) << text;
+    std::string flat; // the text unwrapped: a line break and its indent read as one space
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            while (i + 1 < text.size() && text[i + 1] == ' ')
+                ++i;
+            flat += ' ';
+        } else {
+            flat += text[i];
+        }
+    }
+    EXPECT_NE(flat.find("its writer thread's CPU: 3.2 us a step (off the loop's thread"), std::string::npos) << text;
 
     std::ofstream(dir / "end.json", std::ios::trunc) << "{\n \"steps\": 3,\n";
     const ProbeFolderRead broken = readProbeFolder(dir.string());
