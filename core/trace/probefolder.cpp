@@ -44,70 +44,15 @@ std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigE
     return readWith(path, parseProbeJson, errors);
 }
 
-double number(const nlohmann::json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
-std::optional<ProbeEstimate> estimate(const nlohmann::json& j)
-{
-    if (!j.is_object() || !j.contains("pct") || !j.at("pct").is_number())
-        return std::nullopt;
-    ProbeEstimate e;
-    e.pct = number(j, "pct");
-    e.ciLow = number(j, "ci_low");
-    e.ciHigh = number(j, "ci_high");
-    e.stepMs = number(j, "step_ms");
-    e.significant = j.value("significant", false);
-    return e;
-}
-
-// ab.json into the folder; a file of another shape is an error at the key that is off.
+// ab.json into the folder; an A/B without an estimate is a note.
 void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
-    const auto j = readJson(path, errors);
-    if (!j)
+    auto ab = readWith(path, parseProbeAb, errors);
+    if (!ab)
         return;
-    if (!j->is_object()) {
-        errors.push_back({ path.string(), 1, 1, "expected an object" });
-        return;
-    }
-    folder.ab = j->value("ab", std::string());
-    folder.rounds = j->value("rounds", 0);
-    const auto estimates = j->find("estimates");
-    if (estimates == j->end() || !estimates->is_object()) {
-        folder.notes.push_back("the A/B has no estimate: " + j->value("reason", std::string("too few rounds")));
-        return;
-    }
-    const std::string style = folder.ab.empty() ? std::string("item") : folder.ab; // the style the A/B added
-    if (const auto base = j->find("baseline_step_ms"); base != j->end() && base->is_number())
-        folder.baselineStepMs = base->get<double>();
-    folder.item = estimate(estimates->value(style, nlohmann::json()));
-    folder.control = estimate(estimates->value(j->value("control", std::string("none_aa")), nlohmann::json()));
-    if (const auto drift = j->find("drift"); drift != j->end() && drift->is_object()) {
-        folder.driftFlagged = drift->value("flagged", false);
-        folder.driftPct = number(*drift, "pct");
-    }
-    if (const auto taxDrift = j->find("tax_drift"); taxDrift != j->end() && taxDrift->is_object()) {
-        const nlohmann::json moved = taxDrift->value(style, nlohmann::json());
-        if (moved.is_object()) {
-            folder.taxFirstHalf = estimate(moved.value("first_half", nlohmann::json()));
-            folder.taxSecondHalf = estimate(moved.value("second_half", nlohmann::json()));
-            folder.taxDriftFlagged = moved.value("flagged", false) && folder.taxFirstHalf && folder.taxSecondHalf;
-        }
-    }
-    if (const auto windows = j->find("windows"); windows != j->end() && windows->is_array()) {
-        for (const auto& w : *windows) {
-            if (!w.is_object())
-                continue;
-            ProbeWindow window;
-            window.firstRound = w.value("first_round", 0);
-            window.rounds = w.value("rounds", 0);
-            window.item = estimate(w.value(style, nlohmann::json()));
-            folder.windows.push_back(window);
-        }
-    }
+    static_cast<ProbeAb&>(folder) = std::move(*ab);
+    if (!folder.reason.empty())
+        folder.notes.push_back("the A/B has no estimate: " + folder.reason);
 }
 
 } // namespace

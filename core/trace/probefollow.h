@@ -108,6 +108,40 @@ struct ProbeStart {
     int resamples = 2000;
 };
 
+// A paired estimate the probe measured in the user's own loop (ab.json): a style's step time against
+// the loop as it is, in percent, with its bootstrap 95% interval.
+struct ProbeEstimate {
+    double pct = 0;
+    double ciLow = 0;
+    double ciHigh = 0;
+    double stepMs = 0;
+    bool significant = false;
+};
+
+// The tax over one window of rounds, in order: how the measured answer moved over the run.
+struct ProbeWindow {
+    int firstRound = 0;
+    int rounds = 0;
+    std::optional<ProbeEstimate> item;
+};
+
+// ab.json: the A/B the probe measured at the end of the run.
+struct ProbeAb {
+    std::string ab; // what the A/B added ("item"); empty: no A/B ran
+    std::string reason; // why there is no estimate, where there is none
+    int rounds = 0;
+    std::optional<ProbeEstimate> item; // the A/B's answer
+    std::optional<ProbeEstimate> control; // its A/A control: the noise floor
+    std::optional<double> baselineStepMs; // the loop as it is (`none`), ms a step
+    bool driftFlagged = false;
+    double driftPct = 0;
+    // The added style's tax in each half of the rounds; flagged when their intervals do not meet.
+    std::optional<ProbeEstimate> taxFirstHalf;
+    std::optional<ProbeEstimate> taxSecondHalf;
+    bool taxDriftFlagged = false;
+    std::vector<ProbeWindow> windows;
+};
+
 // The A/B measured so far, from the complete rounds among the blocks (style `none` the baseline,
 // `none_aa` the control, `item` the treatment): the same paired method as the probe's ab.json, so
 // that it narrows as rounds complete and agrees with ab.json once the job ends.
@@ -132,7 +166,7 @@ struct ProbeFollowUpdate {
     std::vector<std::string> notes;
     bool more = false; // steps are waiting on disk beyond maxSteps: poll again soon
     std::optional<ProbeStart> start; // set when probe.json changed
-    std::optional<ProbeLiveAb> abFinal; // set when ab.json changed: the probe's own answer
+    std::optional<ProbeLiveAb> abFinal; // set when ab.json changed: the probe's own answer (liveOf)
     // The probe started again in the folder (it clears its files first): what was read before this
     // update belongs to the earlier run.
     bool restarted = false;
@@ -182,5 +216,7 @@ private:
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks);
 // With the probe's --bootstrap and --seed (ProbeStart), where they differ from the defaults.
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed);
+// ab.json's answer as the live view draws it.
+ProbeLiveAb liveOf(const ProbeAb& ab);
 
 } // namespace synctax

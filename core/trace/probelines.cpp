@@ -175,21 +175,32 @@ void readSyncs(Fields& f, ProbeStep& step)
     }
 }
 
-std::optional<Interval> interval(const json& estimates, const std::string& style)
+// A style's estimate in ab.json ({pct, ci_low, ci_high, step_ms, significant}); none where it is
+// missing or lacks its interval.
+std::optional<ProbeEstimate> estimate(const json* e)
 {
-    const auto it = estimates.find(style);
-    if (it == estimates.end() || !it->is_object())
+    if (!e || !e->is_object())
         return std::nullopt;
     const auto value = [&](const char* key) {
-        const auto v = it->find(key);
-        return v != it->end() && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
+        const auto v = e->find(key);
+        return v != e->end() && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
     };
     const auto pct = value("pct");
     const auto low = value("ci_low");
     const auto high = value("ci_high");
     if (!pct || !low || !high)
         return std::nullopt;
-    return Interval { *pct, *low, *high };
+    const auto significant = e->find("significant");
+    return ProbeEstimate { *pct, *low, *high, value("step_ms").value_or(0.0),
+        significant != e->end() && significant->is_boolean() && significant->get<bool>() };
+}
+
+const json* member(const json* object, const std::string& key)
+{
+    if (!object || !object->is_object())
+        return nullptr;
+    const auto it = object->find(key);
+    return it == object->end() ? nullptr : &*it;
 }
 
 } // namespace
@@ -374,21 +385,51 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
 }
 
-std::optional<ProbeLiveAb> parseProbeAb(const std::string& text, ConfigError& error)
+std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
 {
     const auto j = parseObject(text, "the end of the file", error);
     if (!j)
         return std::nullopt;
     Fields f(*j, text, error);
-    ProbeLiveAb ab;
+    ProbeAb ab;
+    ab.ab = f.string("ab", false);
     ab.rounds = static_cast<int>(f.integerOr("rounds", 0));
-    const std::string style = f.string("ab", false);
+    ab.baselineStepMs = f.nullableNumber("baseline_step_ms");
     const std::string control = f.string("control", false);
-    if (const json* estimates = f.find("estimates"); estimates && estimates->is_object()) {
-        ab.item = interval(*estimates, style.empty() ? "item" : style);
-        ab.control = interval(*estimates, control.empty() ? "none_aa" : control);
+    const json* estimates = f.find("estimates");
+    if (!estimates || !estimates->is_object()) {
+        const std::string reason = f.string("reason", false);
+        ab.reason = reason.empty() ? std::string("too few rounds") : reason;
+        return f.ok() ? std::optional<ProbeAb>(std::move(ab)) : std::nullopt;
     }
-    return f.ok() ? std::optional<ProbeLiveAb>(ab) : std::nullopt;
+    const std::string style = ab.ab.empty() ? std::string("item") : ab.ab; // the style the A/B added
+    ab.item = estimate(member(estimates, style));
+    ab.control = estimate(member(estimates, control.empty() ? std::string("none_aa") : control));
+    if (const json* drift = f.find("drift"); drift && drift->is_object()) {
+        const json* flagged = member(drift, "flagged");
+        const json* pct = member(drift, "pct");
+        ab.driftFlagged = flagged && flagged->is_boolean() && flagged->get<bool>();
+        ab.driftPct = pct && pct->is_number() ? pct->get<double>() : 0.0;
+    }
+    if (const json* moved = member(f.find("tax_drift"), style); moved && moved->is_object()) {
+        const json* flagged = member(moved, "flagged");
+        ab.taxFirstHalf = estimate(member(moved, "first_half"));
+        ab.taxSecondHalf = estimate(member(moved, "second_half"));
+        ab.taxDriftFlagged
+            = flagged && flagged->is_boolean() && flagged->get<bool>() && ab.taxFirstHalf && ab.taxSecondHalf;
+    }
+    if (const json* windows = f.find("windows"); windows && windows->is_array()) {
+        for (const json& w : *windows) {
+            if (!w.is_object())
+                continue;
+            const auto count = [&](const char* key) {
+                const json* v = member(&w, key);
+                return v && v->is_number_integer() ? v->get<int>() : 0;
+            };
+            ab.windows.push_back({ count("first_round"), count("rounds"), estimate(member(&w, style)) });
+        }
+    }
+    return f.ok() ? std::optional<ProbeAb>(std::move(ab)) : std::nullopt;
 }
 
 } // namespace synctax

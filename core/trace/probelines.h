@@ -24,7 +24,7 @@ std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigErro
 std::optional<ProbeStart> parseProbeStart(const std::string& text, ConfigError& error);
 std::optional<std::vector<ProbeSite>> parseProbeSites(const std::string& text, ConfigError& error);
 std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& error);
-// ab.json: its rounds and the estimates of `item` and of its A/A control.
-std::optional<ProbeLiveAb> parseProbeAb(const std::string& text, ConfigError& error);
+// ab.json: the A/B's estimates (the added style's and its A/A control's), drift, windows.
+std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error);
 
 } // namespace synctax

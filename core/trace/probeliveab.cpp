@@ -158,6 +158,14 @@ Interval bootstrapInterval(const std::vector<double>& logs, int resamples, uint6
 
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks) { return liveAb(blocks, 2000, 1); }
 
+ProbeLiveAb liveOf(const ProbeAb& ab)
+{
+    const auto interval = [](const std::optional<ProbeEstimate>& e) {
+        return e ? std::optional<Interval>(Interval { e->pct, e->ciLow, e->ciHigh }) : std::nullopt;
+    };
+    return { ab.rounds, interval(ab.item), interval(ab.control) };
+}
+
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed)
 {
     // A round is complete with one block of each style (a later block of a style replaces the

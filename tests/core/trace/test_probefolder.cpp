@@ -183,6 +183,17 @@ TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
     EXPECT_EQ(broken.errors[0].file, (dir / "ab.json").string());
     EXPECT_EQ(broken.errors[0].line, 3);
 
+    // JSON of the wrong shape is located at its key, with what was expected there.
+    {
+        std::ofstream out(dir / "ab.json", std::ios::trunc);
+        out << "{\n \"ab\": \"item\",\n \"rounds\": \"many\",\n \"estimates\": {}\n}\n";
+    }
+    const ProbeFolderRead misshapen = readProbeFolder(dir.string());
+    EXPECT_FALSE(misshapen.folder);
+    ASSERT_EQ(misshapen.errors.size(), 1u);
+    EXPECT_EQ(misshapen.errors[0].line, 3);
+    EXPECT_NE(misshapen.errors[0].message.find("an integer"), std::string::npos) << formatErrors(misshapen.errors);
+
     fs::remove(dir / "ab.json");
     fs::remove(dir / "end.json");
     fs::remove(dir / "trace.pt.trace.json.gz");
