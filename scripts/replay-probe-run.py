@@ -314,6 +314,7 @@ def synthetic_events(n: int, rate: float, dst: str, out: Appender) -> Tuple[List
            "unfinished_block": None, "gpu_timed": False, "gpu_from_step": None, "gpu_steps_missed": 0,
            "cuda_device": None, "syncs": 20 * len(rounds), "syncs_unlisted": 0, "other_optimizer_steps": 0,
            "probe_us_per_step": round(statistics.median(own) * 1e3, 3) if own else None,
+           "writer_us_per_step": round(0.005 * step_s * 1e6, 3),  # its writer: half a percent of a step
            "duration_s": t, "end_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "write_errors": []}
     at(t, lambda: (write_whole(dst, SITES, dump(sites)), write_whole(dst, AB, dump(synthetic_ab(rounds, 1))),
                    write_whole(dst, PROBE, dump(probe)), write_whole(dst, END, dump(end))))

@@ -47,6 +47,13 @@ std::unique_ptr<QProcess> startWriter(const QString& dir, int steps, int stepsPe
     return writer;
 }
 
+// A synthetic run written to its end before anything follows it.
+bool writeFinishedRun(const QString& dir, int steps, int stepsPerS)
+{
+    auto writer = startWriter(dir, steps, stepsPerS);
+    return writer->waitForFinished(30000) && writer->exitStatus() == QProcess::NormalExit && writer->exitCode() == 0;
+}
+
 // The last step the writer has written whole, read from the tail of its steps.jsonl: -1 when none.
 qint64 writersLastStep(const QString& dir)
 {
@@ -133,8 +140,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("run"));
-        auto writer = startWriter(dir, 3000, 20000);
-        QVERIFY(writer->waitForFinished(30000));
+        QVERIFY(writeFinishedRun(dir, 3000, 20000));
         FollowView view;
         // One small update at a time: the worker waits for the window again and again.
         view.controller()->setQueueCapacity(1);
@@ -146,6 +152,26 @@ private Q_SLOTS:
         QCOMPARE(view.controller()->run().missingSteps(), 0);
         QVERIFY(view.controller()->drainStats().queueFullWaits > 0);
         QCOMPARE(view.stepChart()->lastDrawnStep(), 2999.0);
+    }
+
+    void aFinishedFolderFollowedShowsTheTaxNarrowingOverItsRounds()
+    {
+        // Read in one poll, its rounds still come as a follower from the start would have drawn
+        // them: a point per round (at most 40), rounds rising, the last the probe's own answer.
+        QTemporaryDir tmp;
+        FollowView view;
+        QVERIFY(writeFinishedRun(tmp.filePath(QStringLiteral("run")), 1200, 20000));
+        QVERIFY(view.follow(tmp.filePath(QStringLiteral("run"))));
+        QTRY_COMPARE_WITH_TIMEOUT(view.controller()->run().state(), FollowState::Ended, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.controller()->run().abFinal().has_value(), 10000);
+        const std::vector<FollowAbPoint>& points = view.controller()->run().ab();
+        const int rounds = view.controller()->run().abFinal()->rounds;
+        QVERIFY2(rounds > 10, qPrintable(QString::number(rounds)));
+        QVERIFY2(points.size() >= size_t(std::min(rounds, 40)), qPrintable(QString::number(points.size())));
+        QVERIFY(points.size() <= 41);
+        for (size_t i = 1; i < points.size(); ++i)
+            QVERIFY(points[i].rounds > points[i - 1].rounds);
+        QCOMPARE(points.back().rounds, rounds);
     }
 
     void saysWhenTheJobEnded()
@@ -167,6 +193,9 @@ private Q_SLOTS:
         QVERIFY2(own->us > 0.008 * own->stepMs * 1e3 && own->us < 0.012 * own->stepMs * 1e3,
             qPrintable(QStringLiteral("%1 us of a %2 ms step").arg(own->us).arg(own->stepMs)));
         QVERIFY2(w.view()->bannerText().contains(QStringLiteral("the probe's own time after each step")),
+            qPrintable(w.view()->bannerText()));
+        // At the end, end.json's writer time too (the replay gives its writer half a percent of a step).
+        QVERIFY2(w.view()->bannerText().contains(QStringLiteral("its writer thread's CPU: 2.5 µs a step")),
             qPrintable(w.view()->bannerText()));
         QCOMPARE(w.view()->stepChart()->lastDrawnStep(), 499.0);
         QTRY_VERIFY(!w.view()->controller()->isFollowing());

@@ -14,7 +14,7 @@ namespace synctax {
 struct FollowController::Channel {
     struct Item {
         ProbeFollowUpdate update;
-        std::optional<ProbeLiveAb> ab; // computed anew where the poll completed a round
+        std::vector<ProbeLiveAb> ab; // computed anew where the poll completed rounds, in order
     };
     std::mutex mutex;
     std::condition_variable changed;
@@ -34,10 +34,14 @@ bool carries(const ProbeFollowUpdate& u)
 }
 
 // The blocks of the A/B's rounds so far, and its estimate when a round may have completed: the
-// bootstrap runs here, on the worker, not in the window's drain.
+// bootstrap runs here, on the worker, not in the window's drain. A poll that brought many rounds
+// at once (a finished folder opened to follow, a reader catching up) gives the estimate at each,
+// as a follower from the start would have drawn it, thinned to at most kCatchUpPoints.
 class LiveAbTracker {
 public:
-    std::optional<ProbeLiveAb> add(const ProbeFollowUpdate& u)
+    static constexpr int kCatchUpPoints = 40;
+
+    std::vector<ProbeLiveAb> add(const ProbeFollowUpdate& u)
     {
         if (u.restarted) {
             m_blocks.clear();
@@ -56,15 +60,35 @@ public:
         m_inRounds += inRounds;
         // Four blocks make a round: nothing new to estimate before four more arrived.
         if (inRounds == 0 || m_inRounds / 4 <= size_t(m_rounds))
-            return std::nullopt;
-        ProbeLiveAb ab = liveAb(m_blocks, m_resamples, m_seed);
-        if (ab.rounds <= m_rounds)
-            return std::nullopt;
-        m_rounds = ab.rounds;
-        return ab;
+            return {};
+        ProbeLiveAb all = liveAb(m_blocks, m_resamples, m_seed);
+        if (all.rounds <= m_rounds)
+            return {};
+        std::vector<ProbeLiveAb> out;
+        const int stride = std::max(1, (all.rounds - m_rounds) / kCatchUpPoints);
+        for (int last = m_rounds + stride; last < all.rounds; last += stride) {
+            ProbeLiveAb upTo = liveAb(firstRounds(last), m_resamples, m_seed);
+            if (upTo.rounds > (out.empty() ? m_rounds : out.back().rounds) && upTo.rounds < all.rounds)
+                out.push_back(upTo);
+        }
+        m_rounds = all.rounds;
+        out.push_back(all);
+        return out;
     }
 
 private:
+    // The blocks of the first `count` rounds by their index (rounds come in order; a round cut
+    // short leaves fewer complete ones, which liveAb counts).
+    std::vector<ProbeBlock> firstRounds(int count) const
+    {
+        std::vector<ProbeBlock> blocks;
+        for (const ProbeBlock& b : m_blocks) {
+            if (b.round && *b.round < count)
+                blocks.push_back(b);
+        }
+        return blocks;
+    }
+
     std::vector<ProbeBlock> m_blocks;
     size_t m_inRounds = 0;
     int m_rounds = 0;
@@ -113,9 +137,9 @@ bool FollowController::start(const QString& dir, const FollowOptions& options)
                 }
                 const bool more = update.more;
                 const FollowState state = update.state;
-                std::optional<ProbeLiveAb> estimate = ab.add(update);
+                std::vector<ProbeLiveAb> estimates = ab.add(update);
                 std::unique_lock lock(channel->mutex);
-                if (carries(update) || estimate || told != state) {
+                if (carries(update) || !estimates.empty() || told != state) {
                     if (channel->queue.size() >= channel->capacity) {
                         ++channel->fullWaits;
                         channel->changed.wait(
@@ -123,7 +147,7 @@ bool FollowController::start(const QString& dir, const FollowOptions& options)
                     }
                     if (channel->stop)
                         break;
-                    channel->queue.push_back({ std::move(update), estimate });
+                    channel->queue.push_back({ std::move(update), std::move(estimates) });
                     told = state;
                 }
                 if (channel->stop || (isFinal(state) && !more))

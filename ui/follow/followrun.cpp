@@ -49,7 +49,7 @@ uint8_t FollowRun::nameIndex(const std::string& name)
     return uint8_t(m_names.size() - 1);
 }
 
-FollowRun::Changes FollowRun::apply(ProbeFollowUpdate&& update, std::optional<ProbeLiveAb> ab)
+FollowRun::Changes FollowRun::apply(ProbeFollowUpdate&& update, const std::vector<ProbeLiveAb>& ab)
 {
     Changes changes;
     if (update.restarted) {
@@ -104,9 +104,11 @@ FollowRun::Changes FollowRun::apply(ProbeFollowUpdate&& update, std::optional<Pr
         m_blocks.insert(m_blocks.end(), update.blocks.begin(), update.blocks.end());
         changes.blocks = true;
     }
-    if (ab && ab->rounds > 0 && (m_ab.empty() || ab->rounds > m_ab.back().rounds)) {
-        m_ab.push_back({ ab->rounds, ab->item, ab->control });
-        changes.ab = true;
+    for (const ProbeLiveAb& estimate : ab) {
+        if (estimate.rounds > 0 && (m_ab.empty() || estimate.rounds > m_ab.back().rounds)) {
+            m_ab.push_back({ estimate.rounds, estimate.item, estimate.control });
+            changes.ab = true;
+        }
     }
     if (update.abFinal) {
         // The probe's own answer closes the curve; where it counted the rounds as the live one
@@ -253,7 +255,7 @@ FollowRun readRunFolder(const std::string& dir, const std::atomic<bool>& cancel)
                 ProbeFollowUpdate none;
                 none.state = run.state();
                 const ProbeStart start = run.start().value_or(ProbeStart {});
-                run.apply(std::move(none), liveAb(blocks, start.resamples, start.seed));
+                run.apply(std::move(none), { liveAb(blocks, start.resamples, start.seed) });
             }
             return run;
         }

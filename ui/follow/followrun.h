@@ -46,9 +46,10 @@ public:
     };
 
     // Appends what one poll found, with the A/B measured so far where the worker computed it anew
-    // (a bootstrap: too dear for the window's thread); says what changed. A restart of the probe in
-    // the folder forgets the earlier run first.
-    Changes apply(ProbeFollowUpdate&& update, std::optional<ProbeLiveAb> ab = std::nullopt);
+    // (a bootstrap: too dear for the window's thread; several, in order, where the poll brought
+    // several rounds); says what changed. A restart of the probe in the folder forgets the earlier
+    // run first.
+    Changes apply(ProbeFollowUpdate&& update, const std::vector<ProbeLiveAb>& ab = {});
 
     size_t stepCount() const { return m_step.size(); }
     int64_t lastStep() const { return m_step.empty() ? -1 : int64_t(m_step.back()); }

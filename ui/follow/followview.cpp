@@ -300,6 +300,8 @@ void FollowView::updateBanner()
         detail += tr("; the probe's own time after each step: %1 µs (%2% of the step)")
                       .arg(own->us, 0, 'f', 1)
                       .arg(100.0 * own->us / (own->stepMs * 1e3), 0, 'f', 1);
+    if (run.end() && run.end()->writerUsPerStep)
+        detail += tr("; its writer thread's CPU: %1 µs a step").arg(*run.end()->writerUsPerStep, 0, 'f', 1);
     const QString text = QStringLiteral("<b>%1</b> — %2<br><small>%3</small>").arg(headline, detail, dir);
     if (text != m_banner->text())
         m_banner->setText(text);
