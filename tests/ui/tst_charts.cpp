@@ -7,6 +7,7 @@
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
 #include "ui/charts/overheadchart.h"
+#include "ui/charts/phasestepchart.h"
 #include "ui/charts/queuechart.h"
 #include "ui/charts/stepchart.h"
 
@@ -320,6 +321,40 @@ private Q_SLOTS:
 
     // The palette is sized to the catalog: a style added beyond it would share another's colour. Told
     // apart at a glance, not only by their RGB values: far apart in CIELAB, the control's grey included.
+    void phaseChartDrawsNoWaitColourWhereNoStepWaited()
+    {
+        // 3,000 steps on a 900-pixel chart, every tenth with a backward() five times as long and no
+        // sync wait anywhere: the spikes, a pixel wide, are the backward band's, never the wait band's.
+        std::vector<double> step;
+        std::vector<float> f, b, o, total;
+        for (int i = 0; i < 3000; ++i) {
+            step.push_back(double(i));
+            f.push_back(1.0f);
+            b.push_back(i % 10 == 0 ? 8.0f : 1.5f);
+            o.push_back(0.5f);
+            total.push_back(f.back() + b.back() + o.back());
+        }
+        PhaseStepChart chart;
+        chart.setColumns({ &step, &f, &b, &o, &total, nullptr });
+        showAt(chart, QSize(900, 500));
+        chart.refresh();
+        QCOMPARE(chart.lastDrawnStep(), 2999.0);
+        const QImage image = chart.grab().toImage();
+        const QRect plot = chart.mapFromScene(chart.chart()->plotArea()).boundingRect().adjusted(2, 2, -2, -2);
+        int waitColoured = 0;
+        int backwardColoured = 0;
+        for (int y = plot.top(); y <= plot.bottom(); ++y) {
+            for (int x = plot.left(); x <= plot.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                waitColoured += c.red() > 150 && c.green() < 120 && c.blue() < 120 ? 1 : 0;
+                backwardColoured += c.red() > 200 && c.green() > 120 && c.green() < 200 && c.blue() < 150 ? 1 : 0;
+            }
+        }
+        QVERIFY(backwardColoured > 0); // the chart drew its bands
+        QCOMPARE(waitColoured, 0);
+        screenshot(chart, "phase-spikes");
+    }
+
     void everyCatalogStyleHasAColourOfItsOwn()
     {
         QStringList styles { QLatin1String(aaControlStyle()) };

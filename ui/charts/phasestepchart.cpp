@@ -48,7 +48,9 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
         QColor fill = bandColors[i];
         fill.setAlpha(i == 3 ? 200 : 150);
         m_bands[i]->setBrush(fill);
-        m_bands[i]->setPen(QPen(bandColors[i].darker(120), 0.8));
+        // No outline: an area's pen draws its lower edge too, so over a spike one pixel wide the
+        // top band's outline would colour the whole spike as that band (sync waits where none were).
+        m_bands[i]->setPen(Qt::NoPen);
         chart()->addSeries(m_bands[i]);
         m_bands[i]->attachAxis(m_axisX);
         m_bands[i]->attachAxis(m_axisY);
