@@ -13,8 +13,10 @@ detached loop, with a 95% interval (less noisy than the wall time on a VM). --pa
 leave parts out, to say where the cost is: `parts_no_gpu` (no CUDA events), `parts_no_writer`
 (steps recorded, not written), `parts_hooks` (the wrappers' timing only, no step recorded),
 `parts_no_tensor` (torch.Tensor's methods left as they are), `parts_block1000` (blocks of 1,000
-steps: the schedule's work at a block's end a fiftieth as often) and `parts_wrap_only` (no probe:
-two bare wrappers, on torch.autograd.backward and the optimizer's step, that only pass the call on).
+steps: the schedule's work at a block's end a fiftieth as often), `parts_count_only` (the probe
+attached, backward() left unwrapped and a step's end only counted: what a step outside the timed
+blocks would cost were only some blocks timed) and `parts_wrap_only` (no probe: two bare wrappers,
+on torch.autograd.backward and the optimizer's step, that only pass the call on).
 --against PACKAGE adds an arm `against`: another copy of the probe importable under that name
 (an earlier version, say), attached with its defaults, for a before/after ratio in one run."""
 import argparse
@@ -119,7 +121,7 @@ def main():
     spans = [float(x) for x in args.gpu_span_ms.split(",")]
     arms = {("probe" if i == 0 else f"probe_span{x:g}"): x for i, x in enumerate(spans)}
     parts = ("parts_no_gpu", "parts_no_writer", "parts_hooks", "parts_no_tensor", "parts_block1000",
-             "parts_wrap_only") if args.parts else ()
+             "parts_count_only", "parts_wrap_only") if args.parts else ()
     against = ("against",) if args.against else ()
     styles = tuple(arms) + against + parts + ("none_aa",)
 
@@ -225,6 +227,18 @@ def leave_out(probe, part):
             else:
                 kept.append((owner, name, original))
         probe.patches._saved = kept
+    elif part == "parts_count_only":
+        kept = []
+        for owner, name, original in probe.patches._saved:
+            if owner is torch.autograd and name == "backward":
+                setattr(owner, name, original)
+            else:
+                kept.append((owner, name, original))
+        probe.patches._saved = kept
+
+        def count(t0, t1):
+            probe.step += 1
+        probe.step_end = count
     elif part == "parts_hooks":
         def step_end(t0, t1):
             probe.step += 1
