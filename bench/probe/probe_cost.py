@@ -36,6 +36,7 @@ from loops import Loop, default_device
 from paired import estimate, run_rounds, text, timed_block
 
 import synctax_probe  # after paired, which finds it in the checkout where it is not installed
+from synctax_probe import stats
 
 UNTIMED = 5  # steps after attaching (or not) before the timed block: the probe's events are made
 
@@ -154,8 +155,7 @@ def main():
     base_cpu = cpu_us["none"]
 
     def mid(values):
-        values = sorted(values)
-        return values[len(values) // 2] if values else None
+        return stats.median(values) if values else None
 
     for arm in tuple(arms) + against + parts:
         own, writer = mid(own_us.get(arm, [])), mid(writer_us.get(arm, []))
@@ -218,23 +218,11 @@ def leave_out(probe, part):
     if part == "parts_no_gpu":
         probe.cpu_mode = probe.said_no_cuda = True
     elif part == "parts_no_writer":
-        probe.writer.put_segment = lambda seg, recorded: None
+        probe.writer.put_segment = lambda seg: None
     elif part == "parts_no_tensor":
-        kept = []
-        for owner, name, original in probe.patches._saved:
-            if owner is torch.Tensor:
-                setattr(owner, name, original)
-            else:
-                kept.append((owner, name, original))
-        probe.patches._saved = kept
+        probe.patches.restore(lambda owner, name: owner is torch.Tensor)
     elif part == "parts_count_only":
-        kept = []
-        for owner, name, original in probe.patches._saved:
-            if owner is torch.autograd and name == "backward":
-                setattr(owner, name, original)
-            else:
-                kept.append((owner, name, original))
-        probe.patches._saved = kept
+        probe.patches.restore(lambda owner, name: owner is torch.autograd and name == "backward")
 
         def count(t0, t1):
             probe.step += 1

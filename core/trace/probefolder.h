@@ -11,8 +11,8 @@
 namespace synctax {
 
 // A folder that `python3 -m synctax_probe` wrote (docs/probe-folder.md): the loop's short profiled
-// capture, its phases timed without the profiler in blocks of steps, and the A/B it measured.
-// What ab.json says (ProbeAb, empty where the probe ran no A/B) and the rest of the folder.
+// capture, its phases timed without the profiler in blocks of steps, and the A/B it measured (what
+// ab.json says, the ProbeAb it is; empty where the probe ran no A/B).
 struct ProbeFolder : ProbeAb {
     std::string dir;
     std::string script; // the user's script, as run

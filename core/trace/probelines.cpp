@@ -203,6 +203,12 @@ const json* member(const json* object, const std::string& key)
     return it == object->end() ? nullptr : &*it;
 }
 
+bool flagged(const json* object)
+{
+    const json* flag = member(object, "flagged");
+    return flag && flag->is_boolean() && flag->get<bool>();
+}
+
 } // namespace
 
 std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigError& error)
@@ -406,17 +412,14 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     ab.item = estimate(member(estimates, style));
     ab.control = estimate(member(estimates, control.empty() ? std::string("none_aa") : control));
     if (const json* drift = f.find("drift"); drift && drift->is_object()) {
-        const json* flagged = member(drift, "flagged");
         const json* pct = member(drift, "pct");
-        ab.driftFlagged = flagged && flagged->is_boolean() && flagged->get<bool>();
+        ab.driftFlagged = flagged(drift);
         ab.driftPct = pct && pct->is_number() ? pct->get<double>() : 0.0;
     }
     if (const json* moved = member(f.find("tax_drift"), style); moved && moved->is_object()) {
-        const json* flagged = member(moved, "flagged");
         ab.taxFirstHalf = estimate(member(moved, "first_half"));
         ab.taxSecondHalf = estimate(member(moved, "second_half"));
-        ab.taxDriftFlagged
-            = flagged && flagged->is_boolean() && flagged->get<bool>() && ab.taxFirstHalf && ab.taxSecondHalf;
+        ab.taxDriftFlagged = flagged(moved) && ab.taxFirstHalf && ab.taxSecondHalf;
     }
     if (const json* windows = f.find("windows"); windows && windows->is_array()) {
         for (const json& w : *windows) {

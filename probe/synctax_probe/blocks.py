@@ -31,14 +31,11 @@ _PHASE_LETTER = "FBO"
 class Segment:
     """Consecutive steps of one stage, or of one block. `block` is the block's line of
     blocks.jsonl so far (None outside blocks); `closed` is set when its last step is in."""
-    __slots__ = ("stage", "block", "round", "style", "first", "rec", "extra", "closed", "t0", "written", "drop",
-                 "gpu")
+    __slots__ = ("stage", "block", "first", "rec", "extra", "closed", "t0", "written", "drop", "gpu")
 
     def __init__(self, stage: str, first: int, block: Optional[dict] = None):
         self.stage = stage
         self.block = block
-        self.round = block["round"] if block else None
-        self.style = block["style"] if block else None
         self.first = first  # the first step's index
         self.rec = bytearray()
         self.extra: Dict[int, list] = {}  # step index -> [wait F, wait B, wait O, syncs]
@@ -60,9 +57,8 @@ class Segment:
 class BlockBook:
     """Blocks' wall time and the A/B's rounds, on the loop's thread."""
 
-    def __init__(self, block_steps: int, ab: bool):
+    def __init__(self, ab: bool):
         self._ab = ab
-        self._block_steps = block_steps
         self.blocks = 0
         self.calibration_blocks = 0
         self.rounds: List[Dict[str, float]] = []  # complete rounds: style -> ms per step
@@ -99,9 +95,12 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
     writer's thread, which holds the GIL the loop wants: one formatting per step, the segment's
     constant part formatted once."""
     rec, extra, first = seg.records(i0, i1), seg.extra, seg.first
-    head = ('{"step":%d,"stage":"' + seg.stage + '","block":' + ("null" if seg.block is None else str(seg.block["block"]))
-            + ',"round":' + ("null" if seg.round is None else str(seg.round))
-            + ',"style":' + ("null" if seg.style is None else '"' + seg.style + '"') + ",")
+    block = seg.block
+    if block is None:
+        head = '{"step":%d,"stage":"' + seg.stage + '","block":null,"round":null,"style":null,'
+    else:
+        head = ('{"step":%d,"stage":"' + seg.stage + '","block":' + str(block["block"]) + ',"round":'
+                + ("null" if block["round"] is None else str(block["round"])) + ',"style":"' + block["style"] + '",')
     numbers = '"t_ns":%d,"f_ns":%d,"b_ns":%d,"o_ns":%d,"x_ns":%d,"waits_ns":'
     plain = head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n'
     full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'

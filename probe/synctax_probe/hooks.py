@@ -6,6 +6,7 @@ CUDA and the ops that would sync on a GPU are listed anyway)."""
 from __future__ import annotations
 
 import functools
+from typing import Callable, Optional
 from time import perf_counter_ns as ns
 
 _MISSING = object()
@@ -20,14 +21,19 @@ class Patches:
         self._saved.append((owner, name, owner.__dict__.get(name, _MISSING)))
         setattr(owner, name, new)
 
-    def restore(self) -> None:
+    def restore(self, which: Optional[Callable[[object, str], bool]] = None) -> None:
+        """Puts back every patched function, latest first, or those `which(owner, name)` picks."""
+        kept = []
         while self._saved:
             owner, name, original = self._saved.pop()
-            if original is _MISSING:
+            if which is not None and not which(owner, name):
+                kept.append((owner, name, original))
+            elif original is _MISSING:
                 if name in owner.__dict__:
                     delattr(owner, name)
             else:
                 setattr(owner, name, original)
+        self._saved = kept[::-1]
 
 
 def install(probe, torch, patches: Patches) -> None:

@@ -39,7 +39,7 @@ class Probe:
         self.sites = SiteTable((torch_dir, package_dir))
         self.writer = Writer(options.queue_size)
         self.sched = Schedule(options, profiling=True)
-        self.book = BlockBook(options.block_steps, options.ab is not None)
+        self.book = BlockBook(options.ab is not None)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
         self.patches = hooks.Patches()
         self.gpu: Optional[GpuTimer] = None
@@ -85,14 +85,10 @@ class Probe:
         self._open_segment(0, self.run_start)
         self.writer.start()
         hooks.install(self, self.torch, self.patches)
-        self.step_start = ns()
-        if self.sched.initial:
-            self._boundary(self.sched.initial, self.step_start, 0)
-            self.step_start = ns()
-            if self.seg.block is not None:
-                self.seg.t0 = self.step_start
-            self.inject = self.sched.stage == BLOCK and self.sched.style == "item"
-        self._plan(0, self.step_start)
+        event = self.sched.initial  # without a warm-up, what its end would start starts now
+        if event:
+            self._boundary(event, ns(), 0)
+        self._begin(event, 0)
 
     def finish(self, outcome: Dict[str, Any]) -> Dict[str, Any]:
         """Puts every patched function back and writes what the run leaves behind. Runs once."""
@@ -180,14 +176,20 @@ class Probe:
                 self._gpu_next = t_end + self._span_ns
             if event or self.capture.running:
                 self._boundary(event, t_end, n)
-            self.tid = threading.get_ident()
-            self.inject = sched.stage == BLOCK and sched.style == "item"
-            self.step_start = ns()
-            if event & BLOCK_START:
-                self.seg.t0 = self.step_start
-            self._plan(n, self.step_start)
+            self._begin(event, n)
         finally:
             self.busy = False
+
+    def _begin(self, event: int, n: int) -> None:
+        """The next step (after n) starts: whether it adds the item, its start (a block's first
+        step's is the block's), and when its end has more to do than record it."""
+        sched = self.sched
+        self.tid = threading.get_ident()
+        self.inject = sched.stage == BLOCK and sched.style == "item"
+        self.step_start = ns()
+        if event & BLOCK_START:
+            self.seg.t0 = self.step_start
+        self._plan(n, self.step_start)
 
     def _plan(self, n: int, now: int) -> None:
         """When the next step's end has more to do than record the step."""
@@ -242,7 +244,7 @@ class Probe:
                      "t_ms": round((t - self.run_start) * 1e-6, 6)}
         seg = self.seg = Segment(sched.stage, n, block)
         self._append = seg.rec.extend
-        self.writer.put_segment(seg, n)
+        self.writer.put_segment(seg)
 
     def _boundary(self, event: int, t_end: int, next_step: int) -> None:
         sched = self.sched

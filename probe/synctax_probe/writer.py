@@ -38,9 +38,9 @@ class Writer:
         self._failure: Optional[str] = None
 
     # -- the loop's side: O(1), no lock, no wait
-    def put_segment(self, seg: Segment, recorded: int) -> None:
-        """A segment starts at step `recorded` (the steps recorded before it)."""
-        if recorded - self.written - self.dropped > self.capacity:
+    def put_segment(self, seg: Segment) -> None:
+        """A segment starts: the steps before it (seg.first) are recorded."""
+        if seg.first - self.written - self.dropped > self.capacity:
             seg.drop = True
         self._segments.append(seg)
 

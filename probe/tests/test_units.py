@@ -35,8 +35,8 @@ def segment(first, steps, block=None, style="calib"):
 
 def test_a_writer_too_far_behind_drops_and_counts_never_blocks(tmp_path):
     w = open_writer(tmp_path, capacity=3)  # the thread not started: nothing drains
-    w.put_segment(segment(0, 5, block=0), recorded=0)
-    w.put_segment(segment(5, 5, block=1), recorded=5)  # 5 steps behind: more than 3
+    w.put_segment(segment(0, 5, block=0))
+    w.put_segment(segment(5, 5, block=1))  # 5 steps behind: more than 3
     assert w.close() is None
     with open(tmp_path / "steps.jsonl") as f:
         steps = [json.loads(line) for line in f]
@@ -52,7 +52,7 @@ def test_the_writer_thread_keeps_up(tmp_path):
     w = open_writer(tmp_path, capacity=100000)
     w.start()
     for i in range(2000):
-        w.put_segment(segment(i * 10, 10), recorded=i * 10)
+        w.put_segment(segment(i * 10, 10))
     assert w.close() is None
     assert w.dropped == 0 and w.written == 20000
     with open(tmp_path / "steps.jsonl") as f:
@@ -63,7 +63,7 @@ def test_a_failing_disk_is_reported_not_raised(tmp_path, monkeypatch):
     from synctax_probe import writer
     monkeypatch.setattr(writer, "step_lines", lambda *args: 1 / 0)
     w = open_writer(tmp_path, capacity=10)
-    w.put_segment(segment(0, 2), recorded=0)
+    w.put_segment(segment(0, 2))
     failure = w.close()
     assert failure and "ZeroDivisionError" in failure
 
@@ -172,6 +172,27 @@ def test_warmup_runs_until_settled():
     assert s.warmup_settled and 40 < s.warmup_steps < 100
 
 
+def test_patches_put_back_only_those_asked_for_as_they_were():
+    from synctax_probe.hooks import Patches
+
+    class Base:
+        def inherited(self):
+            return "base"
+
+    class Owner(Base):
+        def own(self):
+            return "own"
+
+    patches = Patches()
+    patches.set(Owner, "inherited", lambda self: "patched")
+    patches.set(Owner, "own", lambda self: "patched")
+    patches.restore(lambda owner, name: name == "inherited")
+    assert "inherited" not in Owner.__dict__ and Owner().inherited() == "base"  # not set over Base's
+    assert Owner().own() == "patched"
+    patches.restore()
+    assert Owner().own() == "own"
+
+
 def test_options_are_checked():
     Options().check()
     for bad in (dict(block_steps=1), dict(bootstrap=10), dict(ab="x"), dict(warmup_steps=10, warmup_max_steps=5),
@@ -262,7 +283,7 @@ def test_the_writer_gives_each_step_its_span_time(tmp_path):
     w = open_writer(tmp_path, capacity=1000)
     gpu = types.SimpleNamespace(spans=__import__("collections").deque([(2, 4, 0.5), (4, 7, 0.25)]), resolved=7)
     w.gpu = gpu
-    w.put_segment(segment(0, 9, block=0), recorded=0)
+    w.put_segment(segment(0, 9, block=0))
     w._drain(final=False)
     assert w.written == 7  # steps 7 and 8 wait for their span
     w.gpu = None
