@@ -77,8 +77,6 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
         return read;
     }
     folder.script = probe->value("script", std::string());
-    if (const auto options = probe->find("options"); options != probe->end() && options->is_object())
-        folder.blockSteps = options->value("block_steps", 0);
 
     std::error_code ec;
     for (const char* name : { "trace.pt.trace.json.gz", "trace.pt.trace.json" }) {

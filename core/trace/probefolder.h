@@ -18,7 +18,6 @@ struct ProbeFolder : ProbeAb {
     std::string script; // the user's script, as run
     std::string tracePath; // the profiled capture; empty where none was written
     std::vector<std::array<double, 3>> phasesMs; // F, B, O per block (phases.csv)
-    int blockSteps = 0;
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
     std::optional<double> probeUsPerStep; // the probe's own time after each optimizer step (end.json)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time per step (end.json)

@@ -130,6 +130,7 @@ struct ProbeAb {
     std::string ab; // what the A/B added ("item"); empty: no A/B ran
     std::string reason; // why there is no estimate, where there is none
     int rounds = 0;
+    int blockSteps = 0; // the steps of its blocks (their median); 0: not said
     std::optional<ProbeEstimate> item; // the A/B's answer
     std::optional<ProbeEstimate> control; // its A/A control: the noise floor
     std::optional<double> baselineStepMs; // the loop as it is (`none`), ms a step

@@ -400,6 +400,7 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     ProbeAb ab;
     ab.ab = f.string("ab", false);
     ab.rounds = static_cast<int>(f.integerOr("rounds", 0));
+    ab.blockSteps = static_cast<int>(f.integerOr("block_steps", 0));
     ab.baselineStepMs = f.nullableNumber("baseline_step_ms");
     const std::string control = f.string("control", false);
     const json* estimates = f.find("estimates");

@@ -54,7 +54,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="run folder (default: synctax-probe/<script>-<date-time>; "
                    "under torchrun one rank-N folder per rank inside it)")
     p.add_argument("--ab", choices=AB_STYLES, help="alternate blocks with and without this change, paired")
-    p.add_argument("--block-steps", type=_count(2), default=d.block_steps, metavar="N")
+    p.add_argument("--block-steps", type=_count(2), default=d.block_steps, metavar="N",
+                   help="fewest steps a block holds (default %(default)s)")
+    p.add_argument("--block-ms", type=_milliseconds, default=d.block_ms, metavar="MS",
+                   help="and as many more as take MS at the loop's speed (0: always --block-steps; "
+                        "default %(default)s)")
     p.add_argument("--warmup-steps", type=_count(0), default=d.warmup_steps, metavar="N",
                    help="fewest warm-up steps; then until step times settle (default %(default)s)")
     p.add_argument("--warmup-max-steps", type=_count(0), default=d.warmup_max_steps, metavar="N")
@@ -103,7 +107,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         reason = "no such file" if not os.path.exists(script) else "not a file"
         print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
         return 2
-    options = Options(ab=ns.ab, block_steps=ns.block_steps, warmup_steps=ns.warmup_steps,
+    options = Options(ab=ns.ab, block_steps=ns.block_steps, block_ms=ns.block_ms, warmup_steps=ns.warmup_steps,
                       warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
                       settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
                       window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_span_ms=ns.gpu_span_ms, trace_gz=ns.trace_gz,

@@ -62,6 +62,7 @@ class BlockBook:
         self.blocks = 0
         self.calibration_blocks = 0
         self.rounds: List[Dict[str, float]] = []  # complete rounds: style -> ms per step
+        self.round_steps: List[int] = []  # the steps of each complete round's blocks
         self._partial: Dict[int, Dict[str, float]] = {}
 
     def close(self, seg: Segment, t_end: int, drain_ns: int) -> None:
@@ -88,6 +89,7 @@ class BlockBook:
         if len(styles) == len(AB_STYLES) and min(styles.values()) > 0:
             del self._partial[r]
             self.rounds.append(styles)
+            self.round_steps.append(block["steps"])
 
 
 def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optional[float]]) -> str:

@@ -11,7 +11,12 @@ AB_STYLES = ("item",)
 class Options:
     # --ab: the change tried in alternate blocks (None: every measured block is a calibration block)
     ab: Optional[str] = None
+    # A block holds at least block_steps steps, and as many more as take block_ms at the loop's
+    # speed (measured on the blocks before; one length for every block of a round): the work at a
+    # block's end, on the loop's thread and the writer's, is then paid once every block_ms however
+    # fast the steps. block_ms 0: every block holds block_steps steps.
     block_steps: int = 20
+    block_ms: float = 100.0
     # Warm-up: at least this many steps, then until two 10-step windows agree within 10% or the
     # most is spent.
     warmup_steps: int = 30
@@ -54,9 +59,10 @@ class Options:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ValueError(f"{name}: expected an integer from {low} to {high}, got {value!r}")
-        span = self.gpu_span_ms
-        if isinstance(span, bool) or not isinstance(span, (int, float)) or not 0 <= span <= 60000:
-            raise ValueError(f"gpu_span_ms: expected a number of milliseconds from 0 to 60000, got {span!r}")
+        for name in ("gpu_span_ms", "block_ms"):
+            ms = getattr(self, name)
+            if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not 0 <= ms <= 60000:
+                raise ValueError(f"{name}: expected a number of milliseconds from 0 to 60000, got {ms!r}")
         if self.warmup_max_steps < self.warmup_steps:
             raise ValueError(
                 f"warmup_max_steps ({self.warmup_max_steps}) is below warmup_steps ({self.warmup_steps})")

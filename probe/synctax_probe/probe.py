@@ -166,7 +166,9 @@ class Probe:
         self.busy = True
         try:
             sched = self.sched
-            event = sched.step_done(t_end - self.step_start, n - self._sched_step)
+            seg = self.seg
+            block_ns = t_end - seg.t0 if seg.block is not None and seg.t0 is not None else 0
+            event = sched.step_done(t_end - self.step_start, n - self._sched_step, block_ns)
             self._sched_step = n
             gpu = self.gpu
             if gpu is None:
@@ -195,7 +197,7 @@ class Probe:
         """When the next step's end has more to do than record the step."""
         sched = self.sched
         if sched.stage == BLOCK:
-            self.slow_at = n + self.opts.block_steps - sched.steps_in_block
+            self.slow_at = n + sched.block_len - sched.steps_in_block
         else:
             self.slow_at = n + 1
         if self.gpu is not None:

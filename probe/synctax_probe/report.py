@@ -16,7 +16,9 @@ _AB_COMPARED = ("item", stats.CONTROL, "calib")
 
 def phases_header(options: Options) -> str:
     which = "calibration block" if options.ab else "block"
-    return (f"# synctax_probe phases: one line per {which} of {options.block_steps} steps, unprofiled\n"
+    size = (f"at least {options.block_steps} steps and {options.block_ms:g} ms" if options.block_ms > 0
+            else f"{options.block_steps} steps")
+    return (f"# synctax_probe phases: one line per {which} of {size}, unprofiled\n"
             "# F: previous step's end to backward(); B: backward() to optimizer.step(); O: optimizer.step()\n"
             "# medians in ms, the waits of the loop's own syncs left out (blocks.jsonl has them)\n"
             "forward,backward,optimizer\n")
@@ -40,7 +42,8 @@ def ab_result(probe) -> Dict[str, Any]:
         est["text"] = _interval_text(est)
     result.update({
         "format_version": FORMAT_VERSION, "ab": opts.ab, "seed": opts.seed, "resamples": opts.bootstrap,
-        "block_steps": opts.block_steps, "window_rounds": opts.window_rounds,
+        "block_steps": round(stats.median(book.round_steps)) if book.round_steps else opts.block_steps,
+        "block_ms": opts.block_ms, "window_rounds": opts.window_rounds,
         "styles": {"none": "the loop as it is", "none_aa": "the loop as it is (A/A control)",
                    "item": "loss.item() added after optimizer.step()",
                    "calib": "the loop as it is (calibration: its phases go to phases.csv)"},

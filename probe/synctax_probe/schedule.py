@@ -2,6 +2,7 @@
 measured blocks; with an A/B, blocks in rounds of a seeded random order of the styles."""
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from typing import List, Optional
@@ -33,6 +34,8 @@ class Schedule:
         self.style: Optional[str] = None
         self.steps_in_stage = 0
         self.steps_in_block = 0
+        self.block_len = options.block_steps  # the steps of the block under way
+        self._step_ns = 0.0  # the loop's time a step, as the last block (or the warm-up) ran
         self.warmup_steps = 0
         self.warmup_settled = False
         self._order: List[str] = []
@@ -45,10 +48,11 @@ class Schedule:
     def ab(self) -> bool:
         return self._opts.ab is not None
 
-    def step_done(self, interval_ns: int, steps: int = 1) -> int:
-        """Moves on by `steps` steps (interval_ns: the last one's host time); more than one only
-        inside a block, never past its end. Returns what happened at this boundary:
-        CAPTURE_START, CAPTURE_STOP, BLOCK_END and BLOCK_START bits (0: nothing)."""
+    def step_done(self, interval_ns: int, steps: int = 1, block_ns: int = 0) -> int:
+        """Moves on by `steps` steps (interval_ns: the last one's host time; block_ns: the block's
+        time so far, where one is under way); more than one only inside a block, never past its
+        end. Returns what happened at this boundary: CAPTURE_START, CAPTURE_STOP, BLOCK_END and
+        BLOCK_START bits (0: nothing)."""
         self.steps_in_stage += steps
         if self.stage == WARMUP:
             self._intervals.append(interval_ns)
@@ -72,10 +76,19 @@ class Schedule:
                 return BLOCK_START
             return 0
         self.steps_in_block += steps
-        if self.steps_in_block >= self._opts.block_steps:
+        if self.steps_in_block >= self.block_len:
+            if block_ns > 0:
+                self._step_ns = block_ns / self.steps_in_block
             self._next_block()
             return BLOCK_END | BLOCK_START
         return 0
+
+    def _length(self) -> int:
+        """A block's steps: block_steps, or as many as take block_ms at the last known speed."""
+        opts = self._opts
+        if opts.block_ms <= 0 or self._step_ns <= 0:
+            return opts.block_steps
+        return max(opts.block_steps, min(1_000_000, math.ceil(opts.block_ms * 1e6 / self._step_ns)))
 
     def _settled(self) -> bool:
         if len(self._intervals) < 2 * _WINDOW:
@@ -96,6 +109,8 @@ class Schedule:
         self.steps_in_stage = 0
 
     def _start_blocks(self) -> None:
+        if self._intervals:
+            self._step_ns = median(list(self._intervals))
         self._enter(BLOCK)
         self.block = -1
         self.round = -1
@@ -107,8 +122,10 @@ class Schedule:
         if not self.ab:
             self.round = None
             self.style = CALIBRATION
+            self.block_len = self._length()
             return
         if not self._order:
+            self.block_len = self._length()  # one length for the round's blocks: they are compared
             self.round += 1
             self._order = self._rng.sample(AB_STYLES, len(AB_STYLES))
             self.orders.append(list(self._order))

@@ -43,7 +43,7 @@ def site_lines(script):
 
 # Short stages so that a CPU run of a few hundred milliseconds goes through all of them.
 FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--settle-steps", "2",
-        "--block-steps", "10"]
+        "--block-steps", "10", "--block-ms", "0"]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ ROUNDS = 6
 BLOCK = 3
 WARMUP = 3
 AB = ["--ab", "item", "--warmup-steps", str(WARMUP), "--warmup-max-steps", str(WARMUP), "--profile-steps", "0",
-      "--block-steps", str(BLOCK), "--window-rounds", "2", "--seed", "7"]
+      "--block-steps", str(BLOCK), "--block-ms", "0", "--window-rounds", "2", "--seed", "7"]
 STEPS = WARMUP + ROUNDS * 4 * BLOCK + 2  # two steps of a seventh round, left out
 
 

@@ -35,7 +35,7 @@ def train(steps, opt_class=torch.optim.SGD):
     return opt
 
 
-FAST = dict(warmup_steps=2, warmup_max_steps=2, profile_steps=0, block_steps=4)
+FAST = dict(warmup_steps=2, warmup_max_steps=2, profile_steps=0, block_steps=4, block_ms=0)
 
 
 def test_detach_restores_every_patched_function(tmp_path):
@@ -139,7 +139,7 @@ def test_memory_stays_bounded_over_many_steps(tmp_path):
     of a round of the A/B), whatever the run's length."""
     import tracemalloc
     synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=0, warmup_max_steps=0,
-                         profile_steps=0, queue_size=100, quiet=True)
+                         profile_steps=0, block_ms=0, queue_size=100, quiet=True)
     p = synctax_probe._probe
     clock = time.perf_counter_ns
     try:
@@ -164,7 +164,7 @@ def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
     at each GPU span's end): every step still comes out once, in order, in its stage and block,
     with its syncs, and each block holds its block_steps steps."""
     folder = synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=3, warmup_max_steps=3,
-                                  profile_steps=2, settle_steps=5, block_steps=7, gpu_span_ms=0.5)
+                                  profile_steps=2, settle_steps=5, block_steps=7, block_ms=0, gpu_span_ms=0.5)
     try:
         train(3 + 2 + 5 + 7 * 4 * 3 + 2)  # warm-up, capture, settle, three rounds, two steps of a fourth
     finally:

@@ -144,7 +144,7 @@ def test_median():
 
 
 def test_schedule_stages_and_rounds():
-    opts = Options(ab="item", warmup_steps=3, warmup_max_steps=3, profile_steps=2, settle_steps=1, block_steps=2)
+    opts = Options(ab="item", warmup_steps=3, warmup_max_steps=3, profile_steps=2, settle_steps=1, block_steps=2, block_ms=0)
     s = Schedule(opts, profiling=True)
     events = [s.step_done(1000) for _ in range(3 + 2 + 1 + 16)]
     assert events[2] == CAPTURE_START and events[4] == CAPTURE_STOP and events[5] == BLOCK_START
@@ -156,10 +156,44 @@ def test_schedule_stages_and_rounds():
 def test_schedule_told_of_several_steps_at_once_inside_a_block():
     """The probe tells the schedule of a block's steps at the block's end (or a GPU span's), in
     one call: the block still ends at its last step."""
-    s = Schedule(Options(warmup_steps=0, warmup_max_steps=0, profile_steps=0, block_steps=5), profiling=False)
+    s = Schedule(Options(warmup_steps=0, warmup_max_steps=0, profile_steps=0, block_steps=5, block_ms=0), profiling=False)
     assert s.initial == BLOCK_START and s.block == 0
     assert s.step_done(1000, 3) == 0 and s.steps_in_block == 3
     assert s.step_done(1000, 2) == BLOCK_END | BLOCK_START and s.block == 1 and s.steps_in_block == 0
+
+
+def test_blocks_last_block_ms_at_the_loop_s_speed_one_length_a_round():
+    """At 1 ms a step, blocks of 100 ms hold 100 steps; the first round's length comes from the
+    warm-up, later ones from the block before, and every block of a round is as long."""
+    opts = Options(ab="item", warmup_steps=20, warmup_max_steps=20, profile_steps=0, block_steps=20, block_ms=100)
+    s = Schedule(opts, profiling=False)
+    for _ in range(20):
+        event = s.step_done(1_000_000)
+    assert event == BLOCK_START and s.block_len == 100
+    lengths = {}
+    step_ns = 1_000_000
+    for r in range(3):
+        for b in range(4):
+            block, steps = s.block, s.block_len
+            lengths.setdefault(s.round, set()).add(steps)
+            for i in range(steps):
+                event = s.step_done(step_ns, 1, (i + 1) * step_ns)
+            assert event == BLOCK_END | BLOCK_START and s.block == block + 1
+        step_ns = 4_000_000  # the loop slows down: 25 steps take 100 ms
+    assert lengths[0] == {100} and lengths[1] == {100} and lengths[2] == {25}
+    step_ns = 20_000_000  # slower than block_ms / block_steps: never fewer than block_steps
+    for _ in range(4):
+        for i in range(s.block_len):
+            s.step_done(step_ns, 1, (i + 1) * step_ns)
+    assert s.block_len == 20
+
+
+def test_blocks_without_block_ms_hold_block_steps():
+    s = Schedule(Options(warmup_steps=0, warmup_max_steps=0, profile_steps=0, block_steps=5, block_ms=0), profiling=False)
+    for _ in range(3):
+        for _ in range(5):
+            event = s.step_done(1000, 1, 1000)
+        assert event == BLOCK_END | BLOCK_START and s.block_len == 5
 
 
 def test_warmup_runs_until_settled():
@@ -197,6 +231,7 @@ def test_options_are_checked():
     Options().check()
     for bad in (dict(block_steps=1), dict(bootstrap=10), dict(ab="x"), dict(warmup_steps=10, warmup_max_steps=5),
                 dict(queue_size=0), dict(seed=-1), dict(gpu_span_ms=-1), dict(gpu_span_ms=float("nan")),
+                dict(block_ms=-1), dict(block_ms=True),
                 dict(gpu_span_ms="5")):
         with pytest.raises(ValueError):
             Options(**bad).check()

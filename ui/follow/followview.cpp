@@ -35,7 +35,7 @@ std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QStrin
     folder->dir = dir.toStdString();
     folder->ended = run.end().has_value();
     if (!run.blocks().empty())
-        folder->blockSteps = run.blocks().front().steps;
+        folder->blockSteps = run.blocks().back().steps;
     if (!run.hasAb())
         return folder;
     folder->ab = "item";
