@@ -36,7 +36,7 @@ def hand_segment(loop, args, seed):
 
 def probe_segment(loop, args, seed, out):
     warmup, profile, settle = args.warmup_steps, 5, 10
-    synctax_probe.attach(out=out, ab="item", block_steps=args.block_steps, warmup_steps=warmup,
+    synctax_probe.attach(out=out, ab="item", block_steps=args.block_steps, block_ms=0, warmup_steps=warmup,
                          warmup_max_steps=warmup, profile_steps=profile, settle_steps=settle, seed=seed,
                          window_rounds=args.window_rounds)
     try:

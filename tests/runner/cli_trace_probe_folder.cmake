@@ -1,11 +1,11 @@
 # A run folder the probe writes here, on the CPU with Debian's torch, read back by the runner:
-# `python3 -m synctax_probe --ab item --out DIR probe/tests/scripts/mlp_sgd.py`, then
+# `python3 -m synctax_probe --ab item --block-steps 5 --block-ms 0 --out DIR probe/tests/scripts/mlp_sgd.py`, then
 # `synctax-run trace DIR` reads its capture, takes its phases and says what the A/B measured.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(folder ${WORK}/run)
 execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${PROBE}
-        ${PYTHON} -m synctax_probe --ab item --block-steps 5 --out ${folder} ${PROBE}/tests/scripts/mlp_sgd.py --steps 400
+        ${PYTHON} -m synctax_probe --ab item --block-steps 5 --block-ms 0 --out ${folder} ${PROBE}/tests/scripts/mlp_sgd.py --steps 400
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the probe's run ended with ${rc}:\n${out}\n${err}")
