@@ -104,25 +104,23 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
         head = ('{"step":%d,"stage":"' + seg.stage + '","block":' + str(block["block"]) + ',"round":'
                 + ("null" if block["round"] is None else str(block["round"])) + ',"style":"' + block["style"] + '",')
     numbers = '"t_ns":%d,"f_ns":%d,"b_ns":%d,"o_ns":%d,"x_ns":%d,"waits_ns":'
-    plain = head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n'
+    plain = (head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n').__mod__
     full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'
-    out = []
-    add = out.append
-    for i in range(i0, i1):
-        start, bs, t0, t1, x = rec[i - i0]
-        g = gpu[i - i0]
-        g = "null" if g is None else "%.4f" % g
-        if bs:
-            f, b = bs - start, t0 - bs
-        else:
-            f, b = t0 - start, 0
-        e = extra.get(first + i) if extra else None
-        if e is None:
-            add(plain % (first + i, start - run_start, f, b, t1 - t0, x - t1, g))
-        else:
-            add(full % (first + i, start - run_start, f, b, t1 - t0, x - t1, e[0], e[1], e[2],
-                        json.dumps(e[3], separators=(",", ":")) if e[3] else "[]", g))
-    return "".join(out)
+    texts = {None: "null"}  # a GPU span's steps share its time: formatted once
+    g_text = [texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in gpu]
+    # Every step as if it had no sync (one comprehension), then the few that did, in full.
+    lines = list(map(plain, [(first + i, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0,
+                              x - t1, g) for i, (start, bs, t0, t1, x), g in zip(range(i0, i1), rec, g_text)]))
+    # The loop's thread adds to `extra` meanwhile (its step under way): looked up, never iterated.
+    for i in range(i0, i1) if extra else ():
+        e = extra.get(first + i)
+        if e is not None:
+            step = first + i
+            start, bs, t0, t1, x = rec[i - i0]
+            lines[i - i0] = full % (step, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0,
+                                    x - t1, e[0], e[1], e[2],
+                                    json.dumps(e[3], separators=(",", ":")) if e[3] else "[]", g_text[i - i0])
+    return "".join(lines)
 
 
 def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
@@ -155,7 +153,8 @@ def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
     drain = block.pop("drain_ms")
     block.update({
         "f_ms": ms(f), "b_ms": ms(b), "o_ms": ms(o),
-        "f_wait_ms": ms(waits[0]), "b_wait_ms": ms(waits[1]), "o_wait_ms": ms(waits[2]),
+        "f_wait_ms": ms(waits[0]) if extra else 0.0, "b_wait_ms": ms(waits[1]) if extra else 0.0,
+        "o_wait_ms": ms(waits[2]) if extra else 0.0,
         "syncs_per_step": syncs / n, "added_item_ms_per_step": round(x_total * 1e-6 / n, 6),
         "probe_ms": ms(own) if own else None, "drain_ms": drain})
     times = [g for g in seg.gpu if g is not None]

@@ -17,6 +17,7 @@ from typing import Callable, Deque, Optional
 from .blocks import Segment, block_summary, step_lines
 
 _BATCH = 256
+_STEPS_BUFFER = 1 << 20
 
 
 class Writer:
@@ -47,7 +48,9 @@ class Writer:
     # -- set-up and the thread
     def open(self, steps_path: str, blocks_path: str, phases_path: str, phases_header: str, run_start: int,
              periodic: Optional[Callable[[], None]] = None, on_block: Optional[Callable[[dict], None]] = None) -> None:
-        self._files["steps"] = open(steps_path, "w", encoding="utf-8")
+        # A buffer that holds a wake's lines: one write a wake, so one hand-over of the GIL, not
+        # one every 8 KB (each write lets the loop's thread in, and the writer then waits for it).
+        self._files["steps"] = open(steps_path, "w", encoding="utf-8", buffering=_STEPS_BUFFER)
         self._files["blocks"] = open(blocks_path, "w", encoding="utf-8")
         self._files["phases"] = open(phases_path, "w", encoding="utf-8")
         self._files["phases"].write(phases_header)
@@ -137,10 +140,17 @@ class Writer:
         times = []
         span = self._gpu_span
         spans = gpu.spans
-        for s in range(a, b):
+        s = a
+        while s < b:  # a span at a time: its steps share its time
             while s >= span[1] and spans:
                 span = spans.popleft()
-            times.append(span[2] if span[0] <= s < span[1] else None)
+            if span[0] <= s < span[1]:
+                upto = min(b, span[1])
+                times += [span[2]] * (upto - s)
+            else:  # before the span (not timed), or past the last one resolved
+                upto = min(b, span[0]) if s < span[0] else b
+                times += [None] * (upto - s)
+            s = upto
         self._gpu_span = span
         return times
 
