@@ -189,3 +189,31 @@ def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
     gaps = sorted(b["t_ns"] - (a["t_ns"] + a["f_ns"] + a["b_ns"] + a["o_ns"] + a["x_ns"]) for a, b in zip(first, first[1:]))
     assert closed[0]["probe_ms"] == pytest.approx((gaps[2] + gaps[3]) / 2 * 1e-6, abs=1e-6) and gaps[0] > 0
     assert end["probe_us_per_step"] > 0
+
+
+def test_blocks_grow_to_block_ms_one_length_a_round(tmp_path):
+    """Steps of a few microseconds and blocks of 2 ms: blocks hold far more than block_steps, every
+    block of a round as many steps, and ab.json says the rounds' length."""
+    import statistics
+    folder = str(tmp_path / "run")
+    synctax_probe.attach(out=folder, ab="item", warmup_steps=0, warmup_max_steps=0, profile_steps=0,
+                         block_steps=5, block_ms=2, quiet=True)
+    p = synctax_probe._probe
+    clock = time.perf_counter_ns
+    try:
+        while len(p.book.rounds) < 6:
+            p.step_end(clock(), clock())
+    finally:
+        synctax_probe.detach()
+    with open(os.path.join(folder, "blocks.jsonl"), encoding="utf-8") as f:
+        blocks = [json.loads(line) for line in f]
+    by_round = {}
+    for b in blocks:
+        by_round.setdefault(b["round"], set()).add(b["steps"])
+    complete = [steps for steps in by_round.values() if len(steps) == 1]
+    assert all(len(steps) == 1 for steps in by_round.values()), by_round
+    assert max(max(s) for s in complete) > 5
+    with open(os.path.join(folder, "ab.json"), encoding="utf-8") as f:
+        ab = json.load(f)
+    lengths = [next(iter(by_round[r])) for r in range(ab["rounds"])]
+    assert ab["block_steps"] == round(statistics.median(lengths)) and ab["block_ms"] == 2
