@@ -8,7 +8,8 @@
 #
 #   scripts/gpu/validate.sh [--only PARTS] [--out DIR] [--build DIR] [--budget S] [--archive]
 #
-#   --only PARTS  comma-separated, of: build tests seed middle-regime python probe (default: all of them).
+#   --only PARTS  comma-separated, of: build tests seed middle-regime python probe probe-cost (default:
+#                 all of them). probe-cost (bench/probe/probe_cost.py, about 6 minutes) needs no build.
 #                 The build runs before any other part (nothing to do when it is up to date).
 #   --out DIR     results, logs and summary.txt (default: $OUT, else BUILD/validate)
 #   --build DIR   the build folder, reused by a later call (default: $BUILD, else /tmp/synctax-gpu-build)
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/../.." || exit 2
 
 usage() { sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; }
 
-parts=build,tests,seed,middle-regime,python,probe
+parts=build,tests,seed,middle-regime,python,probe,probe-cost
 out=${OUT:-}
 build=${BUILD:-/tmp/synctax-gpu-build}
 budget=
@@ -46,8 +47,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 for part in ${parts//,/ }; do
-    case $part in build | tests | seed | middle-regime | python | probe) ;;
-    *) echo "validate.sh: unknown part: $part (build, tests, seed, middle-regime, python, probe)" >&2; exit 2 ;;
+    case $part in build | tests | seed | middle-regime | python | probe | probe-cost) ;;
+    *) echo "validate.sh: unknown part: $part (build, tests, seed, middle-regime, python, probe, probe-cost)" >&2
+        exit 2 ;;
     esac
 done
 if [ -n "$budget" ] && ! [[ $budget =~ ^[1-9][0-9]*$ ]]; then
@@ -79,29 +81,32 @@ if [ "$parts" != build ] && ! python3 -c 'import sys, torch; sys.exit(not torch.
     exit 2
 fi
 
-# The build: the runner always, the gpu tests when they run or when the build alone is asked for.
-targets=(synctax-run)
-if wants tests || [ "$parts" = build ]; then targets+=(test_gpu); fi
-t0=$(date +%s)
-torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-torch_include=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')
-cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" -DSYNCTAX_BUILD_GUI=OFF)
-[ -d .gpu-deps/include/rapidjson ] && cmake_args+=(-DRAPIDJSON_INCLUDE_DIR="$PWD/.gpu-deps/include")
-if [ ! -f "$torch_include/gloo/rendezvous/store.h" ] && [ -d .gpu-deps/gloo/include/gloo ]; then
-    cmake_args+=(-DCMAKE_INCLUDE_PATH="$PWD/.gpu-deps/gloo/include")
-fi
-if ! cmake -S . -B "$build" "${cmake_args[@]}" >"$build/logs/configure.log" 2>&1; then
-    tail -n 40 "$build/logs/configure.log"
-    row build "configure failed ($build/logs/configure.log)" "builds" FAILED
-elif ! cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >"$build/logs/build.log" 2>&1; then
-    grep -A5 -E 'error|FAILED' "$build/logs/build.log" | head -n 60
-    row build "failed ($build/logs/build.log)" "builds" FAILED
-else
-    grep 'SyncTax:' "$build/logs/configure.log"
-    row build "${targets[*]} in $(($(date +%s) - t0)) s" "builds" ok
+# The build: the runner always (unless probe-cost alone is asked for: it needs none), the gpu tests
+# when they run or when the build alone is asked for.
+if [ "$parts" != probe-cost ]; then
+    targets=(synctax-run)
+    if wants tests || [ "$parts" = build ]; then targets+=(test_gpu); fi
+    t0=$(date +%s)
+    torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+    torch_include=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')
+    cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" -DSYNCTAX_BUILD_GUI=OFF)
+    [ -d .gpu-deps/include/rapidjson ] && cmake_args+=(-DRAPIDJSON_INCLUDE_DIR="$PWD/.gpu-deps/include")
+    if [ ! -f "$torch_include/gloo/rendezvous/store.h" ] && [ -d .gpu-deps/gloo/include/gloo ]; then
+        cmake_args+=(-DCMAKE_INCLUDE_PATH="$PWD/.gpu-deps/gloo/include")
+    fi
+    if ! cmake -S . -B "$build" "${cmake_args[@]}" >"$build/logs/configure.log" 2>&1; then
+        tail -n 40 "$build/logs/configure.log"
+        row build "configure failed ($build/logs/configure.log)" "builds" FAILED
+    elif ! cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >"$build/logs/build.log" 2>&1; then
+        grep -A5 -E 'error|FAILED' "$build/logs/build.log" | head -n 60
+        row build "failed ($build/logs/build.log)" "builds" FAILED
+    else
+        grep 'SyncTax:' "$build/logs/configure.log"
+        row build "${targets[*]} in $(($(date +%s) - t0)) s" "builds" ok
+    fi
 fi
 built=0
-[ -x "$runner" ] && [ "${rows[0]##*|}" = ok ] && built=1
+[ -x "$runner" ] && [ "${#rows[@]}" -gt 0 ] && [ "${rows[0]##*|}" = ok ] && built=1
 
 if wants tests; then
     if [ $built = 1 ]; then
@@ -203,6 +208,27 @@ if wants probe; then
         else
             row "probe what-if" "$what" "$goal" MISSED
             fi
+    fi
+fi
+
+if wants probe-cost; then
+    goal="at most 1% of tiny_mlp's step"
+    t0=$(date +%s)
+    echo "probe cost: tiny_mlp with the probe attached against detached (bench/probe/probe_cost.py)"
+    PYTHONPATH=$PWD/probe${PYTHONPATH:+:$PYTHONPATH} python3 bench/probe/probe_cost.py --rounds 90 --block-steps 600 \
+        --json "$out/probe-cost.json" >"$out/probe-cost.txt" 2>&1
+    # "probe cost (GPU spans of 100 ms): +0.4% [-1.4, +2.1] on a 1.047 ms step (...)"
+    read -r pct low high <<<"$(sed -nE 's/^probe cost[^:]*: ([+-]?[0-9.]+)% \[([+-]?[0-9.]+), ([+-]?[0-9.]+)\].*/\1 \2 \3/p' \
+        "$out/probe-cost.txt" | head -n 1)"
+    what="${pct:-?}% [${low:-?}, ${high:-?}] of the step; $(($(date +%s) - t0)) s"
+    if [ -z "$pct" ]; then
+        row "probe cost" "no estimate ($out/probe-cost.txt)" "$goal" FAILED
+    elif awk -v p="$pct" 'BEGIN { exit !(p <= 1.0) }'; then
+        row "probe cost" "$what" "$goal" met
+    elif awk -v l="$low" 'BEGIN { exit !(l <= 1.0) }'; then
+        row "probe cost" "$what" "$goal" "within its CI"
+    else
+        row "probe cost" "$what" "$goal" MISSED
     fi
 fi
 
