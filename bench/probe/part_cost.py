@@ -18,8 +18,6 @@ its step wrapper ran in (a `none` or `backward` step joins the next in them); no
 them."""
 import argparse
 import random
-import statistics
-import sys
 import tempfile
 from time import perf_counter_ns as ns
 
@@ -30,6 +28,7 @@ from loops import MODELS, Loop, default_device
 from probe_cost import median_interval
 
 import synctax_probe  # after probe_cost, whose paired finds it in the checkout where it is not installed
+from synctax_probe.stats import median
 
 KINDS = ("none", "backward", "step", "probe")
 
@@ -91,16 +90,15 @@ def main():
     for kind in KINDS:
         cells = []
         for i, what in enumerate(("backward()", "opt.step()", "step")):
-            whole = statistics.median(v for c in times[kind] for v in c[i]) / 1e3
-            diffs = [(statistics.median(c[i]) - statistics.median(n[i])) / 1e3
+            whole = median(v for c in times[kind] for v in c[i]) / 1e3
+            diffs = [(median(c[i]) - median(n[i])) / 1e3
                      for c, n in zip(times[kind], times["none"])]
             if kind == "none":
                 cells.append(f"{what} {whole:8.2f}")
             else:
                 low, high = median_interval(diffs, args.seed)
-                cells.append(f"{what} {whole:8.2f} ({statistics.median(diffs):+.2f} [{low:+.2f}, {high:+.2f}])")
+                cells.append(f"{what} {whole:8.2f} ({median(diffs):+.2f} [{low:+.2f}, {high:+.2f}])")
         print(f"  {kind:8s} " + "  ".join(cells))
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

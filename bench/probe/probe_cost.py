@@ -12,8 +12,8 @@ rounds; the goal: at most 1% of a 1 ms step), then the loop thread's CPU time a 
 detached loop, with a 95% interval (less noisy than the wall time on a VM). --parts adds arms that
 leave parts out, to say where the cost is: `parts_no_gpu` (no CUDA events), `parts_no_writer`
 (steps recorded, not written), `parts_hooks` (the wrappers' timing only, no step recorded),
-`parts_no_tensor` (torch.Tensor's methods left as they are), `parts_block1000` (blocks of 1,000
-steps: the schedule's work at a block's end a fiftieth as often), `parts_count_only` (the probe
+`parts_no_tensor` (torch.Tensor's methods left as they are), `parts_block1000` (blocks of at least
+1,000 steps: the schedule's work at a block's end rarer than every 100 ms), `parts_count_only` (the probe
 attached, backward() left unwrapped and a step's end only counted: what a step outside the timed
 blocks would cost were only some blocks timed) and `parts_wrap_only` (no probe: two bare wrappers,
 on torch.autograd.backward and the optimizer's step, that only pass the call on).

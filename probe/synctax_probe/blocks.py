@@ -108,18 +108,16 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
     full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'
     texts = {None: "null"}  # a GPU span's steps share its time: formatted once
     g_text = [texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in gpu]
-    # Every step as if it had no sync (one comprehension), then the few that did, in full.
-    lines = list(map(plain, [(first + i, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0,
-                              x - t1, g) for i, (start, bs, t0, t1, x), g in zip(range(i0, i1), rec, g_text)]))
+    # Each step's fields (one comprehension), its line as if it had no sync, then the few that did.
+    rows = [(first + i, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0, x - t1, g)
+            for i, (start, bs, t0, t1, x), g in zip(range(i0, i1), rec, g_text)]
+    lines = list(map(plain, rows))
     # The loop's thread adds to `extra` meanwhile (its step under way): looked up, never iterated.
-    for i in range(i0, i1) if extra else ():
-        e = extra.get(first + i)
+    for k in range(i1 - i0) if extra else ():
+        e = extra.get(first + i0 + k)
         if e is not None:
-            step = first + i
-            start, bs, t0, t1, x = rec[i - i0]
-            lines[i - i0] = full % (step, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0,
-                                    x - t1, e[0], e[1], e[2],
-                                    json.dumps(e[3], separators=(",", ":")) if e[3] else "[]", g_text[i - i0])
+            syncs = json.dumps(e[3], separators=(",", ":")) if e[3] else "[]"
+            lines[k] = full % (rows[k][:6] + (e[0], e[1], e[2], syncs, rows[k][6]))
     return "".join(lines)
 
 
