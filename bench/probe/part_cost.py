@@ -8,7 +8,7 @@ Neighbouring steps share the host's state, so the medians of each kind compare f
 than blocks do: on the H200 VM, blocks of a 1 ms step leave intervals of a point or two; these,
 tenths of a microsecond.
 
-    python3 bench/probe/part_cost.py [--model tiny_mlp] [--steps 60000] [--chunks 20]
+    python3 bench/probe/part_cost.py [--model tiny_mlp] [--steps 60000] [--chunks 20] [--package NAME]
 
 prints, for each kind, the medians of its backward(), its optimizer step and its whole step, each
 against `none`, with a bootstrap 95% interval over chunks of the run. Swapping costs nothing
@@ -17,6 +17,7 @@ attribute shadows its class's without changing the class. The probe's records se
 its step wrapper ran in (a `none` or `backward` step joins the next in them); nothing here reads
 them."""
 import argparse
+import importlib
 import random
 import tempfile
 from time import perf_counter_ns as ns
@@ -40,7 +41,10 @@ def main():
     p.add_argument("--steps", type=int, default=60000)
     p.add_argument("--chunks", type=int, default=20, help="parts of the run the intervals resample")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--package", default="synctax_probe",
+                   help="the probe to attach: another copy importable under that name (an earlier one, for before/after)")
     args = p.parse_args()
+    probe = importlib.import_module(args.package)
     loop = Loop(args.model, args.device)
     net, opt, x, y = loop.net, loop.opt, loop.x, loop.y
     for _ in range(300):
@@ -48,7 +52,7 @@ def main():
     plain_backward = torch.autograd.backward
     owner = next(k for k in type(opt).__mro__ if "step" in k.__dict__)
     plain_step = owner.__dict__["step"].__get__(opt)  # the step as it is before the probe wraps it
-    synctax_probe.attach(out=tempfile.mkdtemp(prefix="synctax-part-cost-"), warmup_steps=0, warmup_max_steps=0,
+    probe.attach(out=tempfile.mkdtemp(prefix="synctax-part-cost-"), warmup_steps=0, warmup_max_steps=0,
                          profile_steps=0, quiet=True)
     probe_backward = torch.autograd.backward
     mine = opt.__dict__
@@ -83,9 +87,9 @@ def main():
     finally:
         mine.pop("step", None)
         torch.autograd.backward = probe_backward
-        synctax_probe.detach()
+        probe.detach()
     device = torch.cuda.get_device_name() if torch.device(args.device).type == "cuda" else "cpu"
-    print(f"{args.model}, {device}, torch {torch.__version__}: {groups * len(KINDS)} steps, "
+    print(f"{args.package}, {args.model}, {device}, torch {torch.__version__}: {groups * len(KINDS)} steps, "
           f"medians in microseconds against `none` (95% interval over {len(times['none'])} chunks)")
     for kind in KINDS:
         cells = []
