@@ -2,6 +2,7 @@
 
 #include "core/config/configerror.h"
 #include "core/config/inputsource.h"
+#include "core/statistics/statistics.h"
 #include "core/text/format.h"
 #include "core/text/textwrap.h"
 #include "core/trace/probelines.h"
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <type_traits>
 
 namespace synctax {
@@ -53,6 +56,51 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
     static_cast<ProbeAb&>(folder) = std::move(*ab);
     if (!folder.reason.empty())
         folder.notes.push_back("the A/B has no estimate: " + folder.reason);
+}
+
+// steps.jsonl's calibration blocks' first steps (ProbeFolder::blockFirstStepsMs). A line that does
+// not read is a note, located, and the first steps are then not used; an unfinished last line (the
+// job still writing) is left for later.
+void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return;
+    std::map<int, std::vector<std::array<double, 3>>> blocks;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.find("\"calib\"") == std::string::npos)
+            continue; // not a calibration block's step: not parsed
+        ConfigError error;
+        const std::optional<ProbeStep> step = parseProbeStep(line, error);
+        if (!step) {
+            if (in.eof())
+                break;
+            error.file = path.string();
+            error.line = number;
+            folder.notes.push_back(error.format() + ": the blocks' first steps not used");
+            return;
+        }
+        if (step->style != "calib" || !step->block)
+            continue;
+        std::vector<std::array<double, 3>>& first = blocks[*step->block];
+        if (first.size() < std::size_t(kBlockFirstSteps))
+            first.push_back({ double(step->fNs - step->waitsNs[0]) * 1e-6, double(step->bNs - step->waitsNs[1]) * 1e-6,
+                double(step->oNs - step->waitsNs[2]) * 1e-6 });
+    }
+    for (auto& entry : blocks)
+        folder.blockFirstStepsMs.push_back(std::move(entry.second));
+}
+
+double medianHostMs(const std::vector<std::array<double, 3>>& rows)
+{
+    std::vector<double> totals;
+    totals.reserve(rows.size());
+    for (const std::array<double, 3>& ms : rows)
+        totals.push_back(ms[0] + ms[1] + ms[2]);
+    return median(totals);
 }
 
 } // namespace
@@ -101,6 +149,8 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
 
     if (fs::is_regular_file(root / "ab.json", ec))
         readAb(root / "ab.json", folder, read.errors);
+    if (!folder.ab.empty() && fs::is_regular_file(root / "steps.jsonl", ec))
+        readBlockFirstSteps(root / "steps.jsonl", folder);
     folder.ended = fs::is_regular_file(root / "end.json", ec);
     if (!folder.ended)
         folder.notes.push_back("the job has not ended, or ended without a word (no end.json): what is here so far");
@@ -117,6 +167,39 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
         return read;
     read.folder = std::move(folder);
     return read;
+}
+
+std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<double, 3>>& blockPhasesMs,
+    const std::vector<std::vector<std::array<double, 3>>>& blockFirstStepsMs, std::size_t launchesPerStep,
+    std::int64_t queueCapacity)
+{
+    if (blockPhasesMs.empty() || blockFirstStepsMs.empty() || launchesPerStep == 0)
+        return std::nullopt;
+    QueueFreePhases early;
+    early.steps = int(
+        std::clamp<std::int64_t>(queueCapacity / std::int64_t(launchesPerStep), 1, std::int64_t(kBlockFirstSteps)));
+    for (const std::vector<std::array<double, 3>>& steps : blockFirstStepsMs) {
+        if (steps.empty())
+            continue;
+        const std::size_t k = std::min(steps.size(), std::size_t(early.steps));
+        std::array<double, 3> row {};
+        for (std::size_t phase = 0; phase < 3; ++phase) {
+            std::vector<double> values;
+            values.reserve(k);
+            for (std::size_t i = 0; i < k; ++i)
+                values.push_back(steps[i][phase]);
+            // phases.csv's floor, the bound a phases file keeps to (readPhasesMs)
+            row[phase] = std::max(0.001, median(values));
+        }
+        early.rows.push_back(row);
+    }
+    if (early.rows.empty())
+        return std::nullopt;
+    early.hostMs = medianHostMs(early.rows);
+    early.blocksHostMs = medianHostMs(blockPhasesMs);
+    if (!(early.hostMs < early.blocksHostMs))
+        return std::nullopt;
+    return early;
 }
 
 std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)

@@ -4,6 +4,8 @@
 #include "core/trace/probefollow.h"
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,10 @@ struct ProbeFolder : ProbeAb {
     std::string script; // the user's script, as run
     std::string tracePath; // the profiled capture; empty where none was written
     std::vector<std::array<double, 3>> phasesMs; // F, B, O per block (phases.csv)
+    // Each calibration block's first steps (at most kBlockFirstSteps), F, B, O in ms with the loop's
+    // own sync waits taken out (steps.jsonl), where an A/B ran: its blocks start from a GPU the probe
+    // drained (queueFreePhases).
+    std::vector<std::vector<std::array<double, 3>>> blockFirstStepsMs;
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
     std::optional<double> probeUsPerStep; // the probe's own time after each optimizer step (end.json)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time per step (end.json)
@@ -31,6 +37,27 @@ struct ProbeFolderRead {
 
 bool isProbeFolder(const std::string& dir); // a folder holding probe.json
 ProbeFolderRead readProbeFolder(const std::string& dir);
+
+inline constexpr int kBlockFirstSteps = 32;
+
+// The host's own phases, where a block's first steps show them better than phases.csv does. A block
+// of the A/B starts from a GPU the probe drained, so its first k steps, k = queueCapacity /
+// launchesPerStep (1 to kBlockFirstSteps), launch into a queue that has room for all their
+// launches: none of them waits. phases.csv holds each block's medians over all its steps, and in a
+// loop whose GPU is slower than its host a later step waits inside its launches for the queue to
+// have room: that wait counts in its phases as host time, and the replay, which queues the launches
+// itself, would count it twice. A first step may instead be slow to start (the GPU idle, caches
+// cold). Both are upper bounds on the host's own time: the lower is taken, by the median over the
+// blocks of F + B + O; nothing where phases.csv's is no higher, or there are no first steps.
+struct QueueFreePhases {
+    std::vector<std::array<double, 3>> rows; // per block: the medians of its first `steps` steps
+    int steps = 0; // k
+    double hostMs = 0; // the median over the rows of F + B + O
+    double blocksHostMs = 0; // the same over phases.csv
+};
+std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<double, 3>>& blockPhasesMs,
+    const std::vector<std::vector<std::array<double, 3>>>& blockFirstStepsMs, std::size_t launchesPerStep,
+    std::int64_t queueCapacity);
 
 struct WhatIf;
 // The A/B the probe measured in the loop, beside the what-if's prediction of the same style (where

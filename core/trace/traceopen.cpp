@@ -1,5 +1,6 @@
 #include "core/trace/traceopen.h"
 
+#include "core/text/format.h"
 #include "core/trace/traceanalysis.h"
 
 #include <utility>
@@ -12,6 +13,7 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
     auto stopped = [&] { return options.cancel && options.cancel->load(); };
     std::string tracePath = path;
     ImportedLoopOptions loopOptions = options.loop;
+    bool probePhases = false; // the loop calibrated to the probe's phases, not to ones given
     if (isProbeFolder(path)) {
         ProbeFolderRead folder = readProbeFolder(path);
         if (!folder.folder) {
@@ -21,8 +23,10 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
             return result;
         }
         result.probe = std::make_shared<const ProbeFolder>(std::move(*folder.folder));
-        if (!loopOptions.phasesMs && loopOptions.phasesSpreadMs.empty())
+        if (!loopOptions.phasesMs && loopOptions.phasesSpreadMs.empty()) {
             loopOptions = phasesOptions(result.probe->phasesMs, loopOptions);
+            probePhases = true;
+        }
         if (result.probe->tracePath.empty()) {
             result.error = path + ": " + result.probe->notes.front();
             return result;
@@ -53,9 +57,31 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
         return result;
     }
     opened.loop = importedLoop(*done.trace, opened.report, loopOptions);
+    if (probePhases && opened.loop.available)
+        opened.loop
+            = queueFreeCalibrated(std::move(opened.loop), result.probe->phasesMs, result.probe->blockFirstStepsMs);
     opened.trace = std::move(*done.trace);
     result.opened = std::move(opened);
     return result;
+}
+
+ImportedLoop queueFreeCalibrated(ImportedLoop loop, const std::vector<std::array<double, 3>>& blockPhasesMs,
+    const std::vector<std::vector<std::array<double, 3>>>& blockFirstStepsMs)
+{
+    const std::optional<QueueFreePhases> early
+        = queueFreePhases(blockPhasesMs, blockFirstStepsMs, loop.base.ops.size(), loop.options.queueCapacity);
+    if (!early)
+        return loop;
+    ImportedLoopOptions options = phasesOptions(early->rows, loop.options);
+    if (early->rows.size() == 1)
+        options.phasesSpreadMs.clear();
+    else
+        options.phasesMs.reset();
+    const std::string steps = early->steps == 1 ? "first step" : "first " + std::to_string(early->steps) + " steps";
+    options.phasesSource = "each block's " + steps + " after its drain, " + formatNumber("%.1f", early->hostMs)
+        + " ms a step: over all its steps " + formatNumber("%.1f", early->blocksHostMs)
+        + " ms, the later ones waiting for room in a full launch queue";
+    return recalibrated(std::move(loop), options);
 }
 
 ImportedLoopOptions phasesOptions(const std::vector<std::array<double, 3>>& timings, ImportedLoopOptions options)

@@ -45,6 +45,12 @@ struct OpenTraceResult {
 // unprofiled unless options.loop gives phase times of its own.
 OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& options);
 
+// The loop calibrated to its blocks' first steps where queueFreePhases takes them over the blocks'
+// phases (a loop whose GPU is slower than its host; ProbeFolder's phasesMs and blockFirstStepsMs);
+// as it is otherwise.
+ImportedLoop queueFreeCalibrated(ImportedLoop loop, const std::vector<std::array<double, 3>>& blockPhasesMs,
+    const std::vector<std::vector<std::array<double, 3>>>& blockFirstStepsMs);
+
 // The calibration that timings of the loop's phases ask for, as `--phases-ms`, `--phases-file` and
 // the app's Phases field give them: none, one timing, or one per block of steps (a spread).
 ImportedLoopOptions phasesOptions(const std::vector<std::array<double, 3>>& timings, ImportedLoopOptions options = {});

@@ -150,6 +150,8 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
             + formatNumber("%.1f", (*bounds.optimizerEndUs - *bounds.optimizerUs) * 1e-3)
             + " ms as recorded) mapped onto the unprofiled " + formatNumber("%.1f", ms[0]) + ", "
             + formatNumber("%.1f", ms[1]) + ", " + formatNumber("%.1f", ms[2]) + " ms";
+        if (!options.phasesSource.empty())
+            loop.calibration.how += " (" + options.phasesSource + ")";
         if (options.stepMs)
             loop.ignored.push_back("the step time given (" + formatNumber("%.2f", *options.stepMs)
                 + " ms): the phase times take its place");

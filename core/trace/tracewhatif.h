@@ -34,6 +34,8 @@ struct ImportedLoopOptions {
     // alike, as the runner's paired estimate averages its rounds (replayPredictions does the same
     // over the runner's blocks). phasesMs, where unset, is their median, phase by phase.
     std::vector<std::array<double, 3>> phasesSpreadMs;
+    // Where those timings come from, where it is not as given (said on the model line after them).
+    std::string phasesSource;
     // The profiler's host cost of one recorded host event (an op, a Python frame, a runtime call):
     // fitted per loop to the unprofiled step time of the Python loops recorded on the H200
     // (tests/data/traces/torch-2.11-h200/measurements/whatif.json): 2.4 to 6.2 us, median 2.9.

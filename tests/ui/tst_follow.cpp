@@ -245,6 +245,21 @@ private Q_SLOTS:
         QVERIFY2(w.window.exportAll(out.path(), &written, &error), qPrintable(error));
     }
 
+    void aGpuBoundRunsWhatIfTakesItsBlocksFirstSteps()
+    {
+        // As `synctax-run trace DIR` does (test_probefolder): its later steps waited for a full
+        // launch queue, and the what-if followed says it took the first steps after each drain.
+        Window w;
+        QVERIFY(w.window.followRun(QStringLiteral(SYNCTAX_TEST_DATA "/probe/resnet50-h0-h200")));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        QVERIFY(!w.run().blockFirstStepsMs().empty());
+        QCOMPARE(w.run().blockFirstStepsMs().size(), w.run().phasesMs().size());
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->calibrator()->loop() != nullptr, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.view()->calibrator()->phaseRows(), int(w.run().phasesMs().size()), 30000);
+        const std::string how = w.view()->calibrator()->loop()->calibration.how;
+        QVERIFY2(how.find("each block's first step after its drain") != std::string::npos, how.c_str());
+    }
+
     void aFinishedRunShowsItsTaxWhatIfAndReplaysItsLoopInTeach()
     {
         Window w;

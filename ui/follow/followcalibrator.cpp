@@ -42,13 +42,15 @@ void FollowCalibrator::reset()
     m_loopRows = 0;
 }
 
-void FollowCalibrator::request(const QString& tracePath, std::vector<std::array<double, 3>> phases)
+void FollowCalibrator::request(const QString& tracePath, std::vector<std::array<double, 3>> phases,
+    std::vector<std::vector<std::array<double, 3>>> firstSteps)
 {
     if (tracePath.isEmpty())
         return;
     m_pending = true;
     m_pendingPath = tracePath;
     m_pendingPhases = std::move(phases);
+    m_pendingFirstSteps = std::move(firstSteps);
     startPending();
 }
 
@@ -67,39 +69,41 @@ void FollowCalibrator::startPending()
     joinWorker(); // the last one has delivered its result: it is ending, if not gone
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const std::shared_ptr<const ImportedLoop> opened = m_openedPath == m_pendingPath ? m_opened : nullptr;
-    m_worker = std::thread([this, generation = m_generation, path = m_pendingPath.toStdString(),
-                               phases = m_pendingPhases, opened, cancel = m_cancel] {
-        std::shared_ptr<const ImportedLoop> first = opened;
-        std::shared_ptr<const ImportedLoop> loop;
-        QString error;
-        try {
-            const ImportedLoopOptions options = phasesOptions(phases);
-            if (first) {
-                loop = std::make_shared<const ImportedLoop>(recalibrated(*first, options));
-            } else {
-                OpenTraceOptions open;
-                open.cancel = cancel.get();
-                open.loop = options;
-                OpenTraceResult result = openTrace(path, open);
-                if (result.opened) {
-                    loop = std::make_shared<const ImportedLoop>(std::move(result.opened->loop));
-                    first = loop;
-                } else if (!result.cancelled) {
-                    error = QString::fromStdString(result.error);
-                }
-            }
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        if (*cancel)
-            return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, path = QString::fromStdString(path), first, loop, rows = int(phases.size()), error] {
-                finished(generation, path, first, loop, rows, error);
-            },
-            Qt::QueuedConnection);
-    });
+    m_worker
+        = std::thread([this, generation = m_generation, path = m_pendingPath.toStdString(), phases = m_pendingPhases,
+                          firstSteps = std::move(m_pendingFirstSteps), opened, cancel = m_cancel] {
+              std::shared_ptr<const ImportedLoop> first = opened;
+              std::shared_ptr<const ImportedLoop> loop;
+              QString error;
+              try {
+                  const ImportedLoopOptions options = phasesOptions(phases);
+                  if (first) {
+                      loop = std::make_shared<const ImportedLoop>(recalibrated(*first, options));
+                  } else {
+                      OpenTraceOptions open;
+                      open.cancel = cancel.get();
+                      open.loop = options;
+                      OpenTraceResult result = openTrace(path, open);
+                      if (result.opened) {
+                          loop = std::make_shared<const ImportedLoop>(std::move(result.opened->loop));
+                          first = loop;
+                      } else if (!result.cancelled) {
+                          error = QString::fromStdString(result.error);
+                      }
+                  }
+                  if (loop && loop->available && !phases.empty())
+                      loop = std::make_shared<const ImportedLoop>(queueFreeCalibrated(*loop, phases, firstSteps));
+              } catch (const std::exception& e) {
+                  error = QString::fromUtf8(e.what());
+              }
+              if (*cancel)
+                  return;
+              QMetaObject::invokeMethod(
+                  this,
+                  [this, generation, path = QString::fromStdString(path), first, loop, rows = int(phases.size()),
+                      error] { finished(generation, path, first, loop, rows, error); },
+                  Qt::QueuedConnection);
+          });
 }
 
 void FollowCalibrator::finished(uint32_t generation, const QString& path, std::shared_ptr<const ImportedLoop> opened,

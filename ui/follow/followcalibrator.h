@@ -27,8 +27,10 @@ public:
     ~FollowCalibrator() override; // cancels a read in progress and waits for it
 
     void setMinIntervalMs(int ms) { m_minIntervalMs = ms; }
-    // The capture at `tracePath` calibrated to `phases` (none yet: the profiler's cost per event).
-    void request(const QString& tracePath, std::vector<std::array<double, 3>> phases);
+    // The capture at `tracePath` calibrated to `phases` (none yet: the profiler's cost per event), or
+    // to the blocks' first steps where queueFreeCalibrated takes them (`firstSteps`, per block).
+    void request(const QString& tracePath, std::vector<std::array<double, 3>> phases,
+        std::vector<std::vector<std::array<double, 3>>> firstSteps = {});
     // Forgets the run: a calibration in progress is dropped when it ends.
     void reset();
     bool isBusy() const { return m_busy; }
@@ -53,6 +55,7 @@ private:
     bool m_pending = false;
     QString m_pendingPath;
     std::vector<std::array<double, 3>> m_pendingPhases;
+    std::vector<std::vector<std::array<double, 3>>> m_pendingFirstSteps;
     bool m_busy = false;
     uint32_t m_generation = 0;
     std::thread m_worker;

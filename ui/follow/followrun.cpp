@@ -1,9 +1,12 @@
 #include "ui/follow/followrun.h"
 
+#include "core/trace/probefolder.h"
+
 #include "core/statistics/statistics.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace synctax {
 
@@ -260,6 +263,25 @@ FollowRun readRunFolder(const std::string& dir, const std::atomic<bool>& cancel)
             return run;
         }
     }
+}
+
+std::vector<std::vector<std::array<double, 3>>> FollowRun::blockFirstStepsMs() const
+{
+    std::vector<std::vector<std::array<double, 3>>> blocks;
+    if (!m_start || m_start->ab.empty())
+        return blocks;
+    std::map<int32_t, size_t> index; // block -> its place in blocks
+    for (size_t i = 0; i < m_step.size(); ++i) {
+        if (m_block[i] < 0 || styleName(i) != "calib")
+            continue;
+        const auto [at, added] = index.try_emplace(m_block[i], blocks.size());
+        if (added)
+            blocks.emplace_back();
+        std::vector<std::array<double, 3>>& first = blocks[at->second];
+        if (first.size() < size_t(kBlockFirstSteps))
+            first.push_back({ double(m_f[i]), double(m_b[i]), double(m_o[i]) });
+    }
+    return blocks;
 }
 
 } // namespace synctax

@@ -80,6 +80,9 @@ public:
     };
     std::optional<OwnTime> probeOwnTime() const;
     const std::vector<std::array<double, 3>>& phasesMs() const { return m_phases; }
+    // Each calibration block's first steps so far, F, B, O (ms, the waits taken out), where an A/B
+    // runs: ProbeFolder::blockFirstStepsMs, for queueFreePhases.
+    std::vector<std::vector<std::array<double, 3>>> blockFirstStepsMs() const;
     // Most wait first; a site sites.json has not named yet has no file.
     std::vector<FollowSite> sites() const;
     const std::vector<FollowAbPoint>& ab() const { return m_ab; }

@@ -212,7 +212,7 @@ void FollowView::onUpdates()
     if (changes.ab || changes.blocks)
         updateTax();
     if ((changes.trace || changes.phases) && !run.tracePath().empty())
-        m_calibrator->request(QString::fromStdString(run.tracePath()), run.phasesMs());
+        m_calibrator->request(QString::fromStdString(run.tracePath()), run.phasesMs(), run.blockFirstStepsMs());
     if (changes.ab || changes.end)
         updateWhatIf();
     for (; m_notesTold < run.notes().size(); ++m_notesTold)

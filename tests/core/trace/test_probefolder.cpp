@@ -7,10 +7,16 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -21,6 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kFolder = SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200";
+// A loop whose GPU is slower than its host, its steps.jsonl kept (tests/data/probe/README.md).
+const std::string kGpuBound = SYNCTAX_TEST_DATA "/probe/resnet50-h0-h200";
 
 nlohmann::json readJson(const std::string& path)
 {
@@ -38,12 +46,12 @@ const WhatIfRow* row(const WhatIf& w, const std::string& style)
 }
 
 // A copy of the committed folder in a fresh temporary folder, to spoil.
-fs::path copyOfFolder(const std::string& name)
+fs::path copyOfFolder(const std::string& name, const std::string& from = kFolder)
 {
     const fs::path dir = fs::temp_directory_path() / ("synctax-probefolder-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    for (const auto& entry : fs::directory_iterator(kFolder))
+    for (const auto& entry : fs::directory_iterator(from))
         fs::copy_file(entry.path(), dir / entry.path().filename());
     return dir;
 }
@@ -207,6 +215,131 @@ TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
     EXPECT_NE(text.find("no A/B ran"), std::string::npos) << text;
     EXPECT_NE(text.find("has not ended"), std::string::npos) << text;
     fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, EachCalibrationBlocksFirstStepsAreReadFromItsSteps)
+{
+    const ProbeFolderRead read = readProbeFolder(kGpuBound);
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    // steps.jsonl's calibration steps, block by block, their sync waits taken out
+    std::map<int, std::vector<std::array<double, 3>>> expected;
+    std::ifstream in(kGpuBound + "/steps.jsonl");
+    for (std::string line; std::getline(in, line);) {
+        const nlohmann::json s = nlohmann::json::parse(line);
+        if (s.at("style") != "calib")
+            continue;
+        const auto ms = [&](const char* key, int k) {
+            return double(s.at(key).get<std::int64_t>() - s.at("waits_ns")[k].get<std::int64_t>()) * 1e-6;
+        };
+        auto& steps = expected[s.at("block").get<int>()];
+        if (steps.size() < std::size_t(kBlockFirstSteps))
+            steps.push_back({ ms("f_ns", 0), ms("b_ns", 1), ms("o_ns", 2) });
+    }
+    ASSERT_GT(expected.size(), 10u);
+    const auto& got = read.folder->blockFirstStepsMs;
+    ASSERT_EQ(got.size(), expected.size());
+    std::size_t i = 0;
+    for (const auto& entry : expected) {
+        ASSERT_EQ(got[i].size(), entry.second.size()) << "block " << entry.first;
+        for (std::size_t k = 0; k < 3; ++k)
+            EXPECT_NEAR(got[i].front()[k], entry.second.front()[k], 1e-9) << "block " << entry.first;
+        ++i;
+    }
+
+    // Without steps.jsonl (the tiny folder), or without an A/B, none.
+    EXPECT_TRUE(readProbeFolder(kFolder).folder->blockFirstStepsMs.empty());
+    const fs::path dir = copyOfFolder("noab", kGpuBound);
+    fs::remove(dir / "ab.json");
+    const ProbeFolderRead noAb = readProbeFolder(dir.string());
+    ASSERT_TRUE(noAb.folder) << formatErrors(noAb.errors);
+    EXPECT_TRUE(noAb.folder->blockFirstStepsMs.empty());
+
+    // A line that does not read is a note with its place, and the first steps are not used; an
+    // unfinished last line (the job still writing) is no note.
+    fs::copy_file(kGpuBound + "/ab.json", dir / "ab.json");
+    {
+        std::ofstream out(dir / "steps.jsonl", std::ios::app);
+        out << "{\"step\":1090,\"stage\":\"block\",\"block\":99,\"round\":24,\"style\":\"calib\",\"t_ns\":1,";
+    }
+    const ProbeFolderRead writing = readProbeFolder(dir.string());
+    ASSERT_TRUE(writing.folder);
+    EXPECT_EQ(writing.folder->blockFirstStepsMs.size(), expected.size());
+    {
+        std::ofstream out(dir / "steps.jsonl", std::ios::app);
+        out << "\n{\"step\":1091,\"stage\":\"block\",\"block\":99,\"style\":\"calib\"}\n";
+    }
+    const ProbeFolderRead broken = readProbeFolder(dir.string());
+    ASSERT_TRUE(broken.folder);
+    EXPECT_TRUE(broken.folder->blockFirstStepsMs.empty());
+    const std::string notes = broken.folder->notes.empty() ? std::string() : broken.folder->notes.back();
+    EXPECT_NE(notes.find((dir / "steps.jsonl").string() + ":1091:"), std::string::npos) << notes;
+    EXPECT_NE(notes.find("first steps not used"), std::string::npos) << notes;
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, QueueFreePhasesAreTheLowerOfTwoUpperBounds)
+{
+    // Three blocks whose phases over all their steps hold a full queue's waits (30 ms a step) and
+    // whose first steps do not (21 ms); 40 first steps each, of which 32 are kept.
+    const std::vector<std::array<double, 3>> blocks(3, { 15.0, 13.0, 2.0 });
+    std::vector<std::vector<std::array<double, 3>>> first(3);
+    for (auto& steps : first) {
+        steps.push_back({ 10.0, 10.0, 1.0 });
+        for (int i = 1; i < kBlockFirstSteps; ++i)
+            steps.push_back({ 14.0 + 0.01 * i, 13.0, 2.0 });
+    }
+    // 815 launches a step: one step fills most of a 1021-launch queue, so only the first counts.
+    const auto one = queueFreePhases(blocks, first, 815, 1021);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->steps, 1);
+    ASSERT_EQ(one->rows.size(), 3u);
+    EXPECT_DOUBLE_EQ(one->rows[0][0], 10.0);
+    EXPECT_DOUBLE_EQ(one->hostMs, 21.0);
+    EXPECT_DOUBLE_EQ(one->blocksHostMs, 30.0);
+    // 300 launches: three steps fit; their medians (14.01 of 10, 14.01, 14.02).
+    const auto three = queueFreePhases(blocks, first, 300, 1021);
+    ASSERT_TRUE(three);
+    EXPECT_EQ(three->steps, 3);
+    EXPECT_DOUBLE_EQ(three->rows[0][0], 14.01);
+    // A few launches a step: at most kBlockFirstSteps steps.
+    EXPECT_EQ(queueFreePhases(blocks, first, 4, 1021)->steps, kBlockFirstSteps);
+    // First steps no quicker than the blocks: the blocks' phases stay.
+    const std::vector<std::array<double, 3>> quick(3, { 9.0, 10.0, 1.0 });
+    EXPECT_FALSE(queueFreePhases(quick, first, 815, 1021));
+    EXPECT_FALSE(queueFreePhases(blocks, {}, 815, 1021));
+    EXPECT_FALSE(queueFreePhases(blocks, first, 0, 1021)); // nothing launched: no queue to wait for
+}
+
+TEST(ProbeFolder, AGpuBoundLoopIsCalibratedToItsBlocksFirstSteps)
+{
+    const ProbeFolderRead read = readProbeFolder(kGpuBound);
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    const ProbeFolder& f = *read.folder;
+    ASSERT_TRUE(f.item);
+    const OpenTraceResult opened = openTrace(kGpuBound, {});
+    ASSERT_TRUE(opened.opened) << opened.error;
+    const ImportedLoop& loop = opened.opened->loop;
+    ASSERT_TRUE(loop.available) << loop.reason;
+    EXPECT_NE(loop.calibration.how.find("each block's first step after its drain"), std::string::npos)
+        << loop.calibration.how;
+    EXPECT_EQ(loop.spreadBase.size(), std::min<std::size_t>(20, f.blockFirstStepsMs.size()));
+    const WhatIfRow* item = row(whatIf(loop, 0), "item");
+    ASSERT_TRUE(item);
+    const bool close = std::abs(item->taxPct - f.item->pct) <= 3.0
+        || (item->taxPct >= f.item->ciLow && item->taxPct <= f.item->ciHigh);
+    EXPECT_TRUE(close) << "what-if " << item->taxPct << "% against measured " << f.item->pct << "% [" << f.item->ciLow
+                       << ", " << f.item->ciHigh << "]";
+
+    // The blocks' phases as given (as --phases-file gives them) are taken as they are: here they
+    // hold the queue's waits, and the same replay puts the tax far above the measurement.
+    OpenTraceOptions given;
+    given.loop = phasesOptions(f.phasesMs);
+    const OpenTraceResult asGiven = openTrace(kGpuBound, given);
+    ASSERT_TRUE(asGiven.opened) << asGiven.error;
+    EXPECT_EQ(asGiven.opened->loop.calibration.how.find("first step"), std::string::npos);
+    const WhatIfRow* blocksItem = row(whatIf(asGiven.opened->loop, 0), "item");
+    ASSERT_TRUE(blocksItem);
+    EXPECT_GT(blocksItem->taxPct, f.item->ciHigh + 3.0);
 }
 
 TEST(ProbeFolder, AFolderWithoutProbeJsonIsNotOne)
