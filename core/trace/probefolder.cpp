@@ -202,9 +202,8 @@ std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<doub
     return early;
 }
 
-std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf)
+std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, int columns)
 {
-    constexpr int columns = 80;
     const auto interval = [](const ProbeEstimate& e) {
         return formatNumber("%+.1f%%", e.pct) + " [" + formatNumber("%+.1f", e.ciLow) + ", "
             + formatNumber("%+.1f", e.ciHigh) + "]";

@@ -61,7 +61,8 @@ std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<doub
 
 struct WhatIf;
 // The A/B the probe measured in the loop, beside the what-if's prediction of the same style (where
-// given), the tax over time, the drift check and the folder's notes: text, 80 columns.
-std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf);
+// given), the tax over time, the drift check and the folder's notes: text, `columns` wide (0: a line
+// per paragraph, for a window that wraps its text itself).
+std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, int columns = 80);
 
 } // namespace synctax

@@ -258,6 +258,14 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(w.view()->calibrator()->phaseRows(), int(w.run().phasesMs().size()), 30000);
         const std::string how = w.view()->calibrator()->loop()->calibration.how;
         QVERIFY2(how.find("each block's first step after its drain") != std::string::npos, how.c_str());
+        // The measurement beside it as the window wraps it, not cut at a terminal's 80 columns.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.view()->whatIfPanel()->note().contains(QStringLiteral("Measured in your loop")), 10000);
+        const QString note = w.view()->whatIfPanel()->note();
+        QVERIFY2(note.contains(QStringLiteral("29 rounds of 9-step blocks in random order, paired")), qPrintable(note));
+        QVERIFY2(note.contains(QRegularExpression(
+                     QStringLiteral("the prediction is [0-9.]+ points (above|below) the measurement, (in|out)side"))),
+            qPrintable(note));
     }
 
     void aFinishedRunShowsItsTaxWhatIfAndReplaysItsLoopInTeach()

@@ -269,7 +269,7 @@ void TraceWhatIfPanel::recompute()
                        .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w)));
     const Source& current = m_sources[size_t(m_current)];
     if (current.probe)
-        note += QStringLiteral("\n") + QString::fromStdString(formatProbeAnswer(*current.probe, &w)).trimmed();
+        note += QStringLiteral("\n") + QString::fromStdString(formatProbeAnswer(*current.probe, &w, 0)).trimmed();
     m_note->setText(note);
     Q_EMIT whatIfChanged();
 }

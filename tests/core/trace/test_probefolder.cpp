@@ -323,7 +323,8 @@ TEST(ProbeFolder, AGpuBoundLoopIsCalibratedToItsBlocksFirstSteps)
     EXPECT_NE(loop.calibration.how.find("each block's first step after its drain"), std::string::npos)
         << loop.calibration.how;
     EXPECT_EQ(loop.spreadBase.size(), std::min<std::size_t>(20, f.blockFirstStepsMs.size()));
-    const WhatIfRow* item = row(whatIf(loop, 0), "item");
+    const WhatIf w = whatIf(loop, 0);
+    const WhatIfRow* item = row(w, "item");
     ASSERT_TRUE(item);
     const bool close = std::abs(item->taxPct - f.item->pct) <= 3.0
         || (item->taxPct >= f.item->ciLow && item->taxPct <= f.item->ciHigh);
@@ -337,7 +338,8 @@ TEST(ProbeFolder, AGpuBoundLoopIsCalibratedToItsBlocksFirstSteps)
     const OpenTraceResult asGiven = openTrace(kGpuBound, given);
     ASSERT_TRUE(asGiven.opened) << asGiven.error;
     EXPECT_EQ(asGiven.opened->loop.calibration.how.find("first step"), std::string::npos);
-    const WhatIfRow* blocksItem = row(whatIf(asGiven.opened->loop, 0), "item");
+    const WhatIf fromBlocks = whatIf(asGiven.opened->loop, 0);
+    const WhatIfRow* blocksItem = row(fromBlocks, "item");
     ASSERT_TRUE(blocksItem);
     EXPECT_GT(blocksItem->taxPct, f.item->ciHigh + 3.0);
 }
