@@ -6,9 +6,12 @@ reached through the optimizer's own attribute, past the probe's), `backward` (th
 wrapper only), `step` (the optimizer-step wrapper and the step's end only) and `probe` (both).
 Neighbouring steps share the host's state, so the medians of each kind compare far more finely
 than blocks do: on the H200 VM, blocks of a 1 ms step leave intervals of a point or two; these,
-tenths of a microsecond.
+tenths of a microsecond. With --floor, two more kinds set as the optimizer's own attribute, as
+`none` is, to tell the probe's work from a wrapper's bare price in the loop: `bare` (a pass-through
+around the step) and `stamps` (one that reads the clock three times and packs a step's record, as
+the probe's fast path does, and nothing else).
 
-    python3 bench/probe/part_cost.py [--model tiny_mlp] [--steps 60000] [--chunks 20] [--package NAME]
+    python3 bench/probe/part_cost.py [--model tiny_mlp] [--steps 60000] [--chunks 20] [--package NAME] [--floor]
 
 prints, for each kind, the medians of its backward(), its optimizer step and its whole step, each
 against `none`, with a bootstrap 95% interval over chunks of the run. Swapping costs nothing
@@ -29,6 +32,7 @@ from loops import MODELS, Loop, default_device
 from probe_cost import median_interval
 
 import synctax_probe  # after probe_cost, whose paired finds it in the checkout where it is not installed
+from synctax_probe.blocks import STEP
 from synctax_probe.stats import median
 
 KINDS = ("none", "backward", "step", "probe")
@@ -43,8 +47,10 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--package", default="synctax_probe",
                    help="the probe to attach: another copy importable under that name (an earlier one, for before/after)")
+    p.add_argument("--floor", action="store_true", help="add the kinds bare and stamps (see above)")
     args = p.parse_args()
     probe = importlib.import_module(args.package)
+    kinds = KINDS + (("bare", "stamps") if args.floor else ())
     loop = Loop(args.model, args.device)
     net, opt, x, y = loop.net, loop.opt, loop.x, loop.y
     for _ in range(300):
@@ -56,22 +62,36 @@ def main():
                          profile_steps=0, quiet=True)
     probe_backward = torch.autograd.backward
     mine = opt.__dict__
+    record, pack, start = bytearray(), STEP.pack, [0]
+
+    def bare(*a, **k):
+        return plain_step(*a, **k)
+
+    def stamps(*a, **k):
+        t0 = ns()
+        result = plain_step(*a, **k)
+        t1 = ns()
+        record.extend(pack(start[0], 0, t0, t1, t1))
+        start[0] = ns()
+        return result
+    own = {"none": plain_step, "backward": plain_step, "bare": bare, "stamps": stamps}
     rng = random.Random(args.seed)
-    groups = max(1, args.steps // len(KINDS))
+    groups = max(1, args.steps // len(kinds))
     chunk = max(1, groups // args.chunks)
     # kind -> chunk -> (backward ns, optimizer step ns, whole step ns) of each of its steps
-    times = {k: [] for k in KINDS}
+    times = {k: [] for k in kinds}
     try:
         for g in range(groups):
             if g % chunk == 0:
-                for k in KINDS:
+                record.clear()
+                for k in kinds:
                     times[k].append(([], [], []))
-            for kind in rng.sample(KINDS, len(KINDS)):
+            for kind in rng.sample(kinds, len(kinds)):
                 torch.autograd.backward = probe_backward if kind in ("backward", "probe") else plain_backward
-                if kind in ("step", "probe"):
-                    mine.pop("step", None)
+                if kind in own:
+                    mine["step"] = own[kind]
                 else:
-                    mine["step"] = plain_step
+                    mine.pop("step", None)
                 t0 = ns()
                 opt.zero_grad(set_to_none=True)
                 loss = F.cross_entropy(net(x), y)
@@ -89,9 +109,9 @@ def main():
         torch.autograd.backward = probe_backward
         probe.detach()
     device = torch.cuda.get_device_name() if torch.device(args.device).type == "cuda" else "cpu"
-    print(f"{args.package}, {args.model}, {device}, torch {torch.__version__}: {groups * len(KINDS)} steps, "
+    print(f"{args.package}, {args.model}, {device}, torch {torch.__version__}: {groups * len(kinds)} steps, "
           f"medians in microseconds against `none` (95% interval over {len(times['none'])} chunks)")
-    for kind in KINDS:
+    for kind in kinds:
         cells = []
         for i, what in enumerate(("backward()", "opt.step()", "step")):
             whole = median(v for c in times[kind] for v in c[i]) / 1e3
