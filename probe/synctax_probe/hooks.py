@@ -195,8 +195,7 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
             t1 = ns()
             n = p.step + 1
             if n < p.slow_at and t1 < p.slow_t and not p.inject:
-                # Most steps: Probe.step_end's record and nothing more, here rather than in a call
-                # (in a real loop, each Python call on this path costs the step a microsecond or two).
+                # Most steps: Probe.step_end's record and nothing more, appended here.
                 p._append(pack(p.step_start, p.b_start, t0, t1, t1))
                 p.step = n
                 p.b_start = 0

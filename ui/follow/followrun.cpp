@@ -1,8 +1,7 @@
 #include "ui/follow/followrun.h"
 
-#include "core/trace/probefolder.h"
-
 #include "core/statistics/statistics.h"
+#include "core/trace/probefolder.h"
 
 #include <algorithm>
 #include <cmath>
