@@ -227,14 +227,12 @@ def leave_out(probe, part):
         def count(t0, t1):
             probe.step += 1
         probe.step_end = count
-        probe.slow_at = 0  # every step's end through step_end (the step wrapper's own path, off)
     elif part == "parts_hooks":
         def step_end(t0, t1):
             probe.step += 1
             probe.b_start = 0
             probe.step_start = ns()
         probe.step_end = step_end
-        probe.slow_at = 0
 
 
 if __name__ == "__main__":

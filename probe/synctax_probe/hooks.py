@@ -9,8 +9,6 @@ import functools
 from typing import Callable, Optional
 from time import perf_counter_ns as ns
 
-from .blocks import STEP
-
 _MISSING = object()
 _MARK = "__synctax_probe__"
 
@@ -162,7 +160,6 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
     `hooked`): classes already used when attaching, and the others as their first instance is
     made. Torch 1.13 and 2.x both add that wrapper in Optimizer.__init__."""
     Optimizer = torch.optim.Optimizer
-    pack = STEP.pack
 
     def wrap_step(cls) -> None:
         orig = cls.__dict__.get("step")
@@ -192,16 +189,7 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                 result = orig(opt, *args, **kwargs)
             finally:
                 p.o_depth = 0
-            t1 = ns()
-            n = p.step + 1
-            if n < p.slow_at and t1 < p.slow_t and not p.inject:
-                # Most steps: Probe.step_end's record and nothing more, appended here.
-                p._append(pack(p.step_start, p.b_start, t0, t1, t1))
-                p.step = n
-                p.b_start = 0
-                p.step_start = ns()
-            else:
-                p.step_end(t0, t1)
+            p.step_end(t0, ns())
             return result
         setattr(step, _MARK, True)
         patches.set(cls, "step", step)

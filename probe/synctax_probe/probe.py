@@ -149,8 +149,7 @@ class Probe:
     def step_end(self, t0: int, t1: int) -> None:
         """The loop's optimizer.step() ran from t0 to t1: the step is over. The loop waits for
         this, so most steps only append their five numbers; the rest (the schedule, a GPU span's
-        end, a block's end) comes at the step count or clock time _plan set. The optimizer-step
-        wrapper (hooks) does the append itself where that is all there is to do."""
+        end, a block's end) comes at the step count or clock time _plan set."""
         x = t1
         if self.inject and self.loss is not None:
             x = self._add_item(t1)
