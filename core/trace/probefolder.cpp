@@ -15,7 +15,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <type_traits>
 
 namespace synctax {
@@ -66,7 +65,7 @@ void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return;
-    std::map<int, std::vector<std::array<double, 3>>> blocks;
+    BlockFirstSteps blocks;
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
@@ -83,15 +82,9 @@ void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
             folder.notes.push_back(error.format() + ": the blocks' first steps not used");
             return;
         }
-        if (step->style != "calib" || !step->block)
-            continue;
-        std::vector<std::array<double, 3>>& first = blocks[*step->block];
-        if (first.size() < std::size_t(kBlockFirstSteps))
-            first.push_back({ double(step->fNs - step->waitsNs[0]) * 1e-6, double(step->bNs - step->waitsNs[1]) * 1e-6,
-                double(step->oNs - step->waitsNs[2]) * 1e-6 });
+        blocks.add(*step);
     }
-    for (auto& entry : blocks)
-        folder.blockFirstStepsMs.push_back(std::move(entry.second));
+    folder.blockFirstStepsMs = blocks.take();
 }
 
 double medianHostMs(const std::vector<std::array<double, 3>>& rows)
@@ -167,6 +160,23 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
         return read;
     read.folder = std::move(folder);
     return read;
+}
+
+void BlockFirstSteps::add(const ProbeStep& step)
+{
+    if (step.style != "calib" || !step.block)
+        return;
+    const auto [at, added] = m_index.try_emplace(*step.block, m_blocks.size());
+    if (added)
+        m_blocks.emplace_back();
+    std::vector<std::array<double, 3>>& first = m_blocks[at->second];
+    if (first.size() >= std::size_t(kBlockFirstSteps))
+        return;
+    std::array<double, 3> ms {};
+    const std::array<std::int64_t, 3> phases { step.fNs, step.bNs, step.oNs };
+    for (std::size_t k = 0; k < 3; ++k)
+        ms[k] = double(std::max<std::int64_t>(0, phases[k] - step.waitsNs[k])) * 1e-6;
+    first.push_back(ms);
 }
 
 std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<double, 3>>& blockPhasesMs,

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,20 @@ bool isProbeFolder(const std::string& dir); // a folder holding probe.json
 ProbeFolderRead readProbeFolder(const std::string& dir);
 
 inline constexpr int kBlockFirstSteps = 32;
+
+// Each calibration block's first steps (at most kBlockFirstSteps), F, B, O in ms with the loop's own
+// sync waits taken out, blocks in the order they come: gathered step by step from steps.jsonl, by
+// readProbeFolder and by the app's follower alike.
+class BlockFirstSteps {
+public:
+    void add(const ProbeStep& step); // a calibration block's step; any other is passed over
+    const std::vector<std::vector<std::array<double, 3>>>& ms() const { return m_blocks; }
+    std::vector<std::vector<std::array<double, 3>>> take() { return std::move(m_blocks); }
+
+private:
+    std::vector<std::vector<std::array<double, 3>>> m_blocks;
+    std::map<int, std::size_t> m_index; // block -> its place in m_blocks
+};
 
 // The host's own phases, where a block's first steps show them better than phases.csv does. A block
 // of the A/B starts from a GPU the probe drained, so its first k steps, k = queueCapacity /

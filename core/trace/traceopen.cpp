@@ -72,11 +72,10 @@ ImportedLoop queueFreeCalibrated(ImportedLoop loop, const std::vector<std::array
         = queueFreePhases(blockPhasesMs, blockFirstStepsMs, loop.base.ops.size(), loop.options.queueCapacity);
     if (!early)
         return loop;
-    ImportedLoopOptions options = phasesOptions(early->rows, loop.options);
-    if (early->rows.size() == 1)
-        options.phasesSpreadMs.clear();
-    else
-        options.phasesMs.reset();
+    ImportedLoopOptions options = loop.options;
+    options.phasesMs.reset();
+    options.phasesSpreadMs.clear();
+    options = phasesOptions(early->rows, options);
     const std::string steps = early->steps == 1 ? "first step" : "first " + std::to_string(early->steps) + " steps";
     options.phasesSource = "each block's " + steps + " after its drain, " + formatNumber("%.1f", early->hostMs)
         + " ms a step: over all its steps " + formatNumber("%.1f", early->blocksHostMs)

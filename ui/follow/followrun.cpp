@@ -1,11 +1,9 @@
 #include "ui/follow/followrun.h"
 
 #include "core/statistics/statistics.h"
-#include "core/trace/probefolder.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace synctax {
 
@@ -87,6 +85,7 @@ FollowRun::Changes FollowRun::apply(ProbeFollowUpdate&& update, const std::vecto
         m_block.push_back(s.block ? int32_t(*s.block) : -1);
         m_stage.push_back(nameIndex(s.stage));
         m_style.push_back(nameIndex(s.style));
+        m_firstSteps.add(s);
         for (const ProbeSync& sync : s.syncs) {
             if (sync.site < 0)
                 continue;
@@ -237,6 +236,13 @@ std::optional<FollowRun::OwnTime> FollowRun::probeOwnTime() const
     return OwnTime { median(own) * 1e3, median(steps) };
 }
 
+std::vector<std::vector<std::array<double, 3>>> FollowRun::blockFirstStepsMs() const
+{
+    if (!m_start || m_start->ab.empty())
+        return {};
+    return m_firstSteps.ms();
+}
+
 } // namespace synctax
 
 namespace synctax {
@@ -262,25 +268,6 @@ FollowRun readRunFolder(const std::string& dir, const std::atomic<bool>& cancel)
             return run;
         }
     }
-}
-
-std::vector<std::vector<std::array<double, 3>>> FollowRun::blockFirstStepsMs() const
-{
-    std::vector<std::vector<std::array<double, 3>>> blocks;
-    if (!m_start || m_start->ab.empty())
-        return blocks;
-    std::map<int32_t, size_t> index; // block -> its place in blocks
-    for (size_t i = 0; i < m_step.size(); ++i) {
-        if (m_block[i] < 0 || styleName(i) != "calib")
-            continue;
-        const auto [at, added] = index.try_emplace(m_block[i], blocks.size());
-        if (added)
-            blocks.emplace_back();
-        std::vector<std::array<double, 3>>& first = blocks[at->second];
-        if (first.size() < size_t(kBlockFirstSteps))
-            first.push_back({ double(m_f[i]), double(m_b[i]), double(m_o[i]) });
-    }
-    return blocks;
 }
 
 } // namespace synctax

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/trace/probefolder.h"
 #include "core/trace/probefollow.h"
 
 #include <cstdint>
@@ -122,6 +123,7 @@ private:
     int64_t m_outOfOrder = 0;
     std::vector<ProbeBlock> m_blocks;
     std::vector<std::array<double, 3>> m_phases;
+    BlockFirstSteps m_firstSteps;
     std::vector<FollowSite> m_sites; // by id
     std::vector<ProbeSite> m_named; // sites.json as last read
     std::vector<FollowAbPoint> m_ab;
