@@ -2,10 +2,11 @@
 """The probe's own cost on a loop: blocks with the probe attached against blocks without, paired
 in rounds of random order in one process (attach and detach between blocks, outside the timed
 part), with an A/A control. The probe runs as it runs for a user without --ab: every hook, the
-CUDA events, the writer; no profiled capture inside a block.
+CUDA events, the writer, one block in four timed step by step and the others only counted; no
+profiled capture inside a block.
 
     python3 bench/probe/probe_cost.py [--model tiny_mlp] [--rounds 60] [--block-steps 300]
-                                      [--gpu-span-ms 100,5] [--parts] [--against PACKAGE]
+                                      [--gpu-span-ms 100,5] [--parts] [--timed] [--against PACKAGE]
 
 prints `probe cost: +x.x% [lo, hi] ...` for each --gpu-span-ms asked (one arm each, in the same
 rounds; the goal: at most 1% of a 1 ms step), then the loop thread's CPU time a step against the
@@ -13,12 +14,13 @@ detached loop, with a 95% interval (less noisy than the wall time on a VM). --pa
 leave parts out, to say where the cost is: `parts_no_gpu` (no CUDA events), `parts_no_writer`
 (steps recorded, not written), `parts_hooks` (the wrappers' timing only, no step recorded),
 `parts_no_tensor` (torch.Tensor's methods left as they are), `parts_block1000` (blocks of at least
-1,000 steps: the schedule's work at a block's end rarer than every 100 ms), `parts_count_only` (the probe
-attached, backward() left unwrapped and a step's end only counted: what a step outside the timed
-blocks would cost were only some blocks timed) and `parts_wrap_only` (no probe: two bare wrappers,
-on torch.autograd.backward and the optimizer's step, that only pass the call on).
---against PACKAGE adds an arm `against`: another copy of the probe importable under that name
-(an earlier version, say), attached with its defaults, for a before/after ratio in one run."""
+1,000 steps: the schedule's work at a block's end rarer than every 100 ms) and `parts_wrap_only`
+(no probe: two bare wrappers, on torch.autograd.backward and the optimizer's step, that only pass
+the call on); parts that change a step's end act on the timed steps.
+--timed adds an arm `probe_timed`: every block a calibration block (--calib-every 1), every step
+timed, the price of the timed blocks alone. --against PACKAGE adds an arm `against`: another copy
+of the probe importable under that name (an earlier version, say), attached with its defaults, for
+a before/after ratio in one run."""
 import argparse
 import gc
 import importlib
@@ -55,6 +57,7 @@ def main():
     p.add_argument("--gpu-span-ms", default="100", help="comma-separated: one probed arm for each (default: 100)")
     p.add_argument("--parts", action="store_true", help="add arms that leave parts of the probe out")
     p.add_argument("--against", metavar="PACKAGE", help="another copy of the probe, as an arm of its own")
+    p.add_argument("--timed", action="store_true", help="add an arm with every step timed (--calib-every 1)")
     p.add_argument("--json", help="write the rounds and the estimate here")
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
@@ -103,6 +106,8 @@ def main():
             options = {} if span is None else {"gpu_span_ms": span}
             if part == "parts_block1000":
                 options["block_steps"] = 1000
+            if part == "probe_timed":
+                options["calib_every"] = 1
             package.attach(out=out, warmup_steps=0, warmup_max_steps=0, profile_steps=0, quiet=True, **options)
             leave_out(package._probe, part)
             try:
@@ -122,8 +127,9 @@ def main():
     spans = [float(x) for x in args.gpu_span_ms.split(",")]
     arms = {("probe" if i == 0 else f"probe_span{x:g}"): x for i, x in enumerate(spans)}
     parts = ("parts_no_gpu", "parts_no_writer", "parts_hooks", "parts_no_tensor", "parts_block1000",
-             "parts_count_only", "parts_wrap_only") if args.parts else ()
+             "parts_wrap_only") if args.parts else ()
     against = ("against",) if args.against else ()
+    against += ("probe_timed",) if args.timed else ()
     styles = tuple(arms) + against + parts + ("none_aa",)
 
     def progress(r, done):
@@ -137,6 +143,8 @@ def main():
     if "parts_wrap_only" in parts:
         configs["parts_wrap_only"] = wrapped_only(loop, lambda: cpu_timed(lambda: timed_block(loop, args.block_steps),
                                                                          "parts_wrap_only"))
+    if args.timed:
+        configs["probe_timed"] = probed(spans[0], "probe_timed", "probe_timed")
     if args.against:
         configs["against"] = probed(None, name="against", package=importlib.import_module(args.against))
     rounds, orders = run_rounds(configs, args.rounds, args.seed, progress)
@@ -221,12 +229,6 @@ def leave_out(probe, part):
         probe.writer.put_segment = lambda seg: None
     elif part == "parts_no_tensor":
         probe.patches.restore(lambda owner, name: owner is torch.Tensor)
-    elif part == "parts_count_only":
-        probe.patches.restore(lambda owner, name: owner is torch.autograd and name == "backward")
-
-        def count(t0, t1):
-            probe.step += 1
-        probe.step_end = count
     elif part == "parts_hooks":
         def step_end(t0, t1):
             probe.step += 1

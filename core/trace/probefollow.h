@@ -53,6 +53,12 @@ struct ProbeBlock {
     std::optional<double> gpuMsMedian;
     int gpuSteps = 0;
     std::optional<double> probeMs; // the probe's own time after each step (median), where written
+    // False for a block only counted (no step lines, no phases; the A/B's blocks other than
+    // calibration, and without an A/B three blocks of four): its steps, wall time, syncs and GPU.
+    bool timed = true;
+    int64_t firstStep = -1; // its first step's index (-1: not said)
+    int64_t addedItems = 0; // a counted item block's added loss.item() calls
+    double waitMsPerStep = 0; // a counted block's sync waits, a step
 };
 
 // One entry of sites.json.
@@ -75,6 +81,7 @@ struct ProbeEnd {
     int64_t steps = 0;
     int64_t stepsWritten = 0;
     int64_t stepsDropped = 0;
+    int64_t stepsUntimed = 0; // in counted blocks: no line in steps.jsonl
     std::optional<double> probeUsPerStep; // the probe's own time after each step (median over blocks)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time, per step
 };

@@ -273,6 +273,10 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
     b.gpuMsMedian = f.nullableNumber("gpu_ms_median");
     b.gpuSteps = static_cast<int>(f.integerOr("gpu_steps", 0));
     b.probeMs = f.nullableNumber("probe_ms");
+    b.timed = !f.find("timed") || f.boolean("timed");
+    b.firstStep = f.integerOr("first_step", -1);
+    b.addedItems = f.integerOr("added_items", 0);
+    b.waitMsPerStep = f.numberOr("wait_ms_per_step", 0);
     return f.ok() ? std::optional<ProbeBlock>(std::move(b)) : std::nullopt;
 }
 
@@ -386,6 +390,7 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     e.steps = f.integerOr("steps", 0);
     e.stepsWritten = f.integerOr("steps_written", 0);
     e.stepsDropped = f.integerOr("steps_dropped", 0);
+    e.stepsUntimed = f.integerOr("steps_untimed", 0);
     e.probeUsPerStep = f.nullableNumber("probe_us_per_step");
     e.writerUsPerStep = f.nullableNumber("writer_us_per_step");
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;

@@ -33,7 +33,7 @@ _probe = None
 
 
 def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: int = 20, block_ms: float = 100.0,
-           warmup_steps: int = 30, warmup_max_steps: int = 300, profile_steps: int = 5,
+           calib_every: int = 4, warmup_steps: int = 30, warmup_max_steps: int = 300, profile_steps: int = 5,
            settle_steps: int = 10, seed: int = 1, bootstrap: int = 2000, window_rounds: int = 10,
            queue_size: int = 65536, gpu_span_ms: float = 100.0, trace_gz: bool = False, quiet: bool = False, script: Optional[str] = None,
            argv: Optional[List[str]] = None) -> str:
@@ -41,7 +41,8 @@ def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: 
 
     Raises ValueError for an option out of range and RunFolderError where the folder cannot be
     written; nothing is patched then."""
-    options = Options(ab=ab, block_steps=block_steps, block_ms=block_ms, warmup_steps=warmup_steps,
+    options = Options(ab=ab, block_steps=block_steps, block_ms=block_ms, calib_every=calib_every,
+                      warmup_steps=warmup_steps,
                       warmup_max_steps=warmup_max_steps, profile_steps=profile_steps,
                       settle_steps=settle_steps, seed=seed, bootstrap=bootstrap,
                       window_rounds=window_rounds, queue_size=queue_size, gpu_span_ms=gpu_span_ms, trace_gz=trace_gz,

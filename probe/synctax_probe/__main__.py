@@ -59,6 +59,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--block-ms", type=_milliseconds, default=d.block_ms, metavar="MS",
                    help="and as many more as take MS at the loop's speed (0: always --block-steps; "
                         "default %(default)s)")
+    p.add_argument("--calib-every", type=_count(1), default=d.calib_every, metavar="N",
+                   help="without --ab, one block in N is a calibration block, timed step by step; "
+                        "the others are only counted (1: every block; default %(default)s)")
     p.add_argument("--warmup-steps", type=_count(0), default=d.warmup_steps, metavar="N",
                    help="fewest warm-up steps; then until step times settle (default %(default)s)")
     p.add_argument("--warmup-max-steps", type=_count(0), default=d.warmup_max_steps, metavar="N")
@@ -107,7 +110,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         reason = "no such file" if not os.path.exists(script) else "not a file"
         print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
         return 2
-    options = Options(ab=ns.ab, block_steps=ns.block_steps, block_ms=ns.block_ms, warmup_steps=ns.warmup_steps,
+    options = Options(ab=ns.ab, block_steps=ns.block_steps, block_ms=ns.block_ms, calib_every=ns.calib_every,
+                      warmup_steps=ns.warmup_steps,
                       warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
                       settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
                       window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_span_ms=ns.gpu_span_ms, trace_gz=ns.trace_gz,

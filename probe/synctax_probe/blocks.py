@@ -1,9 +1,10 @@
 """The loop's steps as the probe keeps them: runs of steps of one stage or block (segments), each
 step five integers packed onto its segment's bytes; what a block cost and the A/B's rounds.
 
-The loop's side is one append a step and, at a segment's end, its wall time; the step lines, the
-medians of a block's phases and its GPU time are made by the writer's thread (step_lines,
-block_summary), off the loop. Segments are dropped once written, so a million steps hold no more
+The loop's side is one append a step and, at a segment's end, its wall time; a counted block's
+(one that is not timed step by step) is a count kept on the probe, set here at its end. The step
+lines, the medians of a block's phases and its GPU time are made by the writer's thread
+(step_lines, block_summary), off the loop. Segments are dropped once written, so a million steps hold no more
 than the writer's backlog."""
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ _PHASE_LETTER = "FBO"
 
 class Segment:
     """Consecutive steps of one stage, or of one block. `block` is the block's line of
-    blocks.jsonl so far (None outside blocks); `closed` is set when its last step is in."""
-    __slots__ = ("stage", "block", "first", "rec", "extra", "closed", "t0", "written", "drop", "gpu")
+    blocks.jsonl so far (None outside blocks); `closed` is set when its last step is in. A
+    counted segment (a block not timed step by step) holds no steps, only their number once it
+    is closed (`count`), and its syncs' number and waits."""
+    __slots__ = ("stage", "block", "first", "rec", "extra", "closed", "t0", "written", "drop", "gpu",
+                 "counted", "count", "syncs", "wait_ns", "added")
 
-    def __init__(self, stage: str, first: int, block: Optional[dict] = None):
+    def __init__(self, stage: str, first: int, block: Optional[dict] = None, counted: bool = False):
         self.stage = stage
         self.block = block
         self.first = first  # the first step's index
@@ -44,9 +48,14 @@ class Segment:
         self.written = 0  # steps the writer has taken
         self.drop = False  # the writer was too far behind: steps counted, not written
         self.gpu: List[Optional[float]] = []  # the written steps' GPU ms (the writer's thread)
+        self.counted = counted
+        self.count = 0  # a counted segment's steps, set at its end
+        self.syncs = 0  # a counted segment's syncs and their waits
+        self.wait_ns = 0
+        self.added = 0  # a counted segment's added items (an A/B's item blocks)
 
     def steps(self) -> int:
-        return len(self.rec) // STEP.size
+        return self.count if self.counted else len(self.rec) // STEP.size
 
     def records(self, i0: int, i1: int) -> List[tuple]:
         """Steps i0 to i1 as (start, backward start, T0, T1, item end)."""
@@ -124,6 +133,8 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
 def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
     """A closed block's line of blocks.jsonl (its phases with the sync waits taken out, the waits,
     and its GPU time: medians) and its phases.csv line where it is a calibration block."""
+    if seg.counted:
+        return counted_block_summary(seg), None
     block, extra, first = seg.block, seg.extra, seg.first
     n = seg.steps()
     rec = seg.records(0, n)
@@ -154,11 +165,26 @@ def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
         "f_wait_ms": ms(waits[0]) if extra else 0.0, "b_wait_ms": ms(waits[1]) if extra else 0.0,
         "o_wait_ms": ms(waits[2]) if extra else 0.0,
         "syncs_per_step": syncs / n, "added_item_ms_per_step": round(x_total * 1e-6 / n, 6),
-        "probe_ms": ms(own) if own else None, "drain_ms": drain})
-    times = [g for g in seg.gpu if g is not None]
-    block["gpu_ms_median"] = median(times) if times else None
-    block["gpu_steps"] = len(times)
+        "probe_ms": ms(own) if own else None, "drain_ms": drain, "timed": True})
+    _add_gpu(block, seg)
     line = None
     if block["style"] == CALIBRATION:
         line = "%.4f,%.4f,%.4f\n" % tuple(max(_PHASE_MIN_MS, block[k]) for k in ("f_ms", "b_ms", "o_ms"))
     return block, line
+
+
+def counted_block_summary(seg: Segment) -> dict:
+    """A counted block's line: its steps' number and wall time, its syncs and GPU time; no phases."""
+    block = seg.block
+    n = seg.steps()
+    drain = block.pop("drain_ms")
+    block.update({"syncs_per_step": seg.syncs / n, "wait_ms_per_step": round(seg.wait_ns * 1e-6 / n, 6),
+                  "added_items": seg.added, "drain_ms": drain, "timed": False})
+    _add_gpu(block, seg)
+    return block
+
+
+def _add_gpu(block: dict, seg: Segment) -> None:
+    times = [g for g in seg.gpu if g is not None]
+    block["gpu_ms_median"] = median(times) if times else None
+    block["gpu_steps"] = len(times)

@@ -129,7 +129,9 @@ def _to_target(args, kwargs, device_types, tensor_type):
 def _install_backward(p, torch, patches: Patches) -> None:
     """B starts at the step's first backward(): one outside the optimizer's step (an LBFGS
     closure's is part of O) and not the probe's own. With an A/B, the tensor it runs on is the
-    loss the added item reads."""
+    loss the added item reads. A counted block's steps take torch.autograd.backward as it was, or
+    with an A/B a wrapper that only keeps the step's first loss (Probe._begin swaps them: a module's
+    attribute, set at no cost to the loop)."""
     def wrap(orig, keep_loss):
         @functools.wraps(orig)
         def backward(*args, **kwargs):
@@ -151,7 +153,17 @@ def _install_backward(p, torch, patches: Patches) -> None:
 
     # Tensor.backward calls torch.autograd.backward, looked up on the module at each call (torch
     # 1.13 and 2.x): one wrapper there sees both, with one layer of Python less on the loop's path.
-    patches.set(torch.autograd, "backward", wrap(torch.autograd.backward, p.opts.ab is not None))
+    orig = torch.autograd.backward
+
+    @functools.wraps(orig)
+    def keep_loss(*args, **kwargs):
+        if p.loss is None and not p.busy:
+            p.loss = loss_of_tensors(args, kwargs)
+        return orig(*args, **kwargs)
+
+    p.backward_timed = wrap(orig, p.opts.ab is not None)
+    p.backward_counted = keep_loss if p.opts.ab is not None else orig
+    patches.set(torch.autograd, "backward", p.backward_timed)
 
 
 def _install_optimizer(p, torch, patches: Patches) -> None:
@@ -168,6 +180,10 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
 
         @functools.wraps(orig)
         def step(opt, *args, **kwargs):
+            if opt is p.count_opt:  # a counted block's step
+                result = orig(opt, *args, **kwargs)
+                p.counted_step_end()
+                return result
             if p.o_depth or p.busy:
                 p.o_depth += 1
                 try:

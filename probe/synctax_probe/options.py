@@ -17,6 +17,11 @@ class Options:
     # fast the steps. block_ms 0: every block holds block_steps steps.
     block_steps: int = 20
     block_ms: float = 100.0
+    # Without --ab, one block in calib_every is a calibration block: its steps are timed one by one
+    # (phases, syncs by step, a line each in steps.jsonl); the others (style none) are only counted,
+    # with their wall time, GPU time and syncs per block, which costs the loop next to nothing.
+    # 1: every block a calibration block. With --ab, each round of four blocks holds one.
+    calib_every: int = 4
     # Warm-up: at least this many steps, then until two 10-step windows agree within 10% or the
     # most is spent.
     warmup_steps: int = 30
@@ -46,6 +51,7 @@ class Options:
             raise ValueError(f"ab: expected one of {', '.join(AB_STYLES)}, got {self.ab!r}")
         bounds = {
             "block_steps": (2, 1_000_000),
+            "calib_every": (1, 1_000_000),
             "warmup_steps": (0, 1_000_000),
             "warmup_max_steps": (0, 10_000_000),
             "profile_steps": (0, 1000),

@@ -16,7 +16,8 @@ from .capture import Capture
 from .gputimer import GpuTimer
 from .options import Options
 from .runfolder import BLOCKS, PHASES, STEPS, TRACE
-from .schedule import BLOCK, BLOCK_END, BLOCK_START, CAPTURE_START, CAPTURE_STOP, PROFILE, Schedule
+from .schedule import (BLOCK, BLOCK_END, BLOCK_START, CALIBRATION, CAPTURE_START, CAPTURE_STOP, PROFILE,
+                       Schedule)
 from .sites import SiteTable
 from .writer import Writer
 
@@ -65,6 +66,16 @@ class Probe:
         self.o_depth = 0
         self.tid = threading.get_ident()
         self.loop_optimizer = None  # a weak reference to the loop's optimizer
+        # A counted block (not timed step by step): the loop's optimizer while one is under way
+        # (None otherwise; its step's wrapper then only counts) and the steps left in it.
+        self.count_opt = None
+        self.countdown = 0
+        self._count_len = 0
+        # torch.autograd.backward for timed steps, for counted ones, and as it is current
+        # (hooks.install sets them).
+        self.backward_timed = None
+        self.backward_counted = None
+        self._backward = None
         self.other_optimizer_steps = 0
         self.syncs_total = 0
         self.syncs_unlisted = 0
@@ -100,6 +111,9 @@ class Probe:
         if self.gpu is not None:
             self.gpu.finish()
         seg = self.seg
+        if seg is not None and seg.counted and not seg.closed:
+            seg.count = self._count_len - self.countdown  # the steps it went
+        self.count_opt = None
         unfinished = None
         if seg is not None and seg.block is not None and not seg.closed and seg.steps():
             unfinished = dict(seg.block, steps=seg.steps())
@@ -131,9 +145,14 @@ class Probe:
         wait = t1 - t0
         site = self.sites.site(op)
         site.add(wait)
-        phase = 2 if self.o_depth else 1 if self.b_start else 0
         self.syncs_total += 1
-        extra = self.seg.extra
+        seg = self.seg
+        if seg.counted:  # no step records: the block's count and waits
+            seg.syncs += 1
+            seg.wait_ns += wait
+            return
+        phase = 2 if self.o_depth else 1 if self.b_start else 0
+        extra = seg.extra
         e = extra.get(self.step)
         if e is None:
             e = extra[self.step] = [0, 0, 0, None]
@@ -151,8 +170,8 @@ class Probe:
         this, so most steps only append their five numbers; the rest (the schedule, a GPU span's
         end, a block's end) comes at the step count or clock time _plan set."""
         x = t1
-        if self.inject and self.loss is not None:
-            x = self._add_item(t1)
+        if self.inject and self.loss is not None and self._add_item(self.loss):
+            x = ns()
         self._append(_pack(self.step_start, self.b_start, t0, t1, x))
         n = self.step = self.step + 1
         self.b_start = 0
@@ -160,6 +179,20 @@ class Probe:
             self._step_boundary(n, x)
         else:
             self.step_start = ns()
+
+    def counted_step_end(self) -> None:
+        """A step of a counted block is over: with an A/B, the added item where the block adds it
+        (the loss is forgotten in every style alike); the block's end at its last step."""
+        loss = self.loss
+        if loss is not None:
+            self.loss = None
+            if self.inject and self._add_item(loss):
+                self.seg.added += 1
+        left = self.countdown = self.countdown - 1
+        if left <= 0:
+            t_end = ns()
+            self.seg.count = self._count_len
+            self._step_boundary(self.step + self._count_len, t_end)
 
     # -- inside step_end
     def _step_boundary(self, n: int, t_end: int) -> None:
@@ -169,7 +202,7 @@ class Probe:
             seg = self.seg
             block_ns = t_end - seg.t0 if seg.block is not None and seg.t0 is not None else 0
             event = sched.step_done(t_end - self.step_start, n - self._sched_step, block_ns)
-            self._sched_step = n
+            self._sched_step = self.step = n
             gpu = self.gpu
             if gpu is None:
                 self._start_gpu(n, t_end)  # the script may have started to use CUDA since
@@ -188,9 +221,19 @@ class Probe:
         sched = self.sched
         self.tid = threading.get_ident()
         self.inject = sched.stage == BLOCK and sched.style == "item"
+        self.loss = None
+        seg = self.seg
+        if seg.counted:
+            self.count_opt = self.loop_optimizer()
+            self.countdown = self._count_len = sched.block_len - sched.steps_in_block
+        else:
+            self.count_opt = None
+        backward = self.backward_counted if seg.counted else self.backward_timed
+        if backward is not self._backward:
+            self._backward = self.torch.autograd.backward = backward
         self.step_start = ns()
         if event & BLOCK_START:
-            self.seg.t0 = self.step_start
+            seg.t0 = self.step_start
         self._plan(n, self.step_start)
 
     def _plan(self, n: int, now: int) -> None:
@@ -207,17 +250,18 @@ class Probe:
         else:
             self.slow_t = _NEVER
 
-    def _add_item(self, t1: int) -> int:
+    def _add_item(self, loss) -> bool:
+        """The A/B's added loss.item(); False where the loss cannot be read (the block then runs
+        without it)."""
         self.busy = True
         try:
-            loss = self.loss
             self.added_item(loss if loss.numel() == 1 else loss.detach().reshape(-1)[0])
         except Exception:
-            self.loss = None  # not a tensor that can be read; the block runs without the item
-            return t1
+            self.loss = None
+            return False
         finally:
             self.busy = False
-        return ns()
+        return True
 
     def _start_gpu(self, n: int, t_end: int) -> None:
         torch = self.torch
@@ -242,9 +286,13 @@ class Probe:
         sched = self.sched
         block = None
         if sched.stage == BLOCK:
-            block = {"block": sched.block, "round": sched.round, "style": sched.style,
+            block = {"block": sched.block, "round": sched.round, "style": sched.style, "first_step": n,
                      "t_ms": round((t - self.run_start) * 1e-6, 6)}
-        seg = self.seg = Segment(sched.stage, n, block)
+        # A block other than a calibration block is only counted, where the loop's optimizer is
+        # known (its step's wrapper tells the loop's steps by it).
+        counted = (block is not None and sched.style != CALIBRATION and self.loop_optimizer is not None
+                   and self.loop_optimizer() is not None)
+        seg = self.seg = Segment(sched.stage, n, block, counted)
         self._append = seg.rec.extend
         self.writer.put_segment(seg)
 

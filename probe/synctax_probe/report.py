@@ -15,7 +15,7 @@ _AB_COMPARED = ("item", stats.CONTROL, "calib")
 
 
 def phases_header(options: Options) -> str:
-    which = "calibration block" if options.ab else "block"
+    which = "calibration block"
     size = (f"at least {options.block_steps} steps and {options.block_ms:g} ms" if options.block_ms > 0
             else f"{options.block_steps} steps")
     return (f"# synctax_probe phases: one line per {which} of {size}, unprofiled\n"
@@ -44,9 +44,9 @@ def ab_result(probe) -> Dict[str, Any]:
         "format_version": FORMAT_VERSION, "ab": opts.ab, "seed": opts.seed, "resamples": opts.bootstrap,
         "block_steps": round(stats.median(book.round_steps)) if book.round_steps else opts.block_steps,
         "block_ms": opts.block_ms, "window_rounds": opts.window_rounds,
-        "styles": {"none": "the loop as it is", "none_aa": "the loop as it is (A/A control)",
+        "styles": {"none": "the loop as it is, steps counted", "none_aa": "the loop as it is (A/A control)",
                    "item": "loss.item() added after optimizer.step()",
-                   "calib": "the loop as it is (calibration: its phases go to phases.csv)"},
+                   "calib": "the loop as it is, every step timed (calibration: its phases go to phases.csv)"},
         "warmup_steps_dropped": probe.sched.warmup_steps,
         "blocks_end_with_synchronize": probe.gpu is not None,
         "partial_rounds_dropped": len(probe.sched.orders) - len(book.rounds),
@@ -76,7 +76,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         guarded(write_json, folder, AB, ab)
     # The steps recorded: a signal that lands inside the probe's own step-end work leaves that
     # step out of steps.jsonl, and so out of the count.
-    steps = probe.writer.written + probe.writer.dropped
+    steps = probe.writer.written + probe.writer.dropped + probe.writer.untimed
     message = ("no steps found: the script never called a torch.optim optimizer's step()" if steps == 0
                else f"{steps} steps")
     trace = os.path.basename(capture.path) if capture.steps and os.path.exists(capture.path) else None
@@ -91,6 +91,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "message": message,
         "steps_written": probe.writer.written,
         "steps_dropped": probe.writer.dropped,
+        "steps_untimed": probe.writer.untimed,
         "queue_size": probe.writer.capacity,
         "warmup_steps": sched.warmup_steps,
         "warmup_settled": sched.warmup_settled,

@@ -12,7 +12,8 @@ from .stats import median
 
 WARMUP, PROFILE, SETTLE, BLOCK = "warmup", "profile", "settle", "block"
 CALIBRATION = "calib"
-AB_STYLES = ("none", "none_aa", "item", CALIBRATION)
+NONE = "none"  # the loop as it is, its steps only counted
+AB_STYLES = (NONE, "none_aa", "item", CALIBRATION)
 _WINDOW = 10  # steps per warm-up window
 _SETTLED = 0.10  # two windows' medians within 10%
 
@@ -121,7 +122,7 @@ class Schedule:
         self.steps_in_block = 0
         if not self.ab:
             self.round = None
-            self.style = CALIBRATION
+            self.style = CALIBRATION if self.block % self._opts.calib_every == 0 else NONE
             self.block_len = self._length()
             return
         if not self._order:

@@ -5,7 +5,9 @@ their GPU times are known (GpuTimer.resolved), yielding the GIL between batches 
 a few hand-overs of the GIL per wake, however fast the loop. A closed block, once its steps are
 written, gets its line in blocks.jsonl (and phases.csv). Where the writer is more than `capacity`
 steps behind when a segment starts, that segment's steps are counted as dropped instead of
-written (its block line still comes); the count goes into the end record."""
+written (its block line still comes); the count goes into the end record. A counted segment (a
+block not timed step by step) has no lines: once closed and its GPU spans read, its steps are
+counted as untimed and its block line written."""
 from __future__ import annotations
 
 import json
@@ -25,6 +27,7 @@ class Writer:
         self.capacity = capacity
         self.dropped = 0
         self.written = 0
+        self.untimed = 0  # the counted blocks' steps
         self.cpu_ns = 0  # the thread's CPU time in its drains while the loop runs (its GIL time, nearly)
         self.run_start = 0
         self.gpu = None  # the probe's GpuTimer, once the GPU is timed
@@ -41,7 +44,7 @@ class Writer:
     # -- the loop's side: O(1), no lock, no wait
     def put_segment(self, seg: Segment) -> None:
         """A segment starts: the steps before it (seg.first) are recorded."""
-        if seg.first - self.written - self.dropped > self.capacity:
+        if seg.first - self.written - self.dropped - self.untimed > self.capacity:
             seg.drop = True
         self._segments.append(seg)
 
@@ -107,6 +110,11 @@ class Writer:
         known = None if final or gpu is None else gpu.resolved  # steps from here wait for their GPU time
         wrote = False
         for seg in list(segments):
+            if seg.counted:
+                if not self._take_counted(seg, known, final):
+                    break
+                segments.popleft()
+                continue
             closed = seg.closed
             n = seg.steps()
             upto = n if known is None else max(0, min(n, known - seg.first))
@@ -132,6 +140,20 @@ class Writer:
                 self._write_block(seg)
         if wrote:
             out.flush()
+
+    def _take_counted(self, seg: Segment, known, final: bool) -> bool:
+        """A counted segment, once closed and its GPU spans read: its steps counted, its block's
+        line written. At the end, one left open is counted as far as it went."""
+        n = seg.steps()
+        if not final and (not seg.closed or (known is not None and known < seg.first + n)):
+            return False
+        times = self._gpu_times(seg.first, seg.first + n, self.gpu)
+        self.untimed += n
+        seg.written = n
+        if seg.closed and seg.block is not None:
+            seg.gpu = times
+            self._write_block(seg)
+        return True
 
     def _gpu_times(self, a: int, b: int, gpu) -> list:
         """The GPU ms of steps a to b, from the timer's resolved spans (in order, no gaps)."""

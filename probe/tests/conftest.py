@@ -41,9 +41,10 @@ def site_lines(script):
     return lines
 
 
-# Short stages so that a CPU run of a few hundred milliseconds goes through all of them.
+# Short stages so that a CPU run of a few hundred milliseconds goes through all of them; every block
+# a calibration block, timed step by step (test_run_folder checks the default's counted blocks).
 FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--settle-steps", "2",
-        "--block-steps", "10", "--block-ms", "0"]
+        "--block-steps", "10", "--block-ms", "0", "--calib-every", "1"]
 
 
 @pytest.fixture

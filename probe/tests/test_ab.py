@@ -56,21 +56,29 @@ def test_estimates_intervals_floor_drift_and_windows(run):
 
 
 def test_item_added_only_in_item_blocks(run):
+    """Calibration blocks are timed step by step; the A/B's other blocks are only counted, each
+    item block's line saying how many items it added."""
     out, _, ab = run
     with open(os.path.join(out, "steps.jsonl"), encoding="utf-8") as f:
         steps = [json.loads(line) for line in f]
-    assert len(steps) == STEPS
+    with open(os.path.join(out, "end.json"), encoding="utf-8") as f:
+        end = json.load(f)
+    assert end["steps"] == STEPS == end["steps_written"] + end["steps_untimed"]
+    assert len(steps) == end["steps_written"] == WARMUP + ROUNDS * BLOCK + (2 if ab["orders"][-1][0] == "calib" else 0)
+    assert all(s["x_ns"] == 0 for s in steps)
     measured = steps[WARMUP:]
     for block, members in itertools.groupby(measured, key=lambda s: s["block"]):
         members = list(members)
-        style = members[0]["style"]
-        assert {s["style"] for s in members} == {style}
-        assert all((s["x_ns"] > 0) == (style == "item") for s in members), style
+        assert {s["style"] for s in members} == {"calib"}
         assert members[0]["round"] == block // 4
-    # Calibration blocks alone give phases.
     with open(os.path.join(out, "blocks.jsonl"), encoding="utf-8") as f:
         blocks = [json.loads(line) for line in f]
     assert len(blocks) == ROUNDS * 4
+    for b in blocks:
+        assert b["timed"] == (b["style"] == "calib") and b["steps"] == BLOCK and b["ms_per_step"] > 0
+        assert b.get("added_items", 0) == (BLOCK if b["style"] == "item" else 0), b
+        assert ("f_ms" in b) == b["timed"]
+    # Calibration blocks alone give phases.
     with open(os.path.join(out, "phases.csv"), encoding="utf-8") as f:
         rows = [line for line in f if line[0].isdigit()]
     assert len(rows) == sum(b["style"] == "calib" for b in blocks) == ROUNDS

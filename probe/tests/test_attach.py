@@ -35,7 +35,7 @@ def train(steps, opt_class=torch.optim.SGD):
     return opt
 
 
-FAST = dict(warmup_steps=2, warmup_max_steps=2, profile_steps=0, block_steps=4, block_ms=0)
+FAST = dict(warmup_steps=2, warmup_max_steps=2, profile_steps=0, block_steps=4, block_ms=0, calib_every=1)
 
 
 def test_detach_restores_every_patched_function(tmp_path):
@@ -161,8 +161,9 @@ def test_memory_stays_bounded_over_many_steps(tmp_path):
 
 def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
     """Most steps' ends only append the step; the schedule hears of them at its boundaries (and
-    at each GPU span's end): every step still comes out once, in order, in its stage and block,
-    with its syncs, and each block holds its block_steps steps."""
+    at each GPU span's end): every timed step comes out once, in order, in its stage and block,
+    with its syncs, and each block holds its block_steps steps. The A/B's blocks other than the
+    calibration blocks are only counted: their steps are the gaps between the timed ones."""
     folder = synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=3, warmup_max_steps=3,
                                   profile_steps=2, settle_steps=5, block_steps=7, block_ms=0, gpu_span_ms=0.5)
     try:
@@ -171,23 +172,34 @@ def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
         end = synctax_probe.detach()
     with open(os.path.join(folder, "steps.jsonl"), encoding="utf-8") as f:
         steps = [json.loads(line) for line in f]
-    assert [s["step"] for s in steps] == list(range(len(steps))) and end["steps"] == len(steps) == 3 + 2 + 5 + 84 + 2
-    assert [s["stage"] for s in steps[:10]] == ["warmup"] * 3 + ["profile"] * 2 + ["settle"] * 5
-    blocks = [s["block"] for s in steps[10:]]
-    assert blocks == [b for b in range(13) for _ in range(7)][:len(blocks)]
-    if not torch.cuda.is_available():  # train()'s tensors are on the CPU: their item() syncs only there
-        # loss.item() after each optimizer step: in the next step's record, before its forward
-        assert not steps[0]["syncs"]
-        assert all(s["syncs"][0][:2] == ["item", 0] and s["syncs"][0][3] == "F" for s in steps[1:])
-    assert all(s["x_ns"] > 0 for s in steps[10:] if s["style"] == "item")
     with open(os.path.join(folder, "blocks.jsonl"), encoding="utf-8") as f:
         closed = [json.loads(line) for line in f]
     assert [b["block"] for b in closed] == list(range(12)) and all(b["steps"] == 7 for b in closed)
     assert end["rounds"] == 3
+    assert end["steps"] == 3 + 2 + 5 + 84 + 2 == end["steps_written"] + end["steps_untimed"]
+    assert [s["stage"] for s in steps[:10]] == ["warmup"] * 3 + ["profile"] * 2 + ["settle"] * 5
+    # The timed steps: the stages', then each calibration block's, in order.
+    timed = list(range(10))
+    for b in closed:
+        if b["style"] == "calib":
+            timed += range(10 + 7 * b["block"], 10 + 7 * b["block"] + 7)
+    if end["unfinished_block"] and end["unfinished_block"]["style"] == "calib":
+        timed += range(10 + 84, 10 + 86)
+    assert [s["step"] for s in steps] == timed == list(range(10)) + [s["step"] for s in steps[10:]]
+    assert all(s["block"] == (s["step"] - 10) // 7 and s["style"] == "calib" for s in steps[10:])
+    if not torch.cuda.is_available():  # train()'s tensors are on the CPU: their item() syncs only there
+        # loss.item() after each optimizer step: in the next step's record, before its forward
+        assert not steps[0]["syncs"]
+        assert all(s["syncs"][0][:2] == ["item", 0] and s["syncs"][0][3] == "F" for s in steps[1:])
+        # a counted block's syncs: counted, not listed by step
+        assert all(b["syncs_per_step"] == 1 for b in closed)
+    assert all(s["x_ns"] == 0 for s in steps)
+    assert all(b["added_items"] == (7 if b["style"] == "item" else 0) for b in closed if not b["timed"])
     # The probe's own time after each step, from the records: the next start less this step's end.
-    first = [s for s in steps if s["block"] == 0]
+    first = [s for s in steps if s["block"] == closed[[b["style"] for b in closed].index("calib")]["block"]]
     gaps = sorted(b["t_ns"] - (a["t_ns"] + a["f_ns"] + a["b_ns"] + a["o_ns"] + a["x_ns"]) for a, b in zip(first, first[1:]))
-    assert closed[0]["probe_ms"] == pytest.approx((gaps[2] + gaps[3]) / 2 * 1e-6, abs=1e-6) and gaps[0] > 0
+    calib = next(b for b in closed if b["style"] == "calib")
+    assert calib["probe_ms"] == pytest.approx((gaps[2] + gaps[3]) / 2 * 1e-6, abs=1e-6) and gaps[0] > 0
     assert end["probe_us_per_step"] > 0
 
 

@@ -125,6 +125,35 @@ def test_blocks_hold_their_steps_medians(run):
         assert b["ms_per_step"] > 0
 
 
+def test_by_default_one_block_in_four_is_timed_the_others_counted(tmp_path):
+    """Without --calib-every, blocks 0, 4, 8 are calibration blocks, timed step by step; the others
+    (style none) are only counted: no step lines, a block line with their steps, wall time and
+    syncs, and their syncs still in sites.json."""
+    out = str(tmp_path / "run")
+    options = FAST[:FAST.index("--calib-every")]
+    result = run_probe(["--out", out] + options, "mlp_sgd.py", ["--steps", str(STEPS)])
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(out, "blocks.jsonl"), encoding="utf-8") as f:
+        blocks = [json.loads(line) for line in f]
+    assert [b["style"] for b in blocks] == ["calib" if i % 4 == 0 else "none" for i in range(11)]
+    for b in blocks:
+        assert b["steps"] == 10 and b["ms_per_step"] > 0 and b["timed"] == (b["style"] == "calib")
+        assert b["syncs_per_step"] == pytest.approx(3.5)  # item, bool, float and every other step tolist
+        if not b["timed"]:
+            assert "f_ms" not in b and b["wait_ms_per_step"] >= 0
+    steps = steps_of(out)
+    timed = list(range(10)) + [10 + 10 * b["block"] + i for b in blocks if b["timed"] for i in range(10)]
+    assert [s["step"] for s in steps] == timed
+    end = load(out, "end.json")
+    assert end["steps"] == STEPS and end["steps_written"] == len(timed)
+    assert end["steps_untimed"] == STEPS - len(timed) and end["steps_dropped"] == 0
+    assert end["calibration_blocks"] == 3 and end["blocks"] == 11
+    with open(os.path.join(out, "phases.csv"), encoding="utf-8") as f:
+        assert len(read_phases_file(f.read())) == 3
+    sites = {s["op"]: s for s in load(out, "sites.json")["sites"]}
+    assert sites["item"]["count"] == STEPS and sites["tolist"]["count"] == STEPS // 2
+
+
 def test_trace_marks_the_profiled_steps(run):
     out, _ = run
     trace = load(out, "trace.pt.trace.json")

@@ -8,6 +8,7 @@
 #include "ui/follow/followcalibrator.h"
 #include "ui/follow/followcompare.h"
 #include "ui/follow/followcontroller.h"
+#include "ui/follow/followrun.h"
 #include "ui/follow/followview.h"
 #include "ui/mainwindow.h"
 #include "ui/teach/teachview.h"
@@ -152,6 +153,42 @@ private Q_SLOTS:
         QCOMPARE(view.controller()->run().missingSteps(), 0);
         QVERIFY(view.controller()->drainStats().queueFullWaits > 0);
         QCOMPARE(view.stepChart()->lastDrawnStep(), 2999.0);
+    }
+
+    void countedBlocksStepsAreNotMissingDroppedOnesAre()
+    {
+        // Block 0 timed (steps 0-9), block 1 only counted (10-19: no lines), block 2 timed with
+        // steps 25-29 dropped by the writer.
+        const auto step = [](int64_t n) {
+            ProbeStep s;
+            s.step = n;
+            s.stage = "block";
+            s.block = int(n / 10);
+            s.style = "calib";
+            return s;
+        };
+        ProbeFollowUpdate first;
+        for (int64_t n = 0; n < 10; ++n)
+            first.steps.push_back(step(n));
+        FollowRun run;
+        run.apply(std::move(first));
+        ProbeFollowUpdate second;
+        for (int64_t n = 20; n < 25; ++n)
+            second.steps.push_back(step(n));
+        run.apply(std::move(second));
+        QCOMPARE(run.missingSteps(), 10); // the counted block's line has not come yet
+        ProbeFollowUpdate third;
+        ProbeBlock counted;
+        counted.block = 1;
+        counted.style = "none";
+        counted.steps = 10;
+        counted.firstStep = 10;
+        counted.timed = false;
+        third.blocks.push_back(counted);
+        third.steps.push_back(step(30));
+        run.apply(std::move(third));
+        QCOMPARE(run.missingSteps(), 5);
+        QCOMPARE(run.countedSteps(), 10);
     }
 
     void aFinishedFolderFollowedShowsTheTaxNarrowingOverItsRounds()

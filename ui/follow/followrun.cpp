@@ -171,6 +171,22 @@ std::vector<FollowSite> FollowRun::sites() const
     return sites;
 }
 
+int64_t FollowRun::countedSteps(int64_t last) const
+{
+    int64_t counted = 0;
+    for (const ProbeBlock& b : m_blocks) {
+        if (!b.timed && (last < 0 || (b.firstStep >= 0 && b.firstStep + b.steps <= last)))
+            counted += b.steps;
+    }
+    return counted;
+}
+
+int64_t FollowRun::missingSteps() const
+{
+    // A counted block's steps have no lines: they are gaps, up to the last step that arrived.
+    return m_step.empty() ? 0 : std::max<int64_t>(0, m_missing - countedSteps(lastStep()));
+}
+
 bool FollowRun::hasAb() const
 {
     return !m_ab.empty() || (m_start && !m_start->ab.empty())

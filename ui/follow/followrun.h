@@ -54,8 +54,12 @@ public:
 
     size_t stepCount() const { return m_step.size(); }
     int64_t lastStep() const { return m_step.empty() ? -1 : int64_t(m_step.back()); }
-    // Steps missing between two that arrived (the probe's dropped records); 0 when every step is in.
-    int64_t missingSteps() const { return m_missing; }
+    // Steps missing between two that arrived (the probe's dropped records), counted blocks' steps
+    // (never written) left out; 0 when every step that has a line is in.
+    int64_t missingSteps() const;
+    // The steps of the counted blocks read so far (no lines of their own: their blocks' lines say
+    // how many); up to `last` where given.
+    int64_t countedSteps(int64_t last = -1) const;
     int64_t outOfOrderSteps() const { return m_outOfOrder; }
 
     // Per step, in arrival order: its number, the host phases without the sync waits kept apart

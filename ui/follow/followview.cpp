@@ -237,9 +237,13 @@ void FollowView::updateBanner()
     QString headline;
     QString detail;
     QString color = QStringLiteral("#e8f0fe");
-    const QString steps = run.stepCount() == 0
-        ? tr("no step yet")
-        : tr("%1 steps read, the last step %2").arg(run.stepCount()).arg(run.lastStep());
+    const int64_t counted = run.countedSteps();
+    const QString steps = run.stepCount() == 0 ? tr("no step yet")
+        : counted == 0 ? tr("%1 steps read, the last step %2").arg(run.stepCount()).arg(run.lastStep())
+                       : tr("%1 timed steps read and %2 counted in blocks, the last step %3")
+                             .arg(run.stepCount())
+                             .arg(counted)
+                             .arg(run.lastStep());
     switch (run.state()) {
     case FollowState::Waiting:
         headline = m_controller->dir().isEmpty() ? tr("No run followed") : tr("Waiting for the job to start");

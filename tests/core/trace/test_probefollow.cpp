@@ -98,6 +98,39 @@ bool hasNote(const ProbeFollowUpdate& u, const std::string& text)
 
 } // namespace
 
+TEST(ProbeFollow, CountedAndTimedBlockLinesRead)
+{
+    // As the probe writes them (blocks.py block_summary and counted_block_summary); a line from
+    // before counted blocks (no "timed") is a timed one.
+    TempFolder dir("blocks");
+    writeProbeJson(dir, 1, hostName());
+    writeFile(dir.file("blocks.jsonl"),
+        R"({"block":0,"round":0,"style":"calib","first_step":30,"t_ms":40.5,"steps":20,"ms_per_step":1.2,)"
+        R"("f_ms":0.4,"b_ms":0.5,"o_ms":0.2,"f_wait_ms":0.0,"b_wait_ms":0.0,"o_wait_ms":0.0,"syncs_per_step":0.0,)"
+        R"("added_item_ms_per_step":0.0,"probe_ms":0.002,"drain_ms":0.3,"timed":true,"gpu_ms_median":0.9,"gpu_steps":20})"
+        "\n"
+        R"({"block":1,"round":0,"style":"item","first_step":50,"t_ms":70.1,"steps":20,"ms_per_step":1.3,)"
+        R"("syncs_per_step":1.0,"wait_ms_per_step":0.05,"added_items":20,"drain_ms":0.2,"timed":false,)"
+        R"("gpu_ms_median":null,"gpu_steps":0})"
+        "\n"
+        R"({"block":2,"round":0,"style":"none","t_ms":90.0,"steps":20,"ms_per_step":1.1,"f_ms":0.4,"b_ms":0.5,"o_ms":0.2})"
+        "\n");
+    Clocked c(dir);
+    const ProbeFollowUpdate u = c.follower.poll();
+    ASSERT_EQ(u.blocks.size(), 3u) << (u.notes.empty() ? "" : u.notes.front());
+    EXPECT_TRUE(u.blocks[0].timed);
+    EXPECT_EQ(u.blocks[0].firstStep, 30);
+    EXPECT_DOUBLE_EQ(u.blocks[0].fMs, 0.4);
+    EXPECT_FALSE(u.blocks[1].timed);
+    EXPECT_EQ(u.blocks[1].firstStep, 50);
+    EXPECT_EQ(u.blocks[1].addedItems, 20);
+    EXPECT_DOUBLE_EQ(u.blocks[1].waitMsPerStep, 0.05);
+    EXPECT_DOUBLE_EQ(u.blocks[1].fMs, 0.0);
+    EXPECT_FALSE(u.blocks[1].gpuMsMedian.has_value());
+    EXPECT_TRUE(u.blocks[2].timed);
+    EXPECT_EQ(u.blocks[2].firstStep, -1);
+}
+
 TEST(ProbeFollow, PartialLineWaitsForItsNewline)
 {
     TempFolder dir("partial");
