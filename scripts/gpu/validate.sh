@@ -9,7 +9,7 @@
 #   scripts/gpu/validate.sh [--only PARTS] [--out DIR] [--build DIR] [--budget S] [--archive]
 #
 #   --only PARTS  comma-separated, of: build tests seed middle-regime python probe probe-cost (default:
-#                 all of them). probe-cost (bench/probe/probe_cost.py, about 6 minutes) needs no build.
+#                 all of them). probe-cost (bench/probe/probe_cost.py, about 8 minutes) needs no build.
 #                 The build runs before any other part (nothing to do when it is up to date).
 #   --out DIR     results, logs and summary.txt (default: $OUT, else BUILD/validate)
 #   --build DIR   the build folder, reused by a later call (default: $BUILD, else /tmp/synctax-gpu-build)
@@ -215,7 +215,7 @@ if wants probe-cost; then
     goal="at most 1% of tiny_mlp's step"
     t0=$(date +%s)
     echo "probe cost: tiny_mlp with the probe attached against detached (bench/probe/probe_cost.py)"
-    PYTHONPATH=$PWD/probe${PYTHONPATH:+:$PYTHONPATH} python3 bench/probe/probe_cost.py --rounds 90 --block-steps 600 \
+    PYTHONPATH=$PWD/probe${PYTHONPATH:+:$PYTHONPATH} python3 bench/probe/probe_cost.py --rounds 170 --block-steps 600 \
         --json "$out/probe-cost.json" >"$out/probe-cost.txt" 2>&1
     # "probe cost (GPU spans of 100 ms): +0.4% [-1.4, +2.1] on a 1.047 ms step (...)"
     read -r pct low high <<<"$(sed -nE 's/^probe cost[^:]*: ([+-]?[0-9.]+)% \[([+-]?[0-9.]+), ([+-]?[0-9.]+)\].*/\1 \2 \3/p' \
