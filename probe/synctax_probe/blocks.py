@@ -1,11 +1,11 @@
 """The loop's steps as the probe keeps them: runs of steps of one stage or block (segments), each
 step five integers packed onto its segment's bytes; what a block cost and the A/B's rounds.
 
-The loop's side is one append a step and, at a segment's end, its wall time; a counted block's
-(one that is not timed step by step) is a count kept on the probe, set here at its end. The step
-lines, the medians of a block's phases and its GPU time are made by the writer's thread
-(step_lines, block_summary), off the loop. Segments are dropped once written, so a million steps hold no more
-than the writer's backlog."""
+The loop's side is one append a step (in a counted block, one not timed step by step, a countdown
+on the probe, its count set here at the block's end) and, at a segment's end, its wall time; the
+step lines, the medians of a block's phases and its GPU time are made by the writer's thread
+(step_lines, block_summary), off the loop. Segments are dropped once written, so a million steps
+hold no more than the writer's backlog."""
 from __future__ import annotations
 
 import json
