@@ -76,6 +76,8 @@ def test_bad_options_patch_nothing(tmp_path):
         synctax_probe.attach(out=str(tmp_path / "run"), block_steps=1)
     with pytest.raises(ValueError, match="ab"):
         synctax_probe.attach(out=str(tmp_path / "run"), ab="print")
+    with pytest.raises(ValueError, match="calib_every"):
+        synctax_probe.attach(out=str(tmp_path / "run"), calib_every=0)
     assert identities() == before and not synctax_probe.attached()
 
 

@@ -92,7 +92,7 @@ def test_missing_script(tmp_path):
 def test_bad_option_values(tmp_path):
     for options in (["--block-steps", "0"], ["--ab", "print"], ["--bootstrap", "100"], ["--seed", "x"],
                     ["--gpu-span-ms", "-5"], ["--gpu-span-ms", "soon"], ["--block-ms", "-1"],
-                    ["--block-ms", "soon"]):
+                    ["--block-ms", "soon"], ["--calib-every", "0"]):
         result = run_probe(["--out", str(tmp_path / "run")] + options, "marker.py", [str(tmp_path / "ran")])
         assert result.returncode == 2, options
         assert "usage:" in result.stderr and options[0] in result.stderr
