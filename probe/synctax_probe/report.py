@@ -77,7 +77,9 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
     # The steps recorded: a signal that lands inside the probe's own step-end work leaves that
     # step out of steps.jsonl, and so out of the count.
     steps = probe.writer.written + probe.writer.dropped + probe.writer.untimed
+    untimed = probe.writer.untimed
     message = ("no steps found: the script never called a torch.optim optimizer's step()" if steps == 0
+               else f"{steps} steps ({steps - untimed} timed step by step, {untimed} counted in blocks)" if untimed
                else f"{steps} steps")
     trace = os.path.basename(capture.path) if capture.steps and os.path.exists(capture.path) else None
     end = {

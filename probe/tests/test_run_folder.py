@@ -148,6 +148,7 @@ def test_by_default_one_block_in_four_is_timed_the_others_counted(tmp_path):
     assert end["steps"] == STEPS and end["steps_written"] == len(timed)
     assert end["steps_untimed"] == STEPS - len(timed) and end["steps_dropped"] == 0
     assert end["calibration_blocks"] == 3 and end["blocks"] == 11
+    assert f"{STEPS} steps ({len(timed)} timed step by step, {STEPS - len(timed)} counted in blocks)" in result.stderr
     with open(os.path.join(out, "phases.csv"), encoding="utf-8") as f:
         assert len(read_phases_file(f.read())) == 3
     sites = {s["op"]: s for s in load(out, "sites.json")["sites"]}
