@@ -249,6 +249,10 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
         }
         if (folder.control)
             out += padded("  A/A control (noise floor)", 32, false) + interval(*folder.control) + "\n";
+        if (folder.timing)
+            out += wrapped("  every step timed (calibration blocks) " + interval(*folder.timing)
+                    + " against the blocks only counted: what the probe's timing costs this loop, one block in four",
+                columns);
         if (folder.windows.size() > 1) {
             std::string overTime = "  over time, per window of rounds:";
             for (const ProbeWindow& w : folder.windows)

@@ -140,6 +140,9 @@ struct ProbeAb {
     int blockSteps = 0; // the steps of its blocks (their median); 0: not said
     std::optional<ProbeEstimate> item; // the A/B's answer
     std::optional<ProbeEstimate> control; // its A/A control: the noise floor
+    // The calibration blocks, every step timed, against `none`, where the A/B's other blocks were
+    // only counted (ab.json's counted_styles): what the probe's timing costs the loop.
+    std::optional<ProbeEstimate> timing;
     std::optional<double> baselineStepMs; // the loop as it is (`none`), ms a step
     bool driftFlagged = false;
     double driftPct = 0;

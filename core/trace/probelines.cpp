@@ -417,6 +417,9 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     const std::string style = ab.ab.empty() ? std::string("item") : ab.ab; // the style the A/B added
     ab.item = estimate(member(estimates, style));
     ab.control = estimate(member(estimates, control.empty() ? std::string("none_aa") : control));
+    if (const json* counted = f.find("counted_styles");
+        counted && counted->is_array() && std::find(counted->begin(), counted->end(), json("none")) != counted->end())
+        ab.timing = estimate(member(estimates, "calib"));
     if (const json* drift = f.find("drift"); drift && drift->is_object()) {
         const json* pct = member(drift, "pct");
         ab.driftFlagged = flagged(drift);

@@ -49,6 +49,9 @@ def ab_result(probe) -> Dict[str, Any]:
                    "calib": "the loop as it is, every step timed (calibration: its phases go to phases.csv)"},
         "warmup_steps_dropped": probe.sched.warmup_steps,
         "blocks_end_with_synchronize": probe.gpu is not None,
+        # Blocks only counted, not timed step by step: calib against none is then what timing a
+        # step costs this loop.
+        "counted_styles": ["none", "none_aa", "item"],
         "partial_rounds_dropped": len(probe.sched.orders) - len(book.rounds),
         "orders": probe.sched.orders,
         "round_ms_per_step": book.rounds})
@@ -138,6 +141,10 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
             item, floor = estimates["item"], estimates[stats.CONTROL]
             lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds "
                          f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''})")
+            timing = estimates.get("calib")
+            if timing:
+                lines.append(f"synctax_probe: every step timed (calibration blocks) {timing['text']} against the "
+                             f"blocks only counted: what its timing costs this loop, one block in four")
             moved = (ab.get("tax_drift") or {}).get("item")
             if moved and moved["flagged"]:
                 a, b = moved["first_half"], moved["second_half"]

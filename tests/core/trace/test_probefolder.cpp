@@ -140,6 +140,32 @@ TEST(ProbeFolder, ATaxThatMovedDuringTheRunIsSaidWithBothHalves)
     fs::remove_all(dir);
 }
 
+TEST(ProbeFolder, TimingsCostIsSaidWhereTheOtherBlocksWereCounted)
+{
+    // The fixture's blocks were all timed (before counted blocks): calib against none is no cost
+    // of the probe's there, and is not said. Where ab.json says the others were counted, it is.
+    const fs::path dir = copyOfFolder("timing");
+    const ProbeFolderRead before = readProbeFolder(dir.string());
+    ASSERT_TRUE(before.folder) << formatErrors(before.errors);
+    EXPECT_FALSE(before.folder->timing);
+    EXPECT_EQ(formatProbeAnswer(*before.folder, nullptr).find("every step timed"), std::string::npos);
+    nlohmann::json ab = readJson((dir / "ab.json").string());
+    ab["counted_styles"] = { "none", "none_aa", "item" };
+    ab["estimates"]["calib"]["pct"] = 1.25;
+    ab["estimates"]["calib"]["ci_low"] = -0.5;
+    ab["estimates"]["calib"]["ci_high"] = 3.0;
+    std::ofstream(dir / "ab.json", std::ios::trunc) << ab.dump(1);
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    ASSERT_TRUE(read.folder->timing);
+    EXPECT_DOUBLE_EQ(read.folder->timing->ciHigh, 3.0);
+    const std::string text = formatProbeAnswer(*read.folder, nullptr, 0);
+    EXPECT_NE(text.find("every step timed (calibration blocks) +1.2% [-0.5, +3.0] against the blocks only counted"),
+        std::string::npos)
+        << text;
+    fs::remove_all(dir);
+}
+
 TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
 {
     const fs::path dir = copyOfFolder("owntime");
