@@ -15,10 +15,9 @@ _AB_COMPARED = ("item", stats.CONTROL, "calib")
 
 
 def phases_header(options: Options) -> str:
-    which = "calibration block"
     size = (f"at least {options.block_steps} steps and {options.block_ms:g} ms" if options.block_ms > 0
             else f"{options.block_steps} steps")
-    return (f"# synctax_probe phases: one line per {which} of {size}, unprofiled\n"
+    return (f"# synctax_probe phases: one line per calibration block of {size}, unprofiled\n"
             "# F: previous step's end to backward(); B: backward() to optimizer.step(); O: optimizer.step()\n"
             "# medians in ms, the waits of the loop's own syncs left out (blocks.jsonl has them)\n"
             "forward,backward,optimizer\n")

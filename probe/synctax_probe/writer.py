@@ -149,7 +149,6 @@ class Writer:
             return False
         times = self._gpu_times(seg.first, seg.first + n, self.gpu)
         self.untimed += n
-        seg.written = n
         if seg.closed and seg.block is not None:
             seg.gpu = times
             self._write_block(seg)
