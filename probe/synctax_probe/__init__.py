@@ -21,6 +21,7 @@ import os
 import socket
 import sys
 import time
+from dataclasses import fields
 from typing import Any, Dict, List, Optional
 
 from .options import Options
@@ -32,22 +33,17 @@ __all__ = ["attach", "detach", "attached", "Options", "RunFolderError", "FORMAT_
 _probe = None
 
 
-def attach(out: Optional[str] = None, ab: Optional[str] = None, *, block_steps: int = 20, block_ms: float = 100.0,
-           calib_every: int = 4, warmup_steps: int = 30, warmup_max_steps: int = 300, profile_steps: int = 5,
-           settle_steps: int = 10, seed: int = 1, bootstrap: int = 2000, window_rounds: int = 10,
-           queue_size: int = 65536, gpu_span_ms: float = 100.0, trace_gz: bool = False, quiet: bool = False, script: Optional[str] = None,
-           argv: Optional[List[str]] = None) -> str:
-    """Starts measuring the loop that runs next in this process; returns the run folder.
+def attach(out: Optional[str] = None, ab: Optional[str] = None, *, script: Optional[str] = None,
+           argv: Optional[List[str]] = None, **options: Any) -> str:
+    """Starts measuring the loop that runs next in this process; returns the run folder. The
+    keyword options are Options' fields (block_steps=20, profile_steps=5, quiet=False, ...).
 
-    Raises ValueError for an option out of range and RunFolderError where the folder cannot be
-    written; nothing is patched then."""
-    options = Options(ab=ab, block_steps=block_steps, block_ms=block_ms, calib_every=calib_every,
-                      warmup_steps=warmup_steps,
-                      warmup_max_steps=warmup_max_steps, profile_steps=profile_steps,
-                      settle_steps=settle_steps, seed=seed, bootstrap=bootstrap,
-                      window_rounds=window_rounds, queue_size=queue_size, gpu_span_ms=gpu_span_ms, trace_gz=trace_gz,
-                      quiet=quiet)
-    return _attach(options, out, script, argv, mode="attach")
+    Raises TypeError for an option that does not exist, ValueError for one out of range and
+    RunFolderError where the folder cannot be written; nothing is patched then."""
+    unknown = sorted(set(options) - {f.name for f in fields(Options)})
+    if unknown:
+        raise TypeError(f"attach() got unknown options: {', '.join(unknown)}")
+    return _attach(Options(ab=ab, **options), out, script, argv, mode="attach")
 
 
 def _attach(options: Options, out: Optional[str], script: Optional[str], argv: Optional[List[str]],

@@ -4,6 +4,7 @@ own), measured; the run folder is kept on an exception, Ctrl+C and SIGTERM."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 import os
 import runpy
 import signal
@@ -67,6 +68,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup-max-steps", type=_count(0), default=d.warmup_max_steps, metavar="N")
     p.add_argument("--profile-steps", type=_count(0), default=d.profile_steps, metavar="N",
                    help="steps captured with torch.profiler after warm-up (0: none; default %(default)s)")
+    p.add_argument("--capture-after-blocks", type=_count(0), default=d.capture_after_blocks, metavar="N",
+                   help="measured blocks before the capture (whole rounds with --ab), to compare the loop "
+                        "before and after it (0: capture right after the warm-up; default %(default)s)")
     p.add_argument("--settle-steps", type=_count(0), default=d.settle_steps, metavar="N",
                    help="unmeasured steps after the capture (default %(default)s)")
     p.add_argument("--seed", type=_count(0), default=d.seed, metavar="N", help="the A/B's block orders and bootstrap")
@@ -110,12 +114,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         reason = "no such file" if not os.path.exists(script) else "not a file"
         print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
         return 2
-    options = Options(ab=ns.ab, block_steps=ns.block_steps, block_ms=ns.block_ms, calib_every=ns.calib_every,
-                      warmup_steps=ns.warmup_steps,
-                      warmup_max_steps=ns.warmup_max_steps, profile_steps=ns.profile_steps,
-                      settle_steps=ns.settle_steps, seed=ns.seed, bootstrap=ns.bootstrap,
-                      window_rounds=ns.window_rounds, queue_size=ns.queue_size, gpu_span_ms=ns.gpu_span_ms, trace_gz=ns.trace_gz,
-                      quiet=ns.quiet)
+    options = Options(**{f.name: getattr(ns, f.name) for f in fields(Options)})
     try:
         options.check()
     except ValueError as e:

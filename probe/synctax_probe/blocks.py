@@ -12,7 +12,7 @@ import json
 import struct
 from typing import Dict, List, Optional, Tuple
 
-from .schedule import AB_STYLES, CALIBRATION
+from .schedule import AB_STYLES, BASELINE_STYLES, CALIBRATION
 from .stats import median
 
 # The phases file's bounds (core/trace: readPhasesMs takes 0.001 to 1e6 ms).
@@ -72,6 +72,10 @@ class BlockBook:
         self.calibration_blocks = 0
         self.rounds: List[Dict[str, float]] = []  # complete rounds: style -> ms per step
         self.round_steps: List[int] = []  # the steps of each complete round's blocks
+        self.rounds_after_capture: List[bool] = []  # of each complete round
+        # The loop as it is (none and none_aa blocks), ms per step, before and after the capture.
+        self.baseline_before: List[float] = []
+        self.baseline_after: List[float] = []
         self._partial: Dict[int, Dict[str, float]] = {}
 
     def close(self, seg: Segment, t_end: int, drain_ns: int) -> None:
@@ -88,6 +92,8 @@ class BlockBook:
         self.blocks += 1
         if block["style"] == CALIBRATION:
             self.calibration_blocks += 1
+        elif block["style"] in BASELINE_STYLES:
+            (self.baseline_after if block.get("after_capture") else self.baseline_before).append(block["ms_per_step"])
         if self._ab:
             self._add_to_round(block)
 
@@ -99,6 +105,7 @@ class BlockBook:
             del self._partial[r]
             self.rounds.append(styles)
             self.round_steps.append(block["steps"])
+            self.rounds_after_capture.append(bool(block.get("after_capture")))
 
 
 def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optional[float]]) -> str:

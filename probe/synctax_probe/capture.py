@@ -10,10 +10,13 @@ import shutil
 import warnings
 from typing import Optional
 
+TEARDOWN = "TEARDOWN_CUPTI"
+
 
 class Capture:
     def __init__(self, torch, path: str, gz: bool):
         self._torch = torch
+        self._cuda_synchronize = None  # torch.cuda.synchronize, where the capture has CUDA
         self.path = path + ".gz" if gz else path
         self._plain_path = path
         self._gz = gz
@@ -22,9 +25,14 @@ class Capture:
         self.steps = 0
         self.error: Optional[str] = None
         self.first_step: Optional[int] = None
+        self.teardown = "no capture"  # what becomes of CUPTI after the capture, in words
+        self._env_before: Optional[str] = None  # TEARDOWN_CUPTI as it was, where the probe set it
+        self._set_env = False
 
     def start(self, step: int, cuda: bool) -> None:
         torch = self._torch
+        self._arrange_teardown(cuda)
+        self._cuda_synchronize = torch.cuda.synchronize if cuda else None
         try:
             from torch.profiler import ProfilerActivity, profile
             activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
@@ -39,6 +47,30 @@ class Capture:
         except Exception as e:  # a profiler that cannot start costs the trace, not the run
             self.error = f"the profiler did not start: {type(e).__name__}: {e}"
             self._prof = None
+
+    def _arrange_teardown(self, cuda: bool) -> None:
+        """Kineto leaves CUPTI running after a capture (every later CUDA call slower: pytorch issue
+        144455) unless TEARDOWN_CUPTI=1 is in the environment when the profiler stops; it is read
+        then, so setting it here is enough. A value the user set is left as it is."""
+        value = os.environ.get(TEARDOWN)
+        if not cuda:
+            self.teardown = "no CUDA activity captured: no CUPTI to tear down"
+        elif value is None:
+            os.environ[TEARDOWN] = "1"
+            self._set_env = True
+            self.teardown = "TEARDOWN_CUPTI=1 set by the probe: CUPTI torn down after the capture"
+        elif value == "1":
+            self.teardown = "TEARDOWN_CUPTI=1 in the environment: CUPTI torn down after the capture"
+        else:
+            self.teardown = (f"TEARDOWN_CUPTI={value} in the environment, left as it was: CUPTI may stay on "
+                             "after the capture")
+
+    def restore_environment(self) -> None:
+        """TEARDOWN_CUPTI as it was before the probe set it (at the end of the run: the teardown
+        runs on a thread of its own after the capture, and reads the variable again)."""
+        if self._set_env:
+            self._set_env = False
+            os.environ.pop(TEARDOWN, None)
 
     @property
     def running(self) -> bool:
@@ -60,6 +92,10 @@ class Capture:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 prof.stop()
+                if self._cuda_synchronize is not None:
+                    # Kineto finishes its teardown from inside a later CUDA runtime call: one now,
+                    # not in the first measured step.
+                    self._cuda_synchronize()
                 prof.export_chrome_trace(self._plain_path)
             kinetoize(self._plain_path, os.getpid())
             if self._gz:

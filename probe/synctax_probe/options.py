@@ -26,8 +26,12 @@ class Options:
     # most is spent.
     warmup_steps: int = 30
     warmup_max_steps: int = 300
-    # Profiled steps (with stacks) after warm-up; 0: no trace.
+    # Profiled steps (with stacks); 0: no trace.
     profile_steps: int = 5
+    # Measured blocks before the capture (whole rounds with --ab): the loop before it, against the
+    # blocks after it, says whether the capture left anything behind. 0: the capture right after
+    # the warm-up, nothing to compare with.
+    capture_after_blocks: int = 8
     # Unmeasured steps after the capture, while the profiler's teardown fades.
     settle_steps: int = 10
     seed: int = 1
@@ -55,6 +59,7 @@ class Options:
             "warmup_steps": (0, 1_000_000),
             "warmup_max_steps": (0, 10_000_000),
             "profile_steps": (0, 1000),
+            "capture_after_blocks": (0, 1_000_000),
             "settle_steps": (0, 1_000_000),
             "seed": (0, 2**63 - 1),
             "bootstrap": (2000, 1_000_000),

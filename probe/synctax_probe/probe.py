@@ -108,6 +108,7 @@ class Probe:
         self.busy = True
         self.patches.restore()
         self.capture.abandon()
+        self.capture.restore_environment()
         if self.gpu is not None:
             self.gpu.finish()
         seg = self.seg
@@ -287,7 +288,8 @@ class Probe:
         block = None
         if sched.stage == BLOCK:
             block = {"block": sched.block, "round": sched.round, "style": sched.style, "first_step": n,
-                     "t_ms": round((t - self.run_start) * 1e-6, 6)}
+                     "t_ms": round((t - self.run_start) * 1e-6, 6),
+                     "after_capture": sched.capture_block is not None and sched.block >= sched.capture_block}
         # A block other than a calibration block is only counted, where the loop's optimizer is
         # known (its step's wrapper tells the loop's steps by it).
         counted = (block is not None and sched.style != CALIBRATION and self.loop_optimizer is not None

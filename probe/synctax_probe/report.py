@@ -12,6 +12,8 @@ from .options import Options
 from .runfolder import AB, END, FORMAT_VERSION, PROBE, SITES, finite, write_json
 
 _AB_COMPARED = ("item", stats.CONTROL, "calib")
+# The capture's after-effect the probe lets pass (%): more, outside its interval, is flagged.
+CAPTURE_LIMIT_PCT = 1.0
 
 
 def phases_header(options: Options) -> str:
@@ -33,9 +35,40 @@ def _interval_text(est: Dict[str, Any]) -> str:
     return "%+.1f%% [%+.1f, %+.1f]" % (est["pct"], est["ci_low"], est["ci_high"])
 
 
-def ab_result(probe) -> Dict[str, Any]:
+def capture_check(probe) -> Dict[str, Any]:
+    """The loop as it is (none and none_aa blocks) after the capture against before it: what the
+    capture left behind. As many blocks after as there were before, the first ones: the rest of a
+    long run would bring its own drift in. Flagged when the interval excludes zero and the
+    after-effect is over CAPTURE_LIMIT_PCT."""
+    capture, book, opts = probe.capture, probe.book, probe.opts
+    check: Dict[str, Any] = {"estimate": None, "flagged": False, "teardown": capture.teardown}
+    if not capture.steps:
+        check["reason"] = "no capture was taken" + (" (--profile-steps 0)" if opts.profile_steps == 0 else "")
+        return check
+    before = book.baseline_before
+    est = stats.shift(before, book.baseline_after[:len(before)], opts.bootstrap, opts.seed)
+    if est is None:
+        check["reason"] = (f"{len(before)} block(s) of the loop as it is before the capture and "
+                           f"{min(len(before), len(book.baseline_after))} after it: at least 2 a side are needed"
+                           + (" (--capture-after-blocks 0)" if opts.capture_after_blocks == 0 else ""))
+        return check
+    est["text"] = _interval_text(est)
+    check["estimate"] = est
+    check["flagged"] = bool((est["ci_low"] > 0 or est["ci_high"] < 0) and abs(est["pct"]) > CAPTURE_LIMIT_PCT)
+    return check
+
+
+def ab_result(probe, check: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The A/B over its complete rounds; where the capture left the loop changed (check flagged),
+    over the rounds before it alone, and it says so."""
     opts, book = probe.opts, probe.book
-    result = stats.analyse(book.rounds, _AB_COMPARED, opts.bootstrap, opts.seed, opts.window_rounds)
+    rounds, rounds_from = book.rounds, "all"
+    if check is not None and check["flagged"]:
+        rounds = [r for r, after in zip(book.rounds, book.rounds_after_capture) if not after]
+        rounds_from = "before the capture"
+    result = stats.analyse(rounds, _AB_COMPARED, opts.bootstrap, opts.seed, opts.window_rounds)
+    result["rounds_from"] = rounds_from
+    result["rounds_before_capture"] = book.rounds_after_capture.count(False)
     estimates = result.get("estimates") or {}
     for est in estimates.values():
         est["text"] = _interval_text(est)
@@ -68,10 +101,11 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
             errors.append(f"{type(e).__name__}: {e}")
 
     guarded(write_sites, probe)
+    check = capture_check(probe)
     ab = None
     if probe.opts.ab is not None:
         try:
-            ab = ab_result(probe)
+            ab = ab_result(probe, check)
         except Exception as e:  # the rest of the folder is still worth writing
             ab = {"format_version": FORMAT_VERSION, "ab": probe.opts.ab, "estimates": None,
                   "reason": f"the A/B could not be computed: {type(e).__name__}: {e}"}
@@ -100,6 +134,11 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "warmup_steps": sched.warmup_steps,
         "warmup_settled": sched.warmup_settled,
         "profiled_steps": capture.steps,
+        "capture_first_step": capture.first_step,
+        "capture_after_effect": check["estimate"],
+        "capture_after_effect_flagged": check["flagged"],
+        "capture_after_effect_reason": check.get("reason"),
+        "capture_teardown": check["teardown"],
         "trace": trace,
         "trace_error": capture.error,
         "blocks": probe.book.blocks,
@@ -127,23 +166,20 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
 
 
 def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
+    """The closing lines on stderr. They state no cost of the probe's own: what it costs a loop
+    is measured against separate plain processes (docs/validation.md), not from inside."""
     lines = [] if probe.opts.quiet and end["steps"] else [f"synctax_probe: {end['message']}; run folder {probe.folder}"]
     if end["steps_dropped"]:
         lines.append(f"synctax_probe: {end['steps_dropped']} step records dropped (the writer fell behind)")
-    if end.get("probe_us_per_step") is not None and not probe.opts.quiet:
-        lines.append(f"synctax_probe: its own time after each optimizer step: median {end['probe_us_per_step']:.1f} us "
-                     f"on the loop's thread (its wrappers' time not counted); its writer thread's CPU: "
-                     f"{end['writer_us_per_step']:.1f} us a step")
+    if not probe.opts.quiet and end.get("profiled_steps"):
+        lines.append("synctax_probe: " + capture_text(end, ab is not None))
     if ab is not None and not probe.opts.quiet:
         estimates = ab.get("estimates")
         if estimates:
             item, floor = estimates["item"], estimates[stats.CONTROL]
-            lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds "
+            only = " before the capture (it left the loop changed)" if ab.get("rounds_from") != "all" else ""
+            lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds{only} "
                          f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''})")
-            timing = estimates.get("calib")
-            if timing:
-                lines.append(f"synctax_probe: every step timed (calibration blocks) {timing['text']} against the "
-                             f"blocks only counted: what its timing costs this loop, one block in four")
             moved = (ab.get("tax_drift") or {}).get("item")
             if moved and moved["flagged"]:
                 a, b = moved["first_half"], moved["second_half"]
@@ -157,3 +193,17 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
         lines.append(f"synctax_probe: writing failed: {error}")
     if lines:
         print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def capture_text(end: Dict[str, Any], ab: bool) -> str:
+    """What the capture left behind, in a sentence."""
+    est = end.get("capture_after_effect")
+    teardown = end.get("capture_teardown") or ""
+    if est is None:
+        return f"the capture's after-effect was not measured: {end.get('capture_after_effect_reason')}; {teardown}"
+    text = (f"the loop after the capture against before it: {est['text']} "
+            f"({est['after_blocks']} and {est['before_blocks']} blocks; {teardown})")
+    if end.get("capture_after_effect_flagged"):
+        text += ("; flagged: the capture left the loop changed, " + ("the A/B comes from the rounds before it" if ab
+                 else "the blocks after it measure the changed loop"))
+    return text

@@ -1,5 +1,7 @@
-"""What each step of the loop is for: warm-up, the profiled capture, settling after it, then
-measured blocks; with an A/B, blocks in rounds of a seeded random order of the styles."""
+"""What each step of the loop is for: warm-up, measured blocks, the profiled capture and settling
+after it, then measured blocks again; with an A/B, blocks in rounds of a seeded random order of the
+styles. The capture comes after `capture_after_blocks` blocks (whole rounds with an A/B), so that
+the blocks before it show whether it left the loop slower (0: right after the warm-up)."""
 from __future__ import annotations
 
 import math
@@ -14,6 +16,7 @@ WARMUP, PROFILE, SETTLE, BLOCK = "warmup", "profile", "settle", "block"
 CALIBRATION = "calib"
 NONE = "none"  # the loop as it is, its steps only counted
 AB_STYLES = (NONE, "none_aa", "item", CALIBRATION)
+BASELINE_STYLES = (NONE, "none_aa")  # the loop as it is, its steps only counted
 _WINDOW = 10  # steps per warm-up window
 _SETTLED = 0.10  # two windows' medians within 10%
 
@@ -42,6 +45,9 @@ class Schedule:
         self._order: List[str] = []
         self._intervals: deque = deque(maxlen=2 * _WINDOW)
         self.orders: List[List[str]] = []  # every round's order, for the record
+        # The first block after the capture (None: no capture taken yet).
+        self.capture_block: Optional[int] = None
+        self._capture_due = self._profiling
         # Where there is no warm-up, what its end would start starts before the first step.
         self.initial = self._leave_warmup() if options.warmup_max_steps == 0 else 0
 
@@ -66,20 +72,25 @@ class Schedule:
         if self.stage == PROFILE:
             if self.steps_in_stage >= self._opts.profile_steps:
                 if self._opts.settle_steps == 0:
-                    self._start_blocks()
+                    self._resume_blocks()
                     return CAPTURE_STOP | BLOCK_START
                 self._enter(SETTLE)
                 return CAPTURE_STOP
             return 0
         if self.stage == SETTLE:
             if self.steps_in_stage >= self._opts.settle_steps:
-                self._start_blocks()
+                self._resume_blocks()
                 return BLOCK_START
             return 0
         self.steps_in_block += steps
         if self.steps_in_block >= self.block_len:
             if block_ns > 0:
                 self._step_ns = block_ns / self.steps_in_block
+            if self._capture_due and self.block + 1 >= self._opts.capture_after_blocks and not self._order:
+                self._capture_due = False
+                self.capture_block = self.block + 1
+                self._enter(PROFILE)
+                return BLOCK_END | CAPTURE_START
             self._next_block()
             return BLOCK_END | BLOCK_START
         return 0
@@ -99,11 +110,21 @@ class Schedule:
         return a > 0 and abs(b / a - 1.0) <= _SETTLED
 
     def _leave_warmup(self) -> int:
-        if self._profiling:
+        if self._capture_due and self._opts.capture_after_blocks == 0:
+            self._capture_due = False
+            self.capture_block = 0
             self._enter(PROFILE)
             return CAPTURE_START
         self._start_blocks()
         return BLOCK_START
+
+    def _resume_blocks(self) -> None:
+        """After the capture: the blocks go on from where they were (or start, where none ran)."""
+        if self.block is None:
+            self._start_blocks()
+            return
+        self._enter(BLOCK)
+        self._next_block()
 
     def _enter(self, stage: str) -> None:
         self.stage = stage

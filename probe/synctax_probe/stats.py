@@ -140,3 +140,21 @@ def windows(rounds: List[Dict[str, float]], styles: Sequence[str], size: int) ->
         entry.update({style: t_interval(_logs(part, style)) for style in styles})
         out.append(entry)
     return out
+
+
+def shift(before: Sequence[float], after: Sequence[float], resamples: int, seed: int) -> Optional[Dict[str, float]]:
+    """How much slower (%) the blocks after an event ran than those before it: the ratio of their
+    geometric means, with a bootstrap 95% interval that resamples each side on its own (the two
+    sides cannot be paired: every block before comes before every block after). None with fewer
+    than two blocks a side."""
+    if len(before) < 2 or len(after) < 2:
+        return None
+    lb, la = [math.log(v) for v in before], [math.log(v) for v in after]
+    rng = random.Random(seed)
+    boot = sorted(math.fsum(rng.choices(la, k=len(la))) / len(la) - math.fsum(rng.choices(lb, k=len(lb))) / len(lb)
+                  for _ in range(resamples))
+    low = boot[max(0, int(resamples * 0.025) - 1)]
+    high = boot[min(resamples - 1, int(resamples * 0.975) - 1)]
+    mean = math.fsum(la) / len(la) - math.fsum(lb) / len(lb)
+    return {"pct": _pct(mean), "ci_low": _pct(low), "ci_high": _pct(high), "before_blocks": len(before),
+            "after_blocks": len(after), "before_ms": _geomean(before), "after_ms": _geomean(after)}

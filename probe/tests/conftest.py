@@ -41,9 +41,11 @@ def site_lines(script):
     return lines
 
 
-# Short stages so that a CPU run of a few hundred milliseconds goes through all of them; every block
-# a calibration block, timed step by step (test_run_folder checks the default's counted blocks).
-FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--settle-steps", "2",
+# Short stages so that a CPU run of a few hundred milliseconds goes through all of them, the capture
+# right after the warm-up; every block a calibration block, timed step by step (test_run_folder
+# checks the default's counted blocks, test_capture the blocks before the capture).
+FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--capture-after-blocks", "0",
+        "--settle-steps", "2",
         "--block-steps", "10", "--block-ms", "0", "--calib-every", "1"]
 
 

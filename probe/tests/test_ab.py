@@ -54,7 +54,7 @@ def test_estimates_intervals_floor_drift_and_windows(run):
     assert all("item" in w and "none_aa" in w for w in windows)
     assert f"item {est['item']['text']} over {ROUNDS} rounds" in result.stderr
     assert ab["counted_styles"] == ["none", "none_aa", "item"]
-    assert f"every step timed (calibration blocks) {est['calib']['text']} against the blocks only counted" in result.stderr
+    assert "every step timed" not in result.stderr  # no cost of its own that separate processes did not measure
 
 
 def test_item_added_only_in_item_blocks(run):

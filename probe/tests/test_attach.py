@@ -167,7 +167,7 @@ def test_steps_kept_in_passes_come_out_in_order_in_their_blocks(tmp_path):
     with its syncs, and each block holds its block_steps steps. The A/B's blocks other than the
     calibration blocks are only counted: their steps are the gaps between the timed ones."""
     folder = synctax_probe.attach(out=str(tmp_path / "run"), ab="item", warmup_steps=3, warmup_max_steps=3,
-                                  profile_steps=2, settle_steps=5, block_steps=7, block_ms=0, gpu_span_ms=0.5)
+                                  profile_steps=2, capture_after_blocks=0, settle_steps=5, block_steps=7, block_ms=0, gpu_span_ms=0.5)
     try:
         train(3 + 2 + 5 + 7 * 4 * 3 + 2)  # warm-up, capture, settle, three rounds, two steps of a fourth
     finally:

@@ -144,7 +144,7 @@ def test_median():
 
 
 def test_schedule_stages_and_rounds():
-    opts = Options(ab="item", warmup_steps=3, warmup_max_steps=3, profile_steps=2, settle_steps=1, block_steps=2, block_ms=0)
+    opts = Options(ab="item", warmup_steps=3, warmup_max_steps=3, profile_steps=2, capture_after_blocks=0, settle_steps=1, block_steps=2, block_ms=0)
     s = Schedule(opts, profiling=True)
     events = [s.step_done(1000) for _ in range(3 + 2 + 1 + 16)]
     assert events[2] == CAPTURE_START and events[4] == CAPTURE_STOP and events[5] == BLOCK_START

@@ -1,0 +1,125 @@
+"""The profiled capture between measured blocks: the loop before it against after it (what the
+capture left behind), CUPTI's teardown arranged and undone, and an A/B kept to the rounds before
+a capture that left the loop changed."""
+import json
+import os
+from types import SimpleNamespace
+
+import pytest
+
+import synctax_probe
+from synctax_probe import report, stats
+from synctax_probe.blocks import BlockBook
+from synctax_probe.capture import TEARDOWN, Capture
+from synctax_probe.options import Options
+from synctax_probe.schedule import BLOCK, BLOCK_END, BLOCK_START, CAPTURE_START, CAPTURE_STOP, PROFILE, Schedule
+from test_attach import train
+
+
+def test_the_capture_comes_after_whole_rounds_and_the_blocks_go_on_after_it():
+    opts = Options(ab="item", warmup_steps=2, warmup_max_steps=2, profile_steps=2, capture_after_blocks=5,
+                   settle_steps=1, block_steps=2, block_ms=0)
+    s = Schedule(opts, profiling=True)
+    events = [s.step_done(1000) for _ in range(2 + 8 * 2)]  # warm-up, two rounds of four blocks
+    assert events[1] == BLOCK_START and s.stage == PROFILE and s.capture_block == 8
+    assert events[-1] == BLOCK_END | CAPTURE_START  # five blocks asked for: the capture waits for the round's end
+    assert [s.step_done(1000) for _ in range(3)] == [0, CAPTURE_STOP, BLOCK_START]
+    assert s.stage == BLOCK and s.block == 8 and s.round == 2
+
+
+def test_without_an_ab_the_capture_comes_after_as_many_blocks_as_asked():
+    opts = Options(warmup_steps=0, warmup_max_steps=0, profile_steps=1, capture_after_blocks=3, settle_steps=0,
+                   block_steps=2, block_ms=0)
+    s = Schedule(opts, profiling=True)
+    assert s.initial == BLOCK_START
+    events = [s.step_done(1000) for _ in range(3 * 2 + 1)]
+    assert events[5] == BLOCK_END | CAPTURE_START and events[6] == CAPTURE_STOP | BLOCK_START
+    assert s.block == 3 and s.capture_block == 3
+
+
+def test_a_run_says_what_the_capture_left_behind(tmp_path):
+    folder = synctax_probe.attach(out=str(tmp_path / "run"), warmup_steps=2, warmup_max_steps=2, profile_steps=2,
+                                  capture_after_blocks=4, settle_steps=1, block_steps=3, block_ms=0, quiet=True)
+    try:
+        train(2 + 4 * 3 + 2 + 1 + 4 * 3)
+    finally:
+        end = synctax_probe.detach()
+    with open(os.path.join(folder, "blocks.jsonl"), encoding="utf-8") as f:
+        blocks = [json.loads(line) for line in f]
+    assert [b["after_capture"] for b in blocks] == [False] * 4 + [True] * 4
+    assert end["profiled_steps"] == 2 and end["capture_first_step"] == 2 + 4 * 3 and end["trace"]
+    effect = end["capture_after_effect"]
+    # Blocks 1-3 and 5-7 are the loop as it is (none); 0 and 4 calibration blocks.
+    assert effect["before_blocks"] == effect["after_blocks"] == 3
+    assert effect["ci_low"] <= effect["pct"] <= effect["ci_high"]
+    assert isinstance(end["capture_after_effect_flagged"], bool)
+    assert end["capture_teardown"].startswith("no CUDA activity captured")
+
+
+def test_a_run_too_short_for_blocks_after_the_capture_says_why(tmp_path):
+    synctax_probe.attach(out=str(tmp_path / "run"), warmup_steps=2, warmup_max_steps=2, profile_steps=2,
+                         capture_after_blocks=4, settle_steps=1, block_steps=3, block_ms=0, quiet=True)
+    try:
+        train(2 + 4 * 3 + 2 + 1)
+    finally:
+        end = synctax_probe.detach()
+    assert end["capture_after_effect"] is None
+    assert end["capture_after_effect_reason"] == "3 block(s) of the loop as it is before the capture and 0 after it: " \
+                                                "at least 2 a side are needed"
+
+
+def test_shift_is_the_ratio_of_the_two_sides():
+    est = stats.shift([10.0, 10.0, 10.0], [11.0, 11.0, 11.0], 2000, 1)
+    assert est["pct"] == pytest.approx(10.0) and est["ci_low"] == pytest.approx(10.0)
+    assert stats.shift([10.0], [11.0, 12.0], 2000, 1) is None
+
+
+def probe_with(before, after, rounds_after):
+    """A probe as report's functions read it: a capture of 5 steps, the blocks' step times as given."""
+    book = BlockBook(ab=True)
+    book.baseline_before, book.baseline_after = before, after
+    for i, later in enumerate(rounds_after):
+        book.rounds.append({"none": 10.0, "none_aa": 10.0, "item": 11.0 if not later else 10.1, "calib": 10.2 + i % 2})
+        book.rounds_after_capture.append(later)
+        book.round_steps.append(20)
+    capture = SimpleNamespace(steps=5, teardown="TEARDOWN_CUPTI=1 set by the probe")
+    return SimpleNamespace(capture=capture, book=book, opts=Options(ab="item"),
+                           sched=SimpleNamespace(warmup_steps=30, orders=[None] * len(rounds_after)), gpu=None)
+
+
+def test_a_capture_that_left_the_loop_slower_keeps_the_ab_to_the_rounds_before_it():
+    probe = probe_with([10.0, 10.1, 9.9, 10.0], [12.0, 12.1, 11.9, 12.0, 10.0], [False] * 3 + [True] * 6)
+    check = report.capture_check(probe)
+    assert check["flagged"] and check["estimate"]["after_blocks"] == 4  # as many after as before
+    ab = report.ab_result(probe, check)
+    assert ab["rounds"] == 3 and ab["rounds_from"] == "before the capture" and ab["rounds_before_capture"] == 3
+    assert ab["estimates"]["item"]["pct"] == pytest.approx(10.0)
+    end = {"capture_after_effect": check["estimate"], "capture_after_effect_flagged": True,
+           "capture_teardown": check["teardown"]}
+    assert "flagged: the capture left the loop changed, the A/B comes from the rounds before it" in \
+        report.capture_text(end, ab=True)
+
+
+def test_a_capture_that_left_nothing_keeps_every_round():
+    probe = probe_with([10.0, 10.1, 9.9, 10.0], [10.0, 9.9, 10.1, 10.0], [False] * 3 + [True] * 6)
+    check = report.capture_check(probe)
+    assert not check["flagged"]
+    ab = report.ab_result(probe, check)
+    assert ab["rounds"] == 9 and ab["rounds_from"] == "all"
+
+
+def test_teardown_is_asked_for_and_the_environment_put_back(tmp_path, monkeypatch):
+    monkeypatch.delenv(TEARDOWN, raising=False)
+    capture = Capture(None, str(tmp_path / "trace.json"), gz=False)
+    capture._arrange_teardown(cuda=True)
+    assert os.environ[TEARDOWN] == "1" and "set by the probe" in capture.teardown
+    capture.restore_environment()
+    assert TEARDOWN not in os.environ
+
+
+def test_a_teardown_setting_of_the_user_is_left_as_it_is(tmp_path, monkeypatch):
+    monkeypatch.setenv(TEARDOWN, "0")
+    capture = Capture(None, str(tmp_path / "trace.json"), gz=False)
+    capture._arrange_teardown(cuda=True)
+    capture.restore_environment()
+    assert os.environ[TEARDOWN] == "0" and "left as it was: CUPTI may stay on" in capture.teardown
