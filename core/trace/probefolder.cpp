@@ -153,6 +153,7 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
         if (const auto end = readWith(root / "end.json", parseProbeEnd, endErrors)) {
             folder.probeUsPerStep = end->probeUsPerStep;
             folder.writerUsPerStep = end->writerUsPerStep;
+            folder.end = end;
         } else
             folder.notes.push_back("end.json does not read: " + formatErrors(endErrors));
     }
@@ -212,6 +213,28 @@ std::optional<QueueFreePhases> queueFreePhases(const std::vector<std::array<doub
     return early;
 }
 
+std::string formatCaptureCheck(const ProbeEnd& end, bool ab, int columns)
+{
+    if (end.captureAfterEffect) {
+        const ProbeEstimate& e = *end.captureAfterEffect;
+        std::string text = "The capture's after-effect: the loop as it is ran " + formatNumber("%+.1f%%", e.pct) + " ["
+            + formatNumber("%+.1f", e.ciLow) + ", " + formatNumber("%+.1f", e.ciHigh)
+            + "] after the profiled capture against before it (" + std::to_string(end.captureBlocksAfter) + " and "
+            + std::to_string(end.captureBlocksBefore) + " blocks)";
+        if (!end.captureTeardown.empty())
+            text += "; " + end.captureTeardown;
+        if (end.captureFlagged)
+            text += ab ? "; flagged: the capture left the loop changed, so the A/B comes from the rounds before it"
+                       : "; flagged: the capture left the loop changed, the blocks after it measure the changed loop";
+        return wrapped(text, columns);
+    }
+    if (end.captureReason.empty())
+        return {};
+    return wrapped("The capture's after-effect was not measured: " + end.captureReason
+            + (end.captureTeardown.empty() ? std::string() : "; " + end.captureTeardown),
+        columns);
+}
+
 std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, int columns)
 {
     const auto interval = [](const ProbeEstimate& e) {
@@ -227,7 +250,8 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
         out += wrapped("Measured in your loop (--ab " + folder.ab + "): no estimate yet", columns);
     } else {
         out += wrapped("Measured in your loop (synctax_probe --ab " + folder.ab + ", " + std::to_string(folder.rounds)
-                + " rounds of " + (folder.blockSteps > 0 ? std::to_string(folder.blockSteps) + "-step " : std::string())
+                + (folder.roundsBeforeCaptureOnly ? " rounds, those before the capture," : " rounds") + " of "
+                + (folder.blockSteps > 0 ? std::to_string(folder.blockSteps) + "-step " : std::string())
                 + "blocks in random order, paired, unprofiled; 95% intervals):",
             columns);
         std::string line
@@ -271,17 +295,18 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
                     + " in the second; the run's single figure averages them (read it over time above)",
                 columns);
     }
+    if (folder.end)
+        out += formatCaptureCheck(*folder.end, !folder.ab.empty(), columns);
     if (folder.probeUsPerStep) {
+        // Its own bookkeeping, as it times it: not what it costs the loop, which only separate plain
+        // processes of the same loop show (docs/validation.md).
         std::string own = "The probe's own time after each optimizer step: median "
-            + formatNumber("%.1f", *folder.probeUsPerStep) + " us on the loop's thread";
-        if (folder.baselineStepMs && *folder.baselineStepMs > 0)
-            own += " (" + formatNumber("%.1f", *folder.probeUsPerStep / (*folder.baselineStepMs * 10)) + "% of the "
-                + formatNumber("%.3f", *folder.baselineStepMs) + " ms step)";
-        own += "; its wrappers' time not counted";
+            + formatNumber("%.1f", *folder.probeUsPerStep) + " us on the loop's thread, its wrappers' time not counted";
         if (folder.writerUsPerStep)
             own += "; its writer thread's CPU: " + formatNumber("%.1f", *folder.writerUsPerStep)
                 + " us a step (off the loop's thread, but holding the GIL the loop may want)";
-        out += wrapped(own, columns);
+        out += wrapped(
+            own + ". What it costs a loop in all is measured against plain processes (docs/validation.md)", columns);
     }
     for (const std::string& note : folder.notes)
         out += wrapped("note: " + note, columns);

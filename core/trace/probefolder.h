@@ -28,6 +28,7 @@ struct ProbeFolder : ProbeAb {
     bool ended = false; // end.json is there: the job finished (or stopped and said so)
     std::optional<double> probeUsPerStep; // the probe's own time after each optimizer step (end.json)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time per step (end.json)
+    std::optional<ProbeEnd> end; // end.json as read; empty where there is none, or it does not read
     std::vector<std::string> notes; // what is missing or odd, each said once
 };
 

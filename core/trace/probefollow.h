@@ -74,6 +74,15 @@ struct ProbeSite {
     double maxWaitUs = 0;
 };
 
+// A paired estimate in percent with its 95% interval (ab.json, end.json).
+struct ProbeEstimate {
+    double pct = 0;
+    double ciLow = 0;
+    double ciHigh = 0;
+    double stepMs = 0;
+    bool significant = false;
+};
+
 // end.json, as far as the window needs it.
 struct ProbeEnd {
     std::string outcome; // as the probe wrote it (e.g. "ok", "exception", "interrupted")
@@ -83,6 +92,14 @@ struct ProbeEnd {
     int64_t stepsDropped = 0;
     std::optional<double> probeUsPerStep; // the probe's own time after each step (median over blocks)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time, per step
+    // The loop as it is after the profiled capture against before it (percent): what the capture
+    // left behind; flagged when its interval excludes zero and it is over the probe's limit.
+    std::optional<ProbeEstimate> captureAfterEffect;
+    bool captureFlagged = false;
+    int captureBlocksBefore = 0;
+    int captureBlocksAfter = 0;
+    std::string captureReason; // why there is no after-effect, where there is none
+    std::string captureTeardown; // what became of CUPTI after the capture, in words
 };
 
 enum class FollowState {
@@ -116,13 +133,6 @@ struct ProbeStart {
 
 // A paired estimate the probe measured in the user's own loop (ab.json): a style's step time against
 // the loop as it is, in percent, with its bootstrap 95% interval.
-struct ProbeEstimate {
-    double pct = 0;
-    double ciLow = 0;
-    double ciHigh = 0;
-    double stepMs = 0;
-    bool significant = false;
-};
 
 // The tax over one window of rounds, in order: how the measured answer moved over the run.
 struct ProbeWindow {
@@ -136,6 +146,7 @@ struct ProbeAb {
     std::string ab; // what the A/B added ("item"); empty: no A/B ran
     std::string reason; // why there is no estimate, where there is none
     int rounds = 0;
+    bool roundsBeforeCaptureOnly = false; // the capture left the loop changed: the rounds before it
     int blockSteps = 0; // the steps of its blocks (their median); 0: not said
     std::optional<ProbeEstimate> item; // the A/B's answer
     std::optional<ProbeEstimate> control; // its A/A control: the noise floor

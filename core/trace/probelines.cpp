@@ -392,6 +392,19 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     e.stepsDropped = f.integerOr("steps_dropped", 0);
     e.probeUsPerStep = f.nullableNumber("probe_us_per_step");
     e.writerUsPerStep = f.nullableNumber("writer_us_per_step");
+    if (const json* effect = f.find("capture_after_effect"); effect && effect->is_object()) {
+        e.captureAfterEffect = estimate(effect);
+        const auto blocks = [&](const char* key) {
+            const json* v = member(effect, key);
+            return v && v->is_number_integer() ? v->get<int>() : 0;
+        };
+        e.captureBlocksBefore = blocks("before_blocks");
+        e.captureBlocksAfter = blocks("after_blocks");
+    }
+    if (const json* flagged = f.find("capture_after_effect_flagged"); flagged && flagged->is_boolean())
+        e.captureFlagged = flagged->get<bool>() && e.captureAfterEffect.has_value();
+    e.captureReason = f.string("capture_after_effect_reason", false);
+    e.captureTeardown = f.string("capture_teardown", false);
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
 }
 
@@ -404,6 +417,7 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     ProbeAb ab;
     ab.ab = f.string("ab", false);
     ab.rounds = static_cast<int>(f.integerOr("rounds", 0));
+    ab.roundsBeforeCaptureOnly = f.string("rounds_from", false) == "before the capture";
     ab.blockSteps = static_cast<int>(f.integerOr("block_steps", 0));
     ab.baselineStepMs = f.nullableNumber("baseline_step_ms");
     const std::string control = f.string("control", false);

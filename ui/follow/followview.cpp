@@ -34,6 +34,7 @@ std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QStrin
     auto folder = std::make_shared<ProbeFolder>();
     folder->dir = dir.toStdString();
     folder->ended = run.end().has_value();
+    folder->end = run.end();
     if (!run.blocks().empty())
         folder->blockSteps = run.blocks().back().steps;
     if (!run.hasAb())
@@ -281,6 +282,10 @@ void FollowView::updateBanner()
                 detail += tr(" (%1 step records dropped by the probe's writer)").arg(end->stepsDropped);
             if (end->outcome != "ok")
                 color = QStringLiteral("#fef7e0");
+            if (const std::optional<ProbeEstimate>& after = end->captureAfterEffect)
+                detail += tr("; the loop after the profiled capture against before it: %1%2")
+                              .arg(QString::asprintf("%+.1f%% [%+.1f, %+.1f]", after->pct, after->ciLow, after->ciHigh),
+                                  end->captureFlagged ? tr(", flagged: the capture left it changed") : QString());
         }
         detail += QStringLiteral("; ") + steps;
         break;

@@ -56,6 +56,22 @@ fs::path copyOfFolder(const std::string& name, const std::string& from = kFolder
     return dir;
 }
 
+// The text unwrapped: a line break and its indent read as one space.
+std::string unwrapped(const std::string& text)
+{
+    std::string flat;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            while (i + 1 < text.size() && text[i + 1] == ' ')
+                ++i;
+            flat += ' ';
+        } else {
+            flat += text[i];
+        }
+    }
+    return flat;
+}
+
 } // namespace
 
 TEST(ProbeFolder, AFolderTheProbeWroteIsReadWithItsPhasesAndItsAB)
@@ -166,7 +182,55 @@ TEST(ProbeFolder, TimingsCostIsSaidWhereTheOtherBlocksWereCounted)
     fs::remove_all(dir);
 }
 
-TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
+TEST(ProbeFolder, TheCapturesAfterEffectIsSaidAndAFlaggedOneNamesTheRoundsUsed)
+{
+    const fs::path dir = copyOfFolder("capture");
+    nlohmann::json end = readJson((dir / "end.json").string());
+    end["capture_after_effect"] = { { "pct", 0.4 }, { "ci_low", -0.6 }, { "ci_high", 1.5 }, { "before_blocks", 4 },
+        { "after_blocks", 4 }, { "before_ms", 15.0 }, { "after_ms", 15.06 } };
+    end["capture_after_effect_flagged"] = false;
+    end["capture_teardown"] = "TEARDOWN_CUPTI=1 set by the probe: CUPTI torn down after the capture";
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder && read.folder->end) << formatErrors(read.errors);
+    ASSERT_TRUE(read.folder->end->captureAfterEffect);
+    EXPECT_EQ(read.folder->end->captureBlocksBefore, 4);
+    std::string text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("The capture's after-effect: the loop as it is ran +0.4% [-0.6, +1.5] after the profiled "
+                        "capture against before it (4 and 4 blocks); TEARDOWN_CUPTI=1 set by the probe"),
+        std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("the capture left the loop changed"), std::string::npos) << text;
+
+    end["capture_after_effect"]["pct"] = 30.0;
+    end["capture_after_effect"]["ci_low"] = 25.0;
+    end["capture_after_effect"]["ci_high"] = 35.0;
+    end["capture_after_effect_flagged"] = true;
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    nlohmann::json ab = readJson((dir / "ab.json").string());
+    ab["rounds_from"] = "before the capture";
+    std::ofstream(dir / "ab.json", std::ios::trunc) << ab.dump(1);
+    read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("rounds, those before the capture, of"), std::string::npos) << text;
+    EXPECT_NE(text.find("flagged: the capture left the loop changed, so the A/B comes from the rounds before it"),
+        std::string::npos)
+        << text;
+
+    end.erase("capture_after_effect");
+    end["capture_after_effect_reason"] = "no capture was taken (--profile-steps 0)";
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("The capture's after-effect was not measured: no capture was taken (--profile-steps 0)"),
+        std::string::npos)
+        << text;
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, TheProbesOwnTimeIsNotSaidAsItsCostAndABrokenEndIsANote)
 {
     const fs::path dir = copyOfFolder("owntime");
     nlohmann::json end = readJson((dir / "end.json").string());
@@ -180,20 +244,11 @@ TEST(ProbeFolder, TheProbesOwnTimeIsSaidAgainstTheStepAndABrokenEndIsANote)
     EXPECT_DOUBLE_EQ(*read.folder->baselineStepMs, baseMs);
     const std::string text = formatProbeAnswer(*read.folder, nullptr);
     EXPECT_NE(text.find("The probe's own time after each optimizer step: median 12.5 us"), std::string::npos) << text;
-    char share[64];
-    std::snprintf(share, sizeof share, "(%.1f%% of the", 12.5 / (baseMs * 10));
-    EXPECT_NE(text.find(share), std::string::npos) << text;
-    std::string flat; // the text unwrapped: a line break and its indent read as one space
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            while (i + 1 < text.size() && text[i + 1] == ' ')
-                ++i;
-            flat += ' ';
-        } else {
-            flat += text[i];
-        }
-    }
+    // Its own bookkeeping is no cost of the loop's: no share of the step is claimed from it.
+    EXPECT_EQ(text.find("% of the"), std::string::npos) << text;
+    const std::string flat = unwrapped(text);
     EXPECT_NE(flat.find("its writer thread's CPU: 3.2 us a step (off the loop's thread"), std::string::npos) << text;
+    EXPECT_NE(flat.find("What it costs a loop in all is measured against plain processes"), std::string::npos) << text;
 
     std::ofstream(dir / "end.json", std::ios::trunc) << "{\n \"steps\": 3,\n";
     const ProbeFolderRead broken = readProbeFolder(dir.string());
