@@ -223,6 +223,8 @@ std::string formatCaptureCheck(const ProbeEnd& end, bool ab, int columns)
             + std::to_string(end.captureBlocksBefore) + " blocks)";
         if (!end.captureTeardown.empty())
             text += "; " + end.captureTeardown;
+        if (end.captureFasterAfter)
+            text += "; the loop ran faster after it: still speeding up before it, not an after-effect";
         if (end.captureFlagged)
             text += ab ? "; flagged: the capture left the loop changed, so the A/B comes from the rounds before it"
                        : "; flagged: the capture left the loop changed, the blocks after it measure the changed loop";

@@ -96,6 +96,7 @@ struct ProbeEnd {
     // left behind; flagged when its interval excludes zero and it is over the probe's limit.
     std::optional<ProbeEstimate> captureAfterEffect;
     bool captureFlagged = false;
+    bool captureFasterAfter = false; // the loop ran faster after it: still speeding up before it
     int captureBlocksBefore = 0;
     int captureBlocksAfter = 0;
     std::string captureReason; // why there is no after-effect, where there is none

@@ -403,6 +403,8 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     }
     if (const json* flagged = f.find("capture_after_effect_flagged"); flagged && flagged->is_boolean())
         e.captureFlagged = flagged->get<bool>() && e.captureAfterEffect.has_value();
+    if (const json* faster = f.find("capture_faster_after"); faster && faster->is_boolean())
+        e.captureFasterAfter = faster->get<bool>() && e.captureAfterEffect.has_value();
     e.captureReason = f.string("capture_after_effect_reason", false);
     e.captureTeardown = f.string("capture_teardown", false);
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;

@@ -38,8 +38,8 @@ def _interval_text(est: Dict[str, Any]) -> str:
 def capture_check(probe) -> Dict[str, Any]:
     """The loop as it is (none and none_aa blocks) after the capture against before it: what the
     capture left behind. As many blocks after as there were before, the first ones: the rest of a
-    long run would bring its own drift in. Flagged when the interval excludes zero and the
-    after-effect is over CAPTURE_LIMIT_PCT."""
+    long run would bring its own drift in. Flagged when the loop ran slower after it, the interval
+    above zero and the after-effect over CAPTURE_LIMIT_PCT."""
     capture, book, opts = probe.capture, probe.book, probe.opts
     check: Dict[str, Any] = {"estimate": None, "flagged": False, "teardown": capture.teardown}
     if not capture.steps:
@@ -54,7 +54,11 @@ def capture_check(probe) -> Dict[str, Any]:
         return check
     est["text"] = _interval_text(est)
     check["estimate"] = est
-    check["flagged"] = bool((est["ci_low"] > 0 or est["ci_high"] < 0) and abs(est["pct"]) > CAPTURE_LIMIT_PCT)
+    # Only a slower loop after the capture is its after-effect. A faster one (the interval above
+    # zero on the other side) is the loop still speeding up before it: the warm-up's end, a GPU
+    # clock rising; the rounds before it are paired all the same and stay in.
+    check["flagged"] = bool(est["ci_low"] > 0 and est["pct"] > CAPTURE_LIMIT_PCT)
+    check["faster_after"] = bool(est["ci_high"] < 0 and est["pct"] < -CAPTURE_LIMIT_PCT)
     return check
 
 
@@ -137,6 +141,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "capture_first_step": capture.first_step,
         "capture_after_effect": check["estimate"],
         "capture_after_effect_flagged": check["flagged"],
+        "capture_faster_after": check.get("faster_after", False),
         "capture_after_effect_reason": check.get("reason"),
         "capture_teardown": check["teardown"],
         "trace": trace,
@@ -203,6 +208,8 @@ def capture_text(end: Dict[str, Any], ab: bool) -> str:
         return f"the capture's after-effect was not measured: {end.get('capture_after_effect_reason')}; {teardown}"
     text = (f"the loop after the capture against before it: {est['text']} "
             f"({est['after_blocks']} and {est['before_blocks']} blocks; {teardown})")
+    if end.get("capture_faster_after"):
+        text += "; the loop ran faster after it: still speeding up before it, not an after-effect"
     if end.get("capture_after_effect_flagged"):
         text += ("; flagged: the capture left the loop changed, " + ("the A/B comes from the rounds before it" if ab
                  else "the blocks after it measure the changed loop"))

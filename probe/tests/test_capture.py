@@ -123,3 +123,14 @@ def test_a_teardown_setting_of_the_user_is_left_as_it_is(tmp_path, monkeypatch):
     capture._arrange_teardown(cuda=True)
     capture.restore_environment()
     assert os.environ[TEARDOWN] == "0" and "left as it was: CUPTI may stay on" in capture.teardown
+
+
+def test_a_loop_faster_after_the_capture_is_no_after_effect_and_keeps_every_round():
+    """Blocks before the capture that ran slower (the loop still speeding up) flag nothing."""
+    probe = probe_with([12.0, 12.1, 11.9, 12.0], [10.0, 9.9, 10.1, 10.0], [False] * 3 + [True] * 6)
+    check = report.capture_check(probe)
+    assert not check["flagged"] and check["faster_after"]
+    assert report.ab_result(probe, check)["rounds_from"] == "all"
+    end = {"capture_after_effect": check["estimate"], "capture_after_effect_flagged": False,
+           "capture_faster_after": True, "capture_teardown": check["teardown"]}
+    assert "the loop ran faster after it: still speeding up before it" in report.capture_text(end, ab=True)

@@ -202,6 +202,21 @@ TEST(ProbeFolder, TheCapturesAfterEffectIsSaidAndAFlaggedOneNamesTheRoundsUsed)
         << text;
     EXPECT_EQ(text.find("the capture left the loop changed"), std::string::npos) << text;
 
+    end["capture_after_effect"]["pct"] = -12.0;
+    end["capture_after_effect"]["ci_low"] = -19.0;
+    end["capture_after_effect"]["ci_high"] = -3.0;
+    end["capture_faster_after"] = true;
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("-12.0% [-19.0, -3.0] after the profiled capture against before it (4 and 4 blocks); "
+                        "TEARDOWN_CUPTI=1 set by the probe: CUPTI torn down after the capture; the loop ran faster "
+                        "after it: still speeding up before it, not an after-effect"),
+        std::string::npos)
+        << text;
+
+    end["capture_faster_after"] = false;
     end["capture_after_effect"]["pct"] = 30.0;
     end["capture_after_effect"]["ci_low"] = 25.0;
     end["capture_after_effect"]["ci_high"] = 35.0;
