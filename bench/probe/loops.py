@@ -4,6 +4,9 @@ SGD (momentum 0.9, as core/engine/training) on synthetic data made once on the d
 spin of host work per step (the C++ runner's host work). The train_<model>.py scripts run one of
 them as a user's script would; handpaired.py and probe_cost.py import the same loop."""
 import argparse
+import json
+import math
+import random
 import time
 
 import torch
@@ -88,6 +91,20 @@ class ResNet50(nn.Module):
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(self.stages(x), 1), 1))
 
 
+class Transformer(nn.Module):
+    """A small encoder classifying token sequences: many small launches a step."""
+
+    def __init__(self, vocab=1000, width=256, layers=4, classes=10):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        layer = nn.TransformerEncoderLayer(width, nhead=4, dim_feedforward=4 * width, batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.head = nn.Linear(width, classes)
+
+    def forward(self, tokens):
+        return self.head(self.encoder(self.embed(tokens)).mean(dim=1))
+
+
 def _torchvision(name, classes):
     import torchvision  # only these two models need it
     return getattr(torchvision.models, name)(weights=None, num_classes=classes)
@@ -100,7 +117,10 @@ MODELS = {
     "resnet50": (lambda c: ResNet50(classes=c), lambda side: (3, side, side), 64, 1000, 224),
     "resnet34": (lambda c: _torchvision("resnet34", c), lambda side: (3, side, side), 64, 1000, 224),
     "mobilenet_v2": (lambda c: _torchvision("mobilenet_v2", c), lambda side: (3, side, side), 96, 1000, 160),
+    # side: the sequence's length; its inputs are token ids
+    "transformer": (lambda c: Transformer(classes=c), lambda side: (side,), 32, 10, 128),
 }
+TOKENS = {"transformer": 1000}  # models whose inputs are token ids below this
 # What a CPU check runs: the same code, a few samples of a small size.
 CPU_BATCH, CPU_SIDE = 4, 32
 
@@ -128,7 +148,10 @@ class Loop:
         self.model, self.device, self.batch, self.side = model, device, batch, side
         self.net = make(classes).to(device)
         self.opt = torch.optim.SGD(self.net.parameters(), lr=0.01, momentum=0.9)
-        self.x = torch.randn((batch,) + shape(side), device=device)
+        if model in TOKENS:
+            self.x = torch.randint(0, TOKENS[model], (batch,) + shape(side), device=device)
+        else:
+            self.x = torch.randn((batch,) + shape(side), device=device)
         self.y = torch.randint(0, classes, (batch,), device=device)
         self.host_work_ms = host_work_ms
 
@@ -153,23 +176,102 @@ def synchronize(device):
 
 
 def main(model):
-    """A train_<model>.py script: the loop as a user runs it, nothing measured here."""
+    """A train_<model>.py script: the loop as a user runs it. Its own clock: the steps from
+    --clock-from of the run to its end, a synchronize at each end, printed last as one JSON line
+    (`{"loop": ...}`) for the benchmarks that run it in separate processes. With --paired-seconds
+    it measures `loss.item()` itself instead, plainly: see paired_main."""
     p = argparse.ArgumentParser(description=f"Train {model} on synthetic data (a loop for checking the probe).")
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--host-work-ms", type=float, default=0.0, help="host work per step (a spin)")
     p.add_argument("--device", default=default_device())
     p.add_argument("--batch", type=int, help="default: the model's (4 on the CPU)")
-    p.add_argument("--side", type=int, help="image side (default: the model's; 32 on the CPU)")
+    p.add_argument("--side", type=int, help="image side or sequence length (default: the model's; 32 on the CPU)")
     p.add_argument("--log-every", type=int, default=0, help="loss.item() every N steps (0: never)")
+    p.add_argument("--clock-from", type=float, default=0.5, metavar="F",
+                   help="the script's clock times the steps from this fraction of the run (default 0.5)")
+    p.add_argument("--paired-seconds", type=float, default=0.0, metavar="S",
+                   help="measure loss.item() plainly for S seconds instead (paired blocks, no probe)")
+    p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     torch.backends.cudnn.benchmark = True
     loop = Loop(model, args.device, args.batch, args.side, args.host_work_ms)
-    t0 = time.perf_counter()
+    if args.paired_seconds > 0:
+        paired_main(loop, args)
+        return
+    start = time.perf_counter()
+    clock_step = min(args.steps - 1, max(0, int(args.steps * args.clock_from)))
+    t0 = start
     for step in range(args.steps):
+        if step == clock_step:
+            synchronize(args.device)
+            t0 = time.perf_counter()
         loss = loop.step()
         if args.log_every and step % args.log_every == 0:
             print(f"step {step} loss {loss.item():.4f}", flush=True)
     synchronize(args.device)
-    seconds = time.perf_counter() - t0
-    print(f"{model}: {args.steps} steps in {seconds:.1f} s ({seconds * 1000 / max(1, args.steps):.2f} ms a step, "
-          f"batch {loop.batch}, host work {args.host_work_ms} ms, {args.device})", flush=True)
+    end = time.perf_counter()
+    timed = args.steps - clock_step
+    print(f"{model}: {args.steps} steps in {end - start:.1f} s, {(end - t0) * 1000 / timed:.3f} ms a step over the last "
+          f"{timed} (batch {loop.batch}, host work {args.host_work_ms} ms, {args.device})", flush=True)
+    print(json.dumps({"loop": model, "steps": args.steps, "clock_step": clock_step, "timed_steps": timed,
+                      "ms_per_step": (end - t0) * 1000 / timed,
+                      "seconds": end - start, "host_work_ms": args.host_work_ms}), flush=True)
+
+
+def block_steps_for(step_ms, least=20, block_ms=100.0):
+    """As the probe sizes a block: at least `least` steps, and as many as take block_ms."""
+    return max(least, math.ceil(block_ms / max(step_ms, 1e-3)))
+
+
+def paired_main(loop, args):
+    """The loop's `loss.item()` tax measured plainly, in this process alone: warm-up, then rounds of
+    three blocks (none, none_aa, item) in a seeded random order, each from an idle GPU to the GPU
+    done, sized as the probe sizes its blocks; then the GPU's time a step (CUDA events over a block)
+    and the host's own time a step (a step dispatched onto an idle GPU, where no launch waits).
+    Prints one JSON line with every round; the statistics are the reader's."""
+    device = args.device
+    for _ in range(30):
+        loop.step()
+    synchronize(device)
+    t0 = time.perf_counter()
+    for _ in range(20):
+        loop.step()
+    synchronize(device)
+    steps = block_steps_for((time.perf_counter() - t0) * 1000 / 20)
+
+    def block(item):
+        synchronize(device)
+        b0 = time.perf_counter_ns()
+        for _ in range(steps):
+            loop.step(item=item)
+        synchronize(device)
+        return (time.perf_counter_ns() - b0) * 1e-6 / steps
+
+    rng = random.Random(args.seed)
+    rounds, orders = [], []
+    end = time.perf_counter() + args.paired_seconds
+    while time.perf_counter() < end or len(rounds) < 3:
+        order = rng.sample(["none", "none_aa", "item"], 3)
+        orders.append(order)
+        rounds.append({name: block(name == "item") for name in order})
+    gpu_ms = host_ms = None
+    if torch.device(device).type == "cuda":
+        start_event, end_event = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        synchronize(device)
+        start_event.record()
+        for _ in range(steps):
+            loop.step()
+        end_event.record()
+        synchronize(device)
+        gpu_ms = start_event.elapsed_time(end_event) / steps
+    own = []
+    for _ in range(10):
+        synchronize(device)
+        h0 = time.perf_counter_ns()
+        loop.step()
+        own.append((time.perf_counter_ns() - h0) * 1e-6 - loop.host_work_ms)
+    synchronize(device)
+    host_ms = sorted(own)[len(own) // 2]
+    print(json.dumps({"loop": loop.model, "paired": True, "block_steps": steps, "rounds": rounds, "orders": orders,
+                      "gpu_ms": gpu_ms, "host_own_ms": host_ms, "host_work_ms": loop.host_work_ms,
+                      "batch": loop.batch, "side": loop.side}), flush=True)
