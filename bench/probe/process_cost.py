@@ -25,9 +25,10 @@ sys.path.insert(0, PROBE)
 from synctax_probe import stats  # noqa: E402  (plain statistics; nothing attached here)
 
 
-def run(cmd, env, timeout):
+def run(cmd, env, timeout, cpus=None):
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                          preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     wall = time.perf_counter() - t0
     for line in reversed(done.stdout.splitlines()):
         if line.startswith("{"):
@@ -35,24 +36,33 @@ def run(cmd, env, timeout):
     raise RuntimeError(f"no result from {' '.join(cmd)} (exit {done.returncode}): {done.stderr[-1500:]}")
 
 
+def cpu_list(text):
+    """`0-3,8` as a set of CPU numbers."""
+    cpus = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
 def interval(ratios, seed):
     logs = [math.log(r) for r in ratios]
     return stats.bootstrap_interval(logs, 2000, seed)
 
 
-def measure(loop, extra, pairs, seconds, seed, work, clock_from):
+def measure(loop, extra, pairs, seconds, seed, work, clock_from, cpus):
     script = os.path.join(HERE, f"train_{loop}.py")
     env = dict(os.environ, PYTHONPATH=PROBE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     # The step time, from one short plain run: as many steps as take `seconds`.
-    probe_run, _, _ = run([sys.executable, script, "--steps", "200"] + extra, env, 600)
+    probe_run, _, _ = run([sys.executable, script, "--steps", "200"] + extra, env, 600, cpus)
     steps = max(400, int(seconds * 1000 / probe_run["ms_per_step"]))
     plain_cmd = [sys.executable, script, "--steps", str(steps), "--clock-from", str(clock_from)] + extra
     rows = []
     for i in range(pairs):
         folder = os.path.join(work, f"{loop}-{i}")
         probed_cmd = [sys.executable, "-m", "synctax_probe", "--quiet", "--out", folder] + plain_cmd[1:]
-        a, wall_a, _ = run(plain_cmd, env, seconds * 10 + 300)
-        b, wall_b, done = run(probed_cmd, env, seconds * 10 + 300)
+        a, wall_a, _ = run(plain_cmd, env, seconds * 10 + 300, cpus)
+        b, wall_b, _ = run(probed_cmd, env, seconds * 10 + 300, cpus)
         try:
             with open(os.path.join(folder, "end.json")) as f:
                 end = json.load(f)
@@ -83,6 +93,7 @@ def main():
     p.add_argument("--clock-from", type=float, default=0.6,
                    help="the scripts time their steps from this fraction of the run on (default 0.6)")
     p.add_argument("--json", help="write every pair and the estimates here")
+    p.add_argument("--cpus", type=cpu_list, help="run every process, plain and probed alike, on these CPUs (0-7, 0,2,4)")
     p.add_argument("loops", nargs="+", help="LOOP or LOOP:ARG,ARG,... (train_LOOP.py's arguments)")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="synctax-process-cost-")
@@ -90,7 +101,7 @@ def main():
     for spec in args.loops:
         loop, _, rest = spec.partition(":")
         extra = [x for x in rest.split(",") if x]
-        r = measure(loop, extra, args.pairs, args.seconds, args.seed, work, args.clock_from)
+        r = measure(loop, extra, args.pairs, args.seconds, args.seed, work, args.clock_from, args.cpus)
         results.append(r)
         s, w = r["step_cost"], r["process_cost"]
         print(f"process cost {loop} {' '.join(extra)}: step {s['pct']:+.1f}% [{s['ci_low']:+.1f}, {s['ci_high']:+.1f}] "

@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 """The probe judged against the loop as it runs without it. For each loop of the validation set at
-host work 0 and at a middle host work, two separate processes in turn: the plain script measuring
-its own `loss.item()` tax (`--paired-seconds`: paired blocks none / none_aa / item, no probe
-imported), then the same script under `python3 -m synctax_probe --ab item`; with --runner, the
-what-if of each probe folder (`RUNNER trace DIR`). Per cell:
+host work 0 and at a middle host work, separate processes in turn (--repeats pairs of them): the
+plain script measuring its own `loss.item()` tax (`--paired-seconds`: paired blocks none / none_aa
+/ item, no probe imported), then the same script under `python3 -m synctax_probe --ab item`; with
+--runner, the what-if of each probe folder (`RUNNER trace DIR`). Per cell:
 
-- step: the probe's `none` blocks (ab.json's baseline_step_ms) against the plain process's, within 3%;
-- A/B and what-if: within 3 points of the plain tax, or inside its 95% interval;
-- the capture's after-effect (end.json): inside +-1% (its interval reaching into it counts).
+- step: the probe's `none` blocks (ab.json's baseline_step_ms) against the plain process's just
+  before, within 3% (with several pairs, the geometric mean of the pairs' ratios, its bootstrap
+  interval reaching into +-3% counts);
+- A/B and what-if: within 3 points of the plain tax (every plain process's rounds together), or
+  inside its 95% interval; the A/B over every probe process's rounds, the what-if their median;
+- the capture's after-effect (end.json): inside +-1% in every probe process (its interval
+  reaching into it counts).
 
     scripts/gpu/probe-validate.py OUT [--runner build/bin/synctax-run] [--loops a,b] [--seconds S]
+                                  [--repeats N] [--cpus LIST]
     scripts/gpu/probe-validate.py OUT --report [--runner ...]   # the table again, from OUT's files
+
+--cpus runs every process, plain and probed alike, on those CPUs (`0-7`, `0,2,4`), so that the two
+arms of a pair are not placed differently by the scheduler.
 
 The middle host work brings the host to the GPU: the GPU's time a step less the host's own, both
 from the plain process at host work 0. Prints one table; exit 0 when every goal is met (9 of 10
@@ -55,9 +63,23 @@ def last_json(text):
     return None
 
 
-def plain(loop, host, seconds, log):
+def cpu_list(text):
+    """`0-3,8` as a set of CPU numbers."""
+    cpus = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+def pinned(cpus):
+    """What runs a child on those CPUs only (None: where the scheduler puts it)."""
+    return None if not cpus else (lambda: os.sched_setaffinity(0, cpus))
+
+
+def plain(loop, host, seconds, log, cpus=None):
     cmd = [sys.executable, script(loop), "--paired-seconds", str(seconds), "--host-work-ms", f"{host:g}"] + LOOPS[loop]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 6 + 120)
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 6 + 120, preexec_fn=pinned(cpus))
     log.write(f"$ {' '.join(cmd)}\n{run.stdout[-2000:]}{run.stderr[-3000:]}\n")
     out = last_json(run.stdout)
     if out is None:
@@ -65,7 +87,7 @@ def plain(loop, host, seconds, log):
     return out
 
 
-def probed(loop, host, seconds, step_ms, folder, log):
+def probed(loop, host, seconds, step_ms, folder, log, cpus=None):
     """The script under the probe, long enough for its warm-up, the blocks before the capture, the
     capture and `seconds` of rounds."""
     block = math.ceil(max(20, 100.0 / step_ms))
@@ -73,7 +95,8 @@ def probed(loop, host, seconds, step_ms, folder, log):
     cmd = [sys.executable, "-m", "synctax_probe", "--ab", "item", "--trace-gz", "--out", folder, script(loop),
            "--steps", str(steps), "--host-work-ms", f"{host:g}"] + LOOPS[loop]
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "probe") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=seconds * 8 + 180)
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=seconds * 8 + 180,
+                         preexec_fn=pinned(cpus))
     log.write(f"$ {' '.join(cmd)}\n{run.stdout[-1000:]}{run.stderr[-3000:]}\n")
     return steps
 
@@ -90,14 +113,22 @@ def whatif(runner, folder, log):
         return None
 
 
-def truth(plain_out):
-    result = stats.analyse(plain_out["rounds"], ("item", "none_aa"), 2000, 1, 10)
+def truth(plains):
+    """The plain tax over every plain process's rounds together."""
+    rounds = [r for p in plains for r in p["rounds"]]
+    result = stats.analyse(rounds, ("item", "none_aa"), 2000, 1, 10)
     est = result.get("estimates") or {}
     return {"item": est.get("item"), "aa": est.get("none_aa"), "step_ms": result.get("baseline_step_ms"),
-            "rounds": len(plain_out["rounds"])}
+            "rounds": len(rounds)}
 
 
-def record(out, loops, seconds):
+def step_ms(rounds):
+    """The loop as it is (`none`), ms a step: the geometric mean over a process's rounds."""
+    values = [r["none"] for r in rounds if r.get("none")]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def record(out, loops, seconds, repeats, cpus):
     cells = []
     with open(os.path.join(out, "log.txt"), "a") as log:
         for loop in loops:
@@ -105,15 +136,21 @@ def record(out, loops, seconds):
             for host in hosts:
                 name = f"{loop}-h{host:g}"
                 t0 = time.time()
-                p = plain(loop, host, seconds, log)
-                if host == 0 and p.get("gpu_ms") is not None:
-                    hosts.append(round(max(0.5, p["gpu_ms"] - p["host_own_ms"]), 1))
-                t = truth(p)
-                steps = probed(loop, host, seconds, t["step_ms"] or 10.0, os.path.join(out, name), log)
-                cells.append({"loop": loop, "host_work_ms": host, "folder": name, "plain": p, "probe_steps": steps,
-                              "gpu_ms": p.get("gpu_ms"), "host_own_ms": p.get("host_own_ms")})
-                print(f"{name}: plain {t['step_ms']:.3f} ms a step, GPU {p.get('gpu_ms') or 0:.2f} ms, host's own "
-                      f"{p.get('host_own_ms') or 0:.2f} ms; {time.time() - t0:.0f} s", flush=True)
+                plains, folders = [], []
+                for k in range(repeats):
+                    p = plain(loop, host, seconds, log, cpus)
+                    plains.append(p)
+                    if host == 0 and k == 0 and p.get("gpu_ms") is not None:
+                        hosts.append(round(max(0.5, p["gpu_ms"] - p["host_own_ms"]), 1))
+                    folder = name if k == 0 else f"{name}-{k}"
+                    probed(loop, host, seconds, step_ms(p["rounds"]) or 10.0, os.path.join(out, folder), log, cpus)
+                    folders.append(folder)
+                first = plains[0]
+                cells.append({"loop": loop, "host_work_ms": host, "folders": folders, "plains": plains,
+                              "gpu_ms": first.get("gpu_ms"), "host_own_ms": first.get("host_own_ms")})
+                print(f"{name}: plain {step_ms(first['rounds']):.3f} ms a step, GPU {first.get('gpu_ms') or 0:.2f} ms, "
+                      f"host's own {first.get('host_own_ms') or 0:.2f} ms; {len(folders)} pair(s), "
+                      f"{time.time() - t0:.0f} s", flush=True)
                 with open(os.path.join(out, "cells.json"), "w") as f:
                     json.dump(cells, f, indent=1)
 
@@ -135,41 +172,78 @@ def near(value, est):
                                                       or est["ci_low"] <= value <= est["ci_high"])
 
 
+def probe_side(out, folders, runner, log):
+    """The probe processes of a cell: their A/B over all their rounds, the median of their what-ifs,
+    each one's step of the loop as it is and capture check."""
+    rounds, steps, whatifs, captures, flagged, rounds_from = [], [], [], [], [], []
+    for name in folders:
+        folder = os.path.join(out, name)
+        ab = read_json(os.path.join(folder, "ab.json")) or {}
+        end = read_json(os.path.join(folder, "end.json")) or {}
+        own = ab.get("round_ms_per_step") or []
+        rounds += own
+        steps.append(step_ms(own))  # over every round, as the A/B here
+        captures.append(end.get("capture_after_effect"))
+        flagged.append(end.get("capture_after_effect_flagged"))
+        rounds_from.append(ab.get("rounds_from"))
+        if runner:
+            whatifs.append(whatif(runner, folder, log))
+    result = stats.analyse(rounds, ("item", "none_aa"), 2000, 1, 10)
+    known = [w for w in whatifs if w is not None]
+    return {"item": (result.get("estimates") or {}).get("item"), "rounds": len(rounds), "steps": steps,
+            "whatif": stats.median(known) if known else None, "whatifs": whatifs, "captures": captures,
+            "flagged": flagged, "rounds_from": rounds_from}
+
+
+def step_check(plains, probe_steps):
+    """The probe's step against the plain process's just before it, over the pairs: (pct, low, high)."""
+    ratios = [b / step_ms(p["rounds"]) for p, b in zip(plains, probe_steps) if b and step_ms(p["rounds"])]
+    if not ratios:
+        return None
+    if len(ratios) == 1:
+        pct = (ratios[0] - 1) * 100
+        return pct, pct, pct
+    est = stats.bootstrap_interval([math.log(r) for r in ratios], 2000, 1)
+    return est["pct"], est["ci_low"], est["ci_high"]
+
+
 def report(out, runner):
     with open(os.path.join(out, "cells.json")) as f:
         cells = json.load(f)
     rows, summary = [], {"step": 0, "ab": 0, "whatif": 0, "capture": 0, "cells": len(cells)}
     with open(os.path.join(out, "log.txt"), "a") as log:
         for c in cells:
-            folder = os.path.join(out, c["folder"])
-            t = truth(c["plain"])
-            ab = read_json(os.path.join(folder, "ab.json")) or {}
-            end = read_json(os.path.join(folder, "end.json")) or {}
-            item = (ab.get("estimates") or {}).get("item")
-            probe_ms = ab.get("baseline_step_ms")
-            predicted = whatif(runner, folder, log) if runner else None
-            step_pct = (probe_ms / t["step_ms"] - 1) * 100 if probe_ms and t["step_ms"] else None
-            after = end.get("capture_after_effect")
-            ok = {"step": step_pct is not None and abs(step_pct) <= STEP_PCT,
-                  "ab": near(item["pct"] if item else None, t["item"]),
-                  "whatif": near(predicted, t["item"]),
-                  "capture": after is not None and after["ci_low"] <= CAPTURE_PCT and after["ci_high"] >= -CAPTURE_PCT}
+            plains = c.get("plains") or [c["plain"]]  # cells.json of a single pair: plain, folder
+            folders = c.get("folders") or [c["folder"]]
+            t = truth(plains)
+            probe = probe_side(out, folders, runner, log)
+            step = step_check(plains, probe["steps"])
+            inside = [e is not None and e["ci_low"] <= CAPTURE_PCT and e["ci_high"] >= -CAPTURE_PCT
+                      for e in probe["captures"]]
+            ok = {"step": step is not None and step[1] <= STEP_PCT and step[2] >= -STEP_PCT,
+                  "ab": near(probe["item"]["pct"] if probe["item"] else None, t["item"]),
+                  "whatif": near(probe["whatif"], t["item"]),
+                  "capture": all(inside) and bool(inside)}
             for k in ok:
                 summary[k] += ok[k]
-            rows.append(dict(c, truth=t, probe_ab=item, probe_step_ms=probe_ms, step_pct=step_pct, whatif=predicted,
-                             capture=after, capture_flagged=end.get("capture_after_effect_flagged"),
-                             rounds_from=ab.get("rounds_from"), probe_rounds=ab.get("rounds"), ok=ok))
-    print(f"{'cell':<18} {'plain step':>10} {'probe step':>16} {'plain item tax':<24} {'probe A/B':<24} "
+            rows.append({"cell": folders[0], "loop": c["loop"], "host_work_ms": c["host_work_ms"], "pairs": len(folders),
+                         "truth": t, "probe": probe, "step": step, "ok": ok})
+    print(f"{'cell':<18} {'pairs':>5} {'plain step':>10} {'probe step':>22} {'plain item tax':<24} {'probe A/B':<24} "
           f"{'what-if':>8} {'capture after-effect':<24}")
     for r in rows:
-        t, ok = r["truth"], r["ok"]
-        step = (f"{r['probe_step_ms']:.3f} {r['step_pct']:+.1f}%{'' if ok['step'] else '!'}"
-                if r["step_pct"] is not None else "-")
-        probe = text(r["probe_ab"]) + ("" if ok["ab"] else " !")
-        predicted = ("%+.1f%%" % r["whatif"] if r["whatif"] is not None else "-") + ("" if ok["whatif"] else " !")
-        capture = text(r["capture"]) + ("" if ok["capture"] else " !")
-        print(f"{r['folder']:<18} {t['step_ms'] or 0:>10.3f} {step:>16} {text(t['item']):<24} {probe:<24} "
-              f"{predicted:>8} {capture:<24}")
+        t, ok, probe, step = r["truth"], r["ok"], r["probe"], r["step"]
+        if step is None:
+            step_text = "-"
+        elif r["pairs"] == 1:
+            step_text = "%+.1f%%" % step[0]
+        else:
+            step_text = "%+.1f%% [%+.1f, %+.1f]" % step
+        step_text += "" if ok["step"] else " !"
+        ab = text(probe["item"]) + ("" if ok["ab"] else " !")
+        predicted = ("%+.1f%%" % probe["whatif"] if probe["whatif"] is not None else "-") + ("" if ok["whatif"] else " !")
+        capture = "; ".join(text(e) for e in probe["captures"]) + ("" if ok["capture"] else " !")
+        print(f"{r['cell']:<18} {r['pairs']:>5} {t['step_ms'] or 0:>10.3f} {step_text:>22} {text(t['item']):<24} "
+              f"{ab:<24} {predicted:>8} {capture}")
     n = summary["cells"]
     print(f"step within {STEP_PCT:g}%: {summary['step']} of {n}; A/B within {TAX_PP:g} points or inside the plain "
           f"interval: {summary['ab']} of {n}; what-if likewise: {summary['whatif']} of {n}; capture after-effect "
@@ -187,6 +261,8 @@ def main():
     p.add_argument("--runner", help="synctax-run, for the what-if of each probe folder")
     p.add_argument("--loops", default=",".join(LOOPS))
     p.add_argument("--seconds", type=float, default=6.0, help="each process's measured seconds (default 6)")
+    p.add_argument("--repeats", type=int, default=1, help="pairs of processes (plain, probed) a cell (default 1)")
+    p.add_argument("--cpus", type=cpu_list, help="run every process on these CPUs only (0-7, 0,2,4)")
     p.add_argument("--report", action="store_true", help="only the table, from OUT's files")
     args = p.parse_args()
     if not args.report:
@@ -194,7 +270,7 @@ def main():
         unknown = [x for x in args.loops.split(",") if x and x not in LOOPS]
         if unknown:
             p.error(f"unknown loops: {', '.join(unknown)} (known: {', '.join(LOOPS)})")
-        record(args.out, [x for x in args.loops.split(",") if x], args.seconds)
+        record(args.out, [x for x in args.loops.split(",") if x], args.seconds, max(1, args.repeats), args.cpus)
     return report(args.out, args.runner)
 
 
