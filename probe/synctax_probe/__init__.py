@@ -25,49 +25,90 @@ from dataclasses import fields
 from typing import Any, Dict, List, Optional
 
 from .options import Options
-from .runfolder import FORMAT_VERSION, PROBE, RunFolderError, default_out, prepare, rank_folder, rank_of, write_json
+from .runfolder import (FORMAT_VERSION, PROBE, RunFolderError, claim, default_out, rank_folder, rank_of, release, unused,
+                        write_json)
 
 __version__ = "0.1.0"
-__all__ = ["attach", "detach", "attached", "Options", "RunFolderError", "FORMAT_VERSION"]
+__all__ = ["attach", "detach", "attached", "Options", "RunFolderError", "ProbeStartError", "FORMAT_VERSION"]
 
 _probe = None
 
 
 def attach(out: Optional[str] = None, ab: Optional[str] = None, *, script: Optional[str] = None,
-           argv: Optional[List[str]] = None, **options: Any) -> str:
+           argv: Optional[List[str]] = None, force: bool = False, **options: Any) -> str:
     """Starts measuring the loop that runs next in this process; returns the run folder. The
     keyword options are Options' fields (block_steps=20, profile_steps=5, quiet=False, ...).
 
-    Raises TypeError for an option that does not exist, ValueError for one out of range and
-    RunFolderError where the folder cannot be written; nothing is patched then."""
+    A folder that holds a run is refused unless force; one another job writes is refused always.
+    Raises TypeError for an option that does not exist, ValueError for one out of range,
+    ProbeStartError without torch and RunFolderError where the folder cannot be written or is
+    refused; nothing is patched then."""
     unknown = sorted(set(options) - {f.name for f in fields(Options)})
     if unknown:
         raise TypeError(f"attach() got unknown options: {', '.join(unknown)}")
-    return _attach(Options(ab=ab, **options), out, script, argv, mode="attach")
+    return _attach(Options(ab=ab, **options), out, script, argv, mode="attach", force=force)
 
 
 def _attach(options: Options, out: Optional[str], script: Optional[str], argv: Optional[List[str]],
-            mode: str) -> str:
+            mode: str, force: bool = False) -> str:
     global _probe
     if _probe is not None:
         raise RuntimeError("synctax_probe is attached already; detach() first")
     options.check()
+    torch = import_torch()  # before the folder: no empty run folder where there is no torch
     now = time.time()
     env = os.environ
-    folder = rank_folder(out or default_out(script or "notebook", env, now, os.getppid()), env)
-    prepare(folder)
-    import torch  # only once attached: importing the probe costs nothing
-    from .probe import Probe
-    info = _info(torch, options, script, argv, mode, now)
+    # Absolute before the script starts: a script that changes its working folder (Hydra does)
+    # still writes its run here.
+    if out is not None:
+        folder = os.path.abspath(rank_folder(out, env))
+    elif rank_of(env) is None:
+        folder = unused(os.path.abspath(default_out(script or "notebook", env, now, os.getppid())))
+    else:  # every rank finds the same default folder and writes its own rank-N inside it
+        folder = os.path.abspath(rank_folder(default_out(script or "notebook", env, now, os.getppid()), env))
+    created = not os.path.exists(folder)
+    note = claim(folder, force)
+    if note and not options.quiet:
+        print(f"synctax_probe: {note}", file=sys.stderr, flush=True)
     try:
-        write_json(folder, PROBE, info)
-    except OSError as e:
-        raise RunFolderError(folder, e.strerror or str(e)) from None
-    probe = Probe(torch, options, folder, info)
-    probe.start()
+        from .probe import Probe
+        info = _info(torch, options, script, argv, mode, now)
+        try:
+            write_json(folder, PROBE, info)
+        except OSError as e:
+            raise RunFolderError(folder, e.strerror or str(e)) from None
+        probe = Probe(torch, options, folder, info)
+        probe.start()
+    except BaseException:
+        release(folder)
+        if created:  # a folder this start made, left as empty as it found nothing: gone again
+            try:
+                os.remove(os.path.join(folder, PROBE))
+            except OSError:
+                pass
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
+        raise
     _probe = probe
     atexit.register(_at_exit)
     return folder
+
+
+def import_torch():
+    """torch, or ProbeStartError saying which interpreter has none and what to do."""
+    try:
+        import torch  # only once attached: importing the probe costs nothing
+    except Exception as e:
+        raise ProbeStartError(
+            f"{sys.executable} cannot import torch ({type(e).__name__}: {e}); run the probe with the python3 "
+            f"that has your torch, as in /path/to/venv/bin/python3 -m synctax_probe ...") from None
+    return torch
+
+
+class ProbeStartError(RuntimeError):
+    """The probe cannot start in this interpreter (no torch): nothing was patched or written."""
 
 
 def detach(exit_code: Optional[int] = None) -> Optional[Dict[str, Any]]:

@@ -1,18 +1,24 @@
 """python3 -m synctax_probe [options] train.py ARGS...: the script runs as `python3 train.py ARGS...`
-would run it (as __main__, its folder first on sys.path, its exit code, stdout and stderr its
-own), measured; the run folder is kept on an exception, Ctrl+C and SIGTERM."""
+would run it (as __main__, its __file__ absolute, its folder first on sys.path, its exit code,
+stdout and stderr its own), measured; `-m package.module ARGS...` runs a module as `python3 -m`
+does. The run folder is kept on an exception, Ctrl+C and SIGTERM."""
 from __future__ import annotations
 
 import argparse
+import builtins
+import importlib.machinery
+import importlib.util
+import io
 from dataclasses import fields
 import os
 import runpy
 import signal
 import sys
 import traceback
-from typing import List, Optional, Tuple
+import types
+from typing import Callable, List, Optional, Tuple
 
-from . import _attach, _detach
+from . import ProbeStartError, _attach, _detach
 from .options import AB_STYLES, Options
 from .runfolder import RunFolderError
 
@@ -84,7 +90,10 @@ def parser() -> argparse.ArgumentParser:
                         "(0: every step; default %(default)s)")
     p.add_argument("--trace-gz", action="store_true", help="write the trace gzipped")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr at the end")
-    p.add_argument("script", help="the training script")
+    p.add_argument("--force", action="store_true", help="replace the run an --out folder holds")
+    p.add_argument("-m", dest="module", metavar="MODULE",
+                   help="run a module as python3 -m does (its arguments after it), instead of a script")
+    p.add_argument("script", nargs="?", help="the training script")
     p.add_argument("args", nargs="*", help="its arguments")
     return p
 
@@ -98,6 +107,8 @@ def split_argv(argv: List[str], p: argparse.ArgumentParser) -> Tuple[List[str], 
         token = argv[i]
         if token == "--":
             return argv[:i + 2], argv[i + 2:]
+        if token == "-m":  # the module, then its own arguments
+            return argv[:i + 2], argv[i + 2:]
         if not token.startswith("-") or token == "-":
             return argv[:i + 1], argv[i + 1:]
         i += 2 if token in takes_value else 1
@@ -109,26 +120,87 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = parser()
     ours, theirs = split_argv(argv, p)
     ns = p.parse_args(ours)
-    script = ns.script
-    if not os.path.isfile(script):
-        reason = "no such file" if not os.path.exists(script) else "not a file"
-        print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
-        return 2
+    if (ns.module is None) == (ns.script is None):
+        p.error("give a script, or -m MODULE" if ns.module is None else "-m MODULE takes the place of the script")
     options = Options(**{f.name: getattr(ns, f.name) for f in fields(Options)})
     try:
         options.check()
     except ValueError as e:
         p.error(str(e))
-    script_argv = [script] + theirs
     try:
-        _attach(options, ns.out, script, script_argv, mode="command")
-    except RunFolderError as e:
+        return _start(ns, options, theirs)
+    except KeyboardInterrupt:  # Ctrl+C before the script started: nothing of it ran
+        _detach({"exit_code": 130, "interrupted": True, "signal": "SIGINT"})
+        return 130
+
+
+def _start(ns, options: Options, theirs: List[str]) -> int:
+    if ns.module is not None:
+        try:
+            path = _module_file(ns.module)
+        except ImportError as e:
+            print(f"{_PROG}: cannot run module '{ns.module}': {e}", file=sys.stderr)
+            return 2
+        script, script_argv = path, [path] + theirs
+    else:
+        script = ns.script
+        if not os.path.isfile(script):
+            reason = "no such file" if not os.path.exists(script) else "not a file"
+            print(f"{_PROG}: cannot run '{script}': {reason}", file=sys.stderr)
+            return 2
+        script_argv = [script] + theirs
+    try:
+        _attach(options, ns.out, script, script_argv, mode="command", force=ns.force)
+    except (RunFolderError, ProbeStartError) as e:
         print(f"{_PROG}: {e}", file=sys.stderr)
         return 2
-    return _run(script, script_argv)
+    if ns.module is not None:
+        return _run(lambda: runpy.run_module(ns.module, run_name="__main__", alter_sys=True), script, script_argv,
+                    os.getcwd())
+    return _run(lambda: _run_script(script), script, script_argv, os.path.dirname(os.path.realpath(script)))
 
 
-def _run(script: str, script_argv: List[str]) -> int:
+def _run_script(script: str) -> None:
+    """The script as `python3 script` runs it: its __file__ absolute, sys.argv[0] as given (runpy's
+    run_path would set both to the path it is given), in a __main__ module of its own."""
+    path = os.path.abspath(script)
+    with io.open_code(path) as f:
+        code = compile(f.read(), path, "exec", dont_inherit=True)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=path, __cached__=None, __package__=None, __spec__=None,
+                           __loader__=importlib.machinery.SourceFileLoader("__main__", path),
+                           __builtins__=builtins)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
+def _module_file(name: str) -> str:
+    """The file `python3 -m name` would run (a package's __main__), found as Python finds it: from
+    the working folder first."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    if name.startswith("."):
+        raise ImportError("relative module names are not supported")
+    spec = importlib.util.find_spec(name)
+    if spec is None:
+        raise ImportError(f"No module named {name}")
+    if spec.submodule_search_locations is not None:  # a package: its __main__
+        spec = importlib.util.find_spec(name + ".__main__")
+        if spec is None:
+            raise ImportError(f"No module named {name}.__main__; '{name}' is a package and cannot be directly executed")
+    if not spec.origin or not os.path.isfile(spec.origin):
+        raise ImportError(f"{name} is not a Python file")
+    return spec.origin
+
+
+def _run(run: Callable[[], object], script: str, script_argv: List[str], path0: str) -> int:
+    """Runs the script (or module) as Python would: sys.argv and sys.path[0] as `python3` sets
+    them, its exit code, its traceback without the probe's frames."""
     outcome = {"exit_code": 0, "exception": None, "interrupted": False, "signal": None}
 
     def on_sigterm(signum, frame):
@@ -136,9 +208,9 @@ def _run(script: str, script_argv: List[str]) -> int:
 
     previous = signal.signal(signal.SIGTERM, on_sigterm)
     sys.argv = script_argv
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.path[0] = path0
     try:
-        runpy.run_path(script, run_name="__main__")
+        run()
     except SystemExit as e:
         outcome["exit_code"] = _exit_code(e.code)
     except KeyboardInterrupt as e:

@@ -15,7 +15,7 @@ from .blocks import STEP, BlockBook, Segment
 from .capture import Capture
 from .gputimer import GpuTimer
 from .options import Options
-from .runfolder import BLOCKS, PHASES, STEPS, TRACE
+from .runfolder import BLOCKS, PHASES, STEPS, TRACE, release
 from .schedule import (BLOCK, BLOCK_END, BLOCK_START, CALIBRATION, CAPTURE_START, CAPTURE_STOP, PROFILE,
                        Schedule)
 from .sites import SiteTable
@@ -120,6 +120,7 @@ class Probe:
             unfinished = dict(seg.block, steps=seg.steps())
         writer_error = self.writer.close()
         self._finished = report.finish(self, outcome, unfinished, writer_error)
+        release(self.folder)
         self.loss = None
         return self._finished
 

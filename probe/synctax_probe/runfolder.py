@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import time
 from typing import Any, Mapping, Optional
 
@@ -17,6 +18,7 @@ AB = "ab.json"
 TRACE = "trace.pt.trace.json"
 END = "end.json"
 ALL = (PROBE, STEPS, BLOCKS, PHASES, SITES, AB, TRACE, TRACE + ".gz", END)
+LOCK = ".synctax-probe.lock"  # the job writing the folder: "pid host"
 
 
 class RunFolderError(Exception):
@@ -50,11 +52,88 @@ def rank_folder(out: str, env: Mapping[str, str]) -> str:
     return out if rank is None else os.path.join(out, f"rank-{rank}")
 
 
-def prepare(folder: str) -> None:
-    """Makes the folder and clears the files a former run left in it; raises RunFolderError with
-    the reason where it cannot be written."""
+def unused(folder: str) -> str:
+    """The folder, or the first of folder-2, folder-3, ... that does not exist: a default folder is
+    never another run's."""
+    candidate, n = folder, 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = f"{folder}-{n}"
+    return candidate
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _take_lock(folder: str) -> Optional[str]:
+    """Takes the folder's lock; returns a note where a stale one (its process gone) was taken over.
+    Raises RunFolderError where a live job holds it, or one on another host."""
+    path = os.path.join(folder, LOCK)
+    host = socket.gethostname()
+    note = None
+    for _ in range(3):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    words = f.read().split()
+            except OSError:
+                continue  # its holder let it go meanwhile
+            pid = int(words[0]) if words and words[0].isdigit() else None
+            holder = words[1] if len(words) > 1 else host
+            if holder != host:
+                raise RunFolderError(folder, f"a job on {holder} (pid {pid}) holds it ({path}); give another --out, "
+                                             "or remove the lock if that job is gone") from None
+            if pid is not None and _alive(pid):
+                raise RunFolderError(folder, f"another job (pid {pid}) is writing it; give another --out") from None
+            note = f"a stale lock of pid {pid} (no longer running) in {folder} was taken over"
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"{os.getpid()} {host}\n")
+        return note
+    raise RunFolderError(folder, f"its lock ({path}) could not be taken")
+
+
+def release(folder: str) -> None:
+    """Gives the folder's lock back, where this process holds it."""
+    path = os.path.join(folder, LOCK)
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+        if words and words[0] == str(os.getpid()):
+            os.remove(path)
+    except OSError:
+        pass
+
+
+def claim(folder: str, force: bool = False) -> Optional[str]:
+    """Makes the folder and takes its lock (one job a folder); refuses a folder that holds a run
+    (its probe.json) unless force, then clears the files a former run left. Raises RunFolderError
+    with the reason; returns a note where a stale lock was taken over."""
     try:
         os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise RunFolderError(folder, e.strerror or str(e)) from None
+    try:
+        note = _take_lock(folder)
+    except OSError as e:
+        raise RunFolderError(folder, e.strerror or str(e)) from None
+    try:
+        if not force and os.path.isfile(os.path.join(folder, PROBE)):
+            raise RunFolderError(folder, "it holds a run already (probe.json); --force replaces it, or give "
+                                         "another --out")
         for name in ALL:
             path = os.path.join(folder, name)
             if os.path.isfile(path):
@@ -64,7 +143,12 @@ def prepare(folder: str) -> None:
             f.write("")
         os.remove(probe_path)
     except OSError as e:
+        release(folder)
         raise RunFolderError(folder, e.strerror or str(e)) from None
+    except RunFolderError:
+        release(folder)
+        raise
+    return note
 
 
 def write_json(folder: str, name: str, obj: Any) -> None:

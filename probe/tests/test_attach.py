@@ -104,13 +104,20 @@ def test_one_folder_per_rank(tmp_path, monkeypatch):
     assert info["rank"] == 3 and info["world_size"] == 4
 
 
-def test_default_folder_is_named_after_the_script(tmp_path, monkeypatch):
+def test_default_folder_is_named_after_the_script_and_never_reused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    start = time.time()  # both runs start in the same second
+    monkeypatch.setattr(time, "time", lambda: start)
     folder = synctax_probe.attach(script="my_train.py", **FAST)
     synctax_probe.detach()
     parent, name = os.path.split(folder)
-    assert parent == "synctax-probe" and name.startswith("my_train-")
-    assert os.path.isfile(os.path.join(tmp_path, folder, "end.json"))
+    assert parent == str(tmp_path / "synctax-probe") and name.startswith("my_train-")
+    assert os.path.isfile(os.path.join(folder, "end.json"))
+    # The same second's default is taken (and the next name too): the next run gets one of its own.
+    os.makedirs(folder + "-2")
+    again = synctax_probe.attach(script="my_train.py", **FAST)
+    synctax_probe.detach()
+    assert again == folder + "-3" and os.path.isfile(os.path.join(folder, "end.json"))
 
 
 def test_importing_changes_nothing():
