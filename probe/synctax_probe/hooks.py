@@ -199,6 +199,10 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                     finally:
                         p.o_depth = 0
                         p.other_optimizer_steps += 1
+                if opt is p.count_opt:  # it took over the loop's steps inside a counted block
+                    result = orig(opt, *args, **kwargs)
+                    p.counted_step_end()
+                    return result
             p.o_depth = 1
             t0 = ns()
             try:

@@ -26,6 +26,7 @@ _SYNCS_PER_STEP = 256  # listed in a step's record; more are counted, not listed
 _pack = STEP.pack
 _NEVER = 1 << 62  # a clock time no step reaches
 _CUDA_LOOK_NS = 200_000_000  # how often a script that has not used CUDA yet is looked at again
+_TAKE_OVER = 3  # steps in a row of another optimizer, none of the loop's, that make it the loop's
 
 
 class Probe:
@@ -77,6 +78,11 @@ class Probe:
         self.backward_counted = None
         self._backward = None
         self.other_optimizer_steps = 0
+        self.loop_optimizer_changes = 0
+        self.taken_over_steps = 0  # steps of a new loop optimizer before it took over (not timed)
+        self._rival = None  # another optimizer stepping while the loop's does not, and how often
+        self._rival_mark = (0, 0)
+        self._rival_steps = 0
         self.syncs_total = 0
         self.syncs_unlisted = 0
         self.synchronize = None  # torch.cuda.synchronize as it was (set by hooks.install)
@@ -134,12 +140,36 @@ class Probe:
 
     # -- called by the hooks
     def is_loop_optimizer(self, opt) -> bool:
-        """The loop's optimizer is the first whose step is seen; another one's steps are timed
-        within the phase they fall in and counted."""
+        """Whether opt's step is a step of the loop (called for an optimizer other than the loop's
+        known one). The loop's optimizer is the first whose step is seen, until it is freed or
+        another steps _TAKE_OVER times with no step of it in between (a new optimizer each epoch,
+        or after a restart): that one takes over, and the change is counted. Another optimizer's
+        steps meanwhile (a GAN's second) are timed within the phase they fall in and counted."""
         # A weak reference, not id(): a freed optimizer's id can come back as another's.
-        if self.loop_optimizer is None:
-            self.loop_optimizer = weakref.ref(opt)
-        return self.loop_optimizer() is opt
+        current = self.loop_optimizer() if self.loop_optimizer is not None else None
+        if current is None:
+            if self.loop_optimizer is not None:
+                self.loop_optimizer_changes += 1
+            self._adopt(opt)
+            return True
+        mark = (self.step, self.countdown)  # where the loop is: moves with each of its steps
+        if self._rival is not None and self._rival() is opt and self._rival_mark == mark:
+            self._rival_steps += 1
+        else:
+            self._rival, self._rival_mark, self._rival_steps = weakref.ref(opt), mark, 1
+        if self._rival_steps < _TAKE_OVER:
+            return False
+        self.loop_optimizer_changes += 1
+        self.other_optimizer_steps -= _TAKE_OVER - 1  # its steps before this one were the loop's
+        self.taken_over_steps += _TAKE_OVER - 1
+        self._adopt(opt)
+        return True
+
+    def _adopt(self, opt) -> None:
+        self.loop_optimizer = weakref.ref(opt)
+        self._rival = None
+        if self.count_opt is not None:  # inside a counted block: its steps are counted from now
+            self.count_opt = opt
 
     def sync(self, op: str, t0: int, t1: int) -> None:
         if self.busy or threading.get_ident() != self.tid:
@@ -281,8 +311,13 @@ class Probe:
         if not self.said_no_cuda:
             self.said_no_cuda = True
             if not self.opts.quiet:
-                why = "no CUDA device" if self.cpu_mode else "CUDA not in use by the script"
-                print(f"synctax_probe: {why}: host phases only, no GPU step times", file=sys.stderr, flush=True)
+                if self.cpu_mode:
+                    print("synctax_probe: no CUDA device: host phases only, no GPU step times; no call waits "
+                          "for a device here (the syncs listed are where a GPU run would wait)",
+                          file=sys.stderr, flush=True)
+                else:
+                    print("synctax_probe: CUDA not in use by the script: host phases only, no GPU step times",
+                          file=sys.stderr, flush=True)
 
     def _open_segment(self, n: int, t: int) -> None:
         sched = self.sched

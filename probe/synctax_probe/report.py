@@ -88,6 +88,9 @@ def ab_result(probe, check: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         # Blocks only counted, not timed step by step: calib against none is then what timing a
         # step costs this loop.
         "counted_styles": ["none", "none_aa", "item"],
+        # Without a device the added item waits for nothing: what is measured is its Python call.
+        "measures": ("the Python cost of loss.item(): no device to wait for" if probe.cpu_mode
+                     else "loss.item() after optimizer.step(): its wait for the GPU and its call"),
         "partial_rounds_dropped": len(probe.sched.orders) - len(book.rounds),
         "orders": probe.sched.orders,
         "round_ms_per_step": book.rounds})
@@ -157,6 +160,8 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "syncs": probe.syncs_total,
         "syncs_unlisted": probe.syncs_unlisted,
         "other_optimizer_steps": probe.other_optimizer_steps,
+        "loop_optimizer_changes": probe.loop_optimizer_changes,
+        "steps_before_take_over": probe.taken_over_steps,
         "probe_us_per_step": round(stats.median(probe.probe_ms) * 1e3, 3) if probe.probe_ms else None,
         "writer_us_per_step": round(probe.writer.cpu_ns * 1e-3 / steps, 3) if steps else None,
         "duration_s": time.time() - probe.wall_start,
@@ -176,6 +181,13 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
     lines = [] if probe.opts.quiet and end["steps"] else [f"synctax_probe: {end['message']}; run folder {probe.folder}"]
     if end["steps_dropped"]:
         lines.append(f"synctax_probe: {end['steps_dropped']} step records dropped (the writer fell behind)")
+    if end.get("loop_optimizer_changes"):
+        lines.append(f"synctax_probe: the loop's optimizer changed {end['loop_optimizer_changes']} time(s): a new "
+                     f"one took over its steps ({end['steps_before_take_over']} of their first steps not counted "
+                     f"as the loop's)")
+    if end.get("other_optimizer_steps"):
+        lines.append(f"synctax_probe: {end['other_optimizer_steps']} steps of another optimizer than the loop's, "
+                     f"timed within the phase they fell in (end.json's other_optimizer_steps)")
     if not probe.opts.quiet and end.get("profiled_steps"):
         lines.append("synctax_probe: " + capture_text(end, ab is not None))
     if ab is not None and not probe.opts.quiet:
@@ -183,8 +195,9 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
         if estimates:
             item, floor = estimates["item"], estimates[stats.CONTROL]
             only = " before the capture (it left the loop changed)" if ab.get("rounds_from") != "all" else ""
+            cpu = "; no device: the Python cost of the call, not a sync" if probe.cpu_mode else ""
             lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds{only} "
-                         f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''})")
+                         f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''}{cpu})")
             moved = (ab.get("tax_drift") or {}).get("item")
             if moved and moved["flagged"]:
                 a, b = moved["first_half"], moved["second_half"]

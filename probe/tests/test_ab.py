@@ -5,6 +5,7 @@ import os
 import random
 
 import pytest
+import torch
 
 from conftest import run_probe
 
@@ -55,6 +56,10 @@ def test_estimates_intervals_floor_drift_and_windows(run):
     assert f"item {est['item']['text']} over {ROUNDS} rounds" in result.stderr
     assert ab["counted_styles"] == ["none", "none_aa", "item"]
     assert "every step timed" not in result.stderr  # no cost of its own that separate processes did not measure
+    if not torch.cuda.is_available():
+        assert ab["measures"] == "the Python cost of loss.item(): no device to wait for"
+        assert "; no device: the Python cost of the call, not a sync)" in result.stderr
+        assert "no call waits for a device here" in result.stderr
 
 
 def test_item_added_only_in_item_blocks(run):

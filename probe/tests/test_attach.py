@@ -47,8 +47,8 @@ def test_detach_restores_every_patched_function(tmp_path):
         for key in before:
             if key != ("Adam", "step"):  # Adam is not used yet: wrapped at its first instance
                 assert during[key][0] is not before[key][0], key
-        train(10)
-        train(3, torch.optim.Adam)
+        kept = train(10)  # still alive: the loop's optimizer
+        train(2, torch.optim.Adam)
         assert getattr(torch.optim.Adam.step, "__synctax_probe__", False)
     finally:
         end = synctax_probe.detach()
@@ -58,8 +58,9 @@ def test_detach_restores_every_patched_function(tmp_path):
             assert after[key] == before[key], key
     assert not getattr(torch.optim.Adam.step, "__synctax_probe__", False)
     assert not synctax_probe.attached()
-    # The loop's optimizer is the first one stepped; the other's steps are counted apart.
-    assert end["steps"] == 10 and end["other_optimizer_steps"] == 3
+    # The loop's optimizer is the first one stepped; another's few steps are counted apart.
+    assert end["steps"] == 10 and end["other_optimizer_steps"] == 2 and end["loop_optimizer_changes"] == 0
+    del kept
     assert end["exit_code"] is None
     with open(os.path.join(folder, "end.json"), encoding="utf-8") as f:
         assert json.load(f)["steps"] == 10
@@ -238,3 +239,38 @@ def test_blocks_grow_to_block_ms_one_length_a_round(tmp_path):
         ab = json.load(f)
     lengths = [next(iter(by_round[r])) for r in range(ab["rounds"])]
     assert ab["block_steps"] == round(statistics.median(lengths)) and ab["block_ms"] == 2
+
+
+def test_a_new_optimizer_each_epoch_takes_over_the_loop_s_steps(tmp_path):
+    """An optimizer built again each epoch, the old one freed or still held (by a scheduler, say):
+    the new one's steps are the loop's, and the change is said."""
+    synctax_probe.attach(out=str(tmp_path / "run"), **dict(FAST, calib_every=4))
+    held = []
+    try:
+        for epoch in range(3):
+            held.append(train(40))  # a new SGD each epoch; the old ones stay alive
+        train(40, torch.optim.Adam)  # a restart with another optimizer, the last SGD still held
+    finally:
+        end = synctax_probe.detach()
+    assert end["loop_optimizer_changes"] == 3
+    assert end["steps"] + end["steps_before_take_over"] == 160 and end["steps_before_take_over"] == 6
+    assert end["other_optimizer_steps"] == 0
+
+
+def test_two_optimizers_stepping_in_turn_keep_the_first_as_the_loop_s(tmp_path):
+    """A GAN steps its discriminator's optimizer, then its generator's: the first is the loop's."""
+    net_d, net_g = torch.nn.Linear(8, 1), torch.nn.Linear(8, 8)
+    opt_d, opt_g = torch.optim.SGD(net_d.parameters(), lr=0.01), torch.optim.Adam(net_g.parameters(), lr=0.01)
+    x = torch.randn(4, 8)
+    synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
+    try:
+        for _ in range(30):
+            opt_d.zero_grad()
+            net_d(x).mean().backward()
+            opt_d.step()
+            opt_g.zero_grad()
+            net_d(net_g(x)).mean().backward()
+            opt_g.step()
+    finally:
+        end = synctax_probe.detach()
+    assert end["steps"] == 30 and end["other_optimizer_steps"] == 30 and end["loop_optimizer_changes"] == 0

@@ -84,7 +84,8 @@ def probe_with(before, after, rounds_after):
         book.round_steps.append(20)
     capture = SimpleNamespace(steps=5, teardown="TEARDOWN_CUPTI=1 set by the probe")
     return SimpleNamespace(capture=capture, book=book, opts=Options(ab="item"),
-                           sched=SimpleNamespace(warmup_steps=30, orders=[None] * len(rounds_after)), gpu=None)
+                           sched=SimpleNamespace(warmup_steps=30, orders=[None] * len(rounds_after)), gpu=None,
+                           cpu_mode=False)
 
 
 def test_a_capture_that_left_the_loop_slower_keeps_the_ab_to_the_rounds_before_it():

@@ -340,7 +340,7 @@ def test_the_end_of_a_run_says_a_tax_that_moved(capsys):
     for est in ab["estimates"].values():
         est["text"] = "%+.1f%%" % est["pct"]
     ab["ab"] = "item"
-    probe = types.SimpleNamespace(opts=Options(), folder="run")
+    probe = types.SimpleNamespace(opts=Options(), folder="run", cpu_mode=False)
     report._say({"message": "40 steps", "steps": 40, "steps_dropped": 0, "write_errors": []}, ab, probe)
     said = capsys.readouterr().err
     assert "synctax_probe: the tax moved during the run: +4." in said and "in the second" in said
