@@ -34,7 +34,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "probe"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "probe"))
 from synctax_probe import stats  # noqa: E402  (plain statistics; the probe is not attached here)
+from process_cost import cpu_list  # noqa: E402  (the benchmark's reading of --cpus)
 
 # name: the script's arguments (dispatch-bound: tiny_mlp, transformer; GPU-bound: resnet50;
 # item-heavy at host work 0: resnet34 and mobilenet_v2 at 160 px)
@@ -61,15 +63,6 @@ def last_json(text):
             except json.JSONDecodeError:
                 pass
     return None
-
-
-def cpu_list(text):
-    """`0-3,8` as a set of CPU numbers."""
-    cpus = set()
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        cpus.update(range(int(low), int(high or low) + 1))
-    return cpus
 
 
 def pinned(cpus):
@@ -246,7 +239,9 @@ def report(out, runner):
               f"{ab:<24} {predicted:>8} {capture}")
     n = summary["cells"]
     print(f"step within {STEP_PCT:g}%: {summary['step']} of {n}; A/B within {TAX_PP:g} points or inside the plain "
-          f"interval: {summary['ab']} of {n}; what-if likewise: {summary['whatif']} of {n}; capture after-effect "
+          f"interval: {summary['ab']} of {n}; "
+          + (f"what-if likewise: {summary['whatif']} of {n}; " if runner else "what-if: not run (no --runner); ")
+          + f"capture after-effect "
           f"inside +-{CAPTURE_PCT:g}%: {summary['capture']} of {n}")
     with open(os.path.join(out, "validation.json"), "w") as f:
         json.dump({"rows": rows, "summary": summary}, f, indent=1)
