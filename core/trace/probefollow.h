@@ -68,6 +68,10 @@ struct ProbeSite {
     std::string file;
     int line = 0;
     std::string function;
+    // The first frame in the user's own code on the way out (the line the user can change), where
+    // the call that syncs is a library's; the same as file:line where it is the user's own.
+    std::string userFile;
+    int userLine = 0;
     int64_t count = 0;
     double totalWaitMs = 0;
     std::optional<double> medianWaitUs;

@@ -360,6 +360,8 @@ std::optional<std::vector<ProbeSite>> parseProbeSites(const std::string& text, C
         site.file = s.string("file", false);
         site.line = static_cast<int>(s.integerOr("line", 0));
         site.function = s.string("function", false);
+        site.userFile = s.string("user_file", false);
+        site.userLine = static_cast<int>(s.integerOr("user_line", 0));
         site.count = s.integerOr("count", 0);
         site.totalWaitMs = s.numberOr("total_wait_ms", 0);
         site.medianWaitUs = s.nullableNumber("median_wait_us");

@@ -1,10 +1,15 @@
-"""Sync sites: the user's file:line that caused each sync, found by walking frames outward past
-torch's and the probe's own, with the answer per code object cached (a dict look-up per frame)."""
+"""Sync sites: where each sync was called from, found by walking frames outward, the answer per code
+object cached (a dict look-up per frame). A site names two frames: the innermost outside torch and
+the probe (the call that syncs, which may be a library's: torchvision's save_image, a trainer
+framework's logging), and the first of the user's own code on the way out (the line the user can
+change; library code is what Python's install paths and site-packages hold)."""
 from __future__ import annotations
 
+import os
 import random
 import sys
-from typing import Dict, List, Tuple
+import sysconfig
+from typing import Dict, List, Optional, Tuple
 
 from .stats import median
 
@@ -13,15 +18,30 @@ from .stats import median
 _SAMPLES = 1024
 
 
-class Site:
-    __slots__ = ("id", "op", "file", "line", "function", "count", "total_ns", "max_ns", "samples")
+def library_dirs() -> Tuple[str, ...]:
+    """Where installed code lives: the standard library's and the packages' folders."""
+    paths = sysconfig.get_paths()
+    dirs = {os.path.join(path, "") for k in ("stdlib", "platstdlib", "purelib", "platlib") if paths.get(k)
+            for path in (paths[k], os.path.realpath(paths[k]))}
+    return tuple(sorted(dirs))
 
-    def __init__(self, site_id: int, op: str, file: str, line: int, function: str):
+
+def _is_library(filename: str, dirs: Tuple[str, ...]) -> bool:
+    return (filename.startswith("<") or filename.startswith(dirs) or "/site-packages/" in filename
+            or "/dist-packages/" in filename)
+
+
+class Site:
+    __slots__ = ("id", "op", "file", "line", "function", "user", "count", "total_ns", "max_ns", "samples")
+
+    def __init__(self, site_id: int, op: str, file: str, line: int, function: str,
+                 user: Optional[Tuple[str, int, str]] = None):
         self.id = site_id
         self.op = op
         self.file = file
         self.line = line
         self.function = function
+        self.user = user  # (file, line, function) of the user's own frame; None: none on the stack
         self.count = 0
         self.total_ns = 0
         self.max_ns = 0
@@ -41,16 +61,20 @@ class Site:
 
     def as_dict(self) -> dict:
         samples = list(self.samples)
+        user = self.user or (None, None, None)
         return {"id": self.id, "op": self.op, "file": self.file, "line": self.line, "function": self.function,
+                "user_file": user[0], "user_line": user[1], "user_function": user[2],
                 "count": self.count, "total_wait_ms": self.total_ns * 1e-6,
                 "median_wait_us": median(samples) * 1e-3 if samples else None,
                 "max_wait_us": self.max_ns * 1e-3}
 
 
 class SiteTable:
-    def __init__(self, internal_dirs: Tuple[str, ...]):
+    def __init__(self, internal_dirs: Tuple[str, ...], library: Optional[Tuple[str, ...]] = None):
         self._prefixes = internal_dirs
+        self._library_dirs = library_dirs() if library is None else library
         self._internal: Dict[object, bool] = {}
+        self._library: Dict[object, bool] = {}  # code object -> installed code (not the user's)
         self._sites: Dict[tuple, Site] = {}
         self._getframe = sys._getframe
 
@@ -68,15 +92,33 @@ class SiteTable:
                 break
             f = f.f_back
         line = f.f_lineno if f is not None else 0
-        key = (op, code if f is not None else None, line)
+        u = self._user_frame(f)
+        user_code = u.f_code if u is not None else None
+        user_line = u.f_lineno if u is not None else 0
+        key = (op, code if f is not None else None, line, user_code, user_line)
         found = self._sites.get(key)
         if found is None:
+            user = (user_code.co_filename, user_line, user_code.co_name) if user_code is not None else None
             if f is None:
-                found = Site(len(self._sites), op, "<torch>", 0, "")
+                found = Site(len(self._sites), op, "<torch>", 0, "", user)
             else:
-                found = Site(len(self._sites), op, code.co_filename, line, code.co_name)
+                found = Site(len(self._sites), op, code.co_filename, line, code.co_name, user)
             self._sites[key] = found
         return found
+
+    def _user_frame(self, f):
+        """The first frame from f outward in the user's own code (neither installed nor torch's)."""
+        library = self._library
+        while f is not None:
+            code = f.f_code
+            lib = library.get(code)
+            if lib is None:
+                lib = library[code] = (code.co_filename.startswith(self._prefixes)
+                                       or _is_library(code.co_filename, self._library_dirs))
+            if not lib:
+                return f
+            f = f.f_back
+        return None
 
     def snapshot(self) -> List[dict]:
         """Every site so far, as plain dicts (safe from the writer's thread)."""

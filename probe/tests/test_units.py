@@ -1,7 +1,9 @@
 """The probe's parts without a training loop: the writer's queue, the statistics, the schedule."""
 import json
 import math
+import os
 import random
+import sys
 
 import pytest
 
@@ -344,3 +346,26 @@ def test_the_end_of_a_run_says_a_tax_that_moved(capsys):
     report._say({"message": "40 steps", "steps": 40, "steps_dropped": 0, "write_errors": []}, ab, probe)
     said = capsys.readouterr().err
     assert "synctax_probe: the tax moved during the run: +4." in said and "in the second" in said
+
+
+def test_a_site_names_the_call_that_syncs_and_the_user_line_that_led_there(tmp_path):
+    """A sync inside a library (an installed package's logging, say) names the library's line and
+    the user's own line that called it; one in the user's code names that line twice."""
+    import importlib.util
+    from synctax_probe.sites import SiteTable
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "fakelib.py").write_text("def log(table):\n    return table.site('item')\n")
+    spec = importlib.util.spec_from_file_location("fakelib", lib / "fakelib.py")
+    fakelib = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fakelib)
+    table = SiteTable(("/nowhere/torch/",), library=(str(lib) + os.sep,))
+    here = sys._getframe().f_lineno
+    inside = fakelib.log(table)
+    direct = table.site("item")
+    d = inside.as_dict()
+    assert (d["file"], d["line"], d["function"]) == (str(lib / "fakelib.py"), 2, "log")
+    assert (d["user_file"], d["user_line"]) == (__file__, here + 1)
+    d = direct.as_dict()
+    assert (d["file"], d["line"]) == (d["user_file"], d["user_line"]) == (__file__, here + 2)
+    assert fakelib.log(table) is not inside  # another user line: a site of its own

@@ -160,6 +160,8 @@ std::vector<FollowSite> FollowRun::sites() const
         it->file = named.file;
         it->line = named.line;
         it->function = named.function;
+        it->userFile = named.userFile;
+        it->userLine = named.userLine;
         // sites.json counts the syncs a step did not list (past 256 a step) as well.
         if (named.count > it->count) {
             it->count = named.count;

@@ -18,6 +18,8 @@ struct FollowSite {
     std::string file; // empty until sites.json names the site
     int line = 0;
     std::string function;
+    std::string userFile; // the user's own line that led there, where the site is a library's
+    int userLine = 0;
     int64_t count = 0;
     double waitMs = 0;
 };

@@ -73,10 +73,14 @@ QString siteLabel(const FollowSite& s)
 {
     if (s.file.empty())
         return QStringLiteral("site %1 %2").arg(s.id).arg(QString::fromStdString(s.op));
-    return QStringLiteral("%1:%2 %3")
-        .arg(QFileInfo(QString::fromStdString(s.file)).fileName())
-        .arg(s.line)
-        .arg(QString::fromStdString(s.op));
+    QString label = QStringLiteral("%1:%2 %3")
+                        .arg(QFileInfo(QString::fromStdString(s.file)).fileName())
+                        .arg(s.line)
+                        .arg(QString::fromStdString(s.op));
+    if (!s.userFile.empty() && (s.userFile != s.file || s.userLine != s.line))
+        label
+            += QStringLiteral(" (%1:%2)").arg(QFileInfo(QString::fromStdString(s.userFile)).fileName()).arg(s.userLine);
+    return label;
 }
 
 } // namespace
@@ -339,11 +343,13 @@ void FollowView::updateSites()
     const double steps = double(std::max<int64_t>({ 1, int64_t(run.stepCount()), run.end() ? run.end()->steps : 0 }));
     std::vector<SiteWaitChart::Site> bars;
     for (const FollowSite& s : run.sites()) {
-        const QString where = s.file.empty() ? tr("not yet named in sites.json")
-                                             : QStringLiteral("%1:%2 in %3()")
-                                                   .arg(QString::fromStdString(s.file))
-                                                   .arg(s.line)
-                                                   .arg(QString::fromStdString(s.function));
+        QString where = s.file.empty() ? tr("not yet named in sites.json")
+                                       : QStringLiteral("%1:%2 in %3()")
+                                             .arg(QString::fromStdString(s.file))
+                                             .arg(s.line)
+                                             .arg(QString::fromStdString(s.function));
+        if (!s.userFile.empty() && (s.userFile != s.file || s.userLine != s.line))
+            where += tr("\ncalled from your line %1:%2").arg(QString::fromStdString(s.userFile)).arg(s.userLine);
         bars.push_back({ siteLabel(s),
             tr("%1\n%2: %3 syncs, %4 ms waited in all")
                 .arg(where, QString::fromStdString(s.op))

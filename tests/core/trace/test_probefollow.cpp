@@ -279,6 +279,27 @@ TEST(ProbeFollow, WaitingRunningEnded)
     EXPECT_STREQ(toString(FollowState::Ended), "ended");
 }
 
+TEST(ProbeFollow, ASiteNamesTheUserLineThatLedToALibrarysSync)
+{
+    TempFolder dir("usersite");
+    Clocked c(dir);
+    writeProbeJson(dir, getpid(), hostName());
+    writeFile(dir.file("sites.json"),
+        R"({"format_version": 1, "sites": [{"id": 0, "op": "item", "file": "/venv/lib/python3.12/site-packages/)"
+        R"(metrics/log.py", "line": 12, "function": "log", "user_file": "/home/me/train.py", "user_line": 88, )"
+        R"("user_function": "main", "count": 3, "total_wait_ms": 1.5, "median_wait_us": 500, "max_wait_us": 600},)"
+        R"({"id": 1, "op": "float", "file": "/home/me/train.py", "line": 90, "function": "main", "count": 1, )"
+        R"("total_wait_ms": 0.1, "median_wait_us": 100, "max_wait_us": 100}]})");
+    const ProbeFollowUpdate u = c.follower.poll();
+    ASSERT_TRUE(u.sites);
+    ASSERT_EQ(u.sites->size(), 2u);
+    EXPECT_EQ((*u.sites)[0].file, "/venv/lib/python3.12/site-packages/metrics/log.py");
+    EXPECT_EQ((*u.sites)[0].userFile, "/home/me/train.py");
+    EXPECT_EQ((*u.sites)[0].userLine, 88);
+    EXPECT_TRUE((*u.sites)[1].userFile.empty()); // a folder of an earlier probe: no user frame said
+    EXPECT_EQ((*u.sites)[1].userLine, 0);
+}
+
 TEST(ProbeFollow, JobGoneMidLineIsCrashed)
 {
     TempFolder dir("crashed");
