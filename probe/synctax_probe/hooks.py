@@ -193,16 +193,21 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
             loop = p.loop_optimizer
             if loop is None or loop() is not opt:
                 if not p.is_loop_optimizer(opt):
-                    p.o_depth = 1
+                    # Another optimizer's step (a GAN's second): timed within the loop's phase it
+                    # falls in, its syncs too (o_depth keeps backward() inside it from starting B).
+                    p.o_depth, p.o_other = 1, True
                     try:
                         return orig(opt, *args, **kwargs)
                     finally:
-                        p.o_depth = 0
+                        p.o_depth, p.o_other = 0, False
                         p.other_optimizer_steps += 1
                 if opt is p.count_opt:  # it took over the loop's steps inside a counted block
                     result = orig(opt, *args, **kwargs)
                     p.counted_step_end()
                     return result
+            closure = kwargs.get("closure", args[0] if args else None)
+            if callable(closure):
+                return closure_step(opt, orig, closure, args, kwargs)
             p.o_depth = 1
             t0 = ns()
             try:
@@ -213,6 +218,35 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
             return result
         setattr(step, _MARK, True)
         patches.set(cls, "step", step)
+
+    def closure_step(opt, orig, closure, args, kwargs):
+        """A step given a closure (LBFGS; PyTorch Lightning steps every optimizer so): its first
+        call is the step's forward and backward, F and B as in a loop without one; O is the
+        optimizer's own time from that call's return (LBFGS's later calls of it included)."""
+        ends = []
+
+        def first(*a, **k):
+            if ends:
+                return closure(*a, **k)
+            p.o_depth = 0
+            try:
+                return closure(*a, **k)
+            finally:
+                ends.append(ns())
+                p.o_depth = 1
+
+        if "closure" in kwargs:
+            kwargs = dict(kwargs, closure=first)
+        else:
+            args = (first,) + tuple(args[1:])
+        p.o_depth = 1
+        t0 = ns()
+        try:
+            result = orig(opt, *args, **kwargs)
+        finally:
+            p.o_depth = 0
+        p.step_end(ends[0] if ends else t0, ns())
+        return result
 
     def defining_class(cls):
         for klass in cls.__mro__:

@@ -65,6 +65,7 @@ class Probe:
         # Re-entry guards: the probe's own work (busy), the optimizer's step under way.
         self.busy = False
         self.o_depth = 0
+        self.o_other = False  # the optimizer's step under way is another's than the loop's
         self.tid = threading.get_ident()
         self.loop_optimizer = None  # a weak reference to the loop's optimizer
         # A counted block (not timed step by step): the loop's optimizer while one is under way
@@ -183,7 +184,7 @@ class Probe:
             seg.syncs += 1
             seg.wait_ns += wait
             return
-        phase = 2 if self.o_depth else 1 if self.b_start else 0
+        phase = 2 if self.o_depth and not self.o_other else 1 if self.b_start else 0
         extra = seg.extra
         e = extra.get(self.step)
         if e is None:

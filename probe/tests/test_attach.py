@@ -274,3 +274,69 @@ def test_two_optimizers_stepping_in_turn_keep_the_first_as_the_loop_s(tmp_path):
     finally:
         end = synctax_probe.detach()
     assert end["steps"] == 30 and end["other_optimizer_steps"] == 30 and end["loop_optimizer_changes"] == 0
+
+
+def steps_of(folder):
+    with open(os.path.join(folder, "steps.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def blocks_of(folder):
+    with open(os.path.join(folder, "blocks.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.mark.parametrize("opt_class", [torch.optim.SGD, torch.optim.LBFGS])
+def test_a_step_through_a_closure_has_its_forward_and_backward_in_f_and_b(tmp_path, opt_class):
+    """opt.step(closure), as LBFGS needs and PyTorch Lightning does for every optimizer: the
+    closure's forward is F and its backward B, not all of it O."""
+    net = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 2))
+    opt = opt_class(net.parameters(), lr=0.01) if opt_class is torch.optim.SGD else opt_class(net.parameters(),
+                                                                                               max_iter=2)
+    x, y = torch.randn(64, 64), torch.randn(64, 2)
+
+    def closure():
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(net(x), y)
+        loss.backward()
+        return loss
+
+    folder = synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
+    try:
+        for _ in range(30):
+            opt.step(closure) if opt_class is torch.optim.LBFGS else opt.step(closure=closure)
+    finally:
+        end = synctax_probe.detach()
+    assert end["steps"] == 30
+    steps = steps_of(folder)
+    assert all(s["b_ns"] > 0 and s["f_ns"] > 0 and s["o_ns"] > 0 for s in steps), steps[:2]
+
+
+def test_a_sync_inside_another_optimizer_s_step_stays_in_the_phase_it_falls_in(tmp_path):
+    """A GAN's second optimizer syncs in its step: the wait is put in the loop's phase under way
+    (B: the second network's backward started it), never taken out of O, which does not hold it."""
+
+    class Syncing(torch.optim.SGD):
+        def step(self, closure=None):
+            result = super().step(closure)
+            torch.zeros(1).sum().item()  # a sync of its own, as a clipping or logging optimizer
+            return result
+
+    net_d, net_g = torch.nn.Linear(8, 1), torch.nn.Linear(8, 8)
+    opt_d, opt_g = torch.optim.SGD(net_d.parameters(), lr=0.01), Syncing(net_g.parameters(), lr=0.01)
+    x = torch.randn(4, 8)
+    folder = synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
+    try:
+        for _ in range(30):
+            opt_d.zero_grad()
+            net_d(x).mean().backward()
+            opt_d.step()
+            opt_g.zero_grad()
+            net_d(net_g(x)).mean().backward()
+            opt_g.step()
+    finally:
+        synctax_probe.detach()
+    listed = [sync for s in steps_of(folder) for sync in s["syncs"]]
+    if not torch.cuda.is_available():  # on the CPU every item() is listed
+        assert listed and {sync[3] for sync in listed} == {"B"}
+    assert all(b["o_ms"] >= 0 for b in blocks_of(folder))
