@@ -349,7 +349,10 @@ int main(int argc, char** argv)
                 const bool over
                     = state == FollowState::Ended || state == FollowState::Crashed || state == FollowState::Deleted;
                 const bool enough = stopAtSteps > 0 && qint64(view->controller()->run().stepCount()) >= stopAtSteps;
-                if (!timeUp && !((over && !view->controller()->isFollowing()) || enough))
+                // A crashed job's folder is followed on (a job may start in it again): its state is
+                // its end for the picture.
+                const bool done = over && (state == FollowState::Crashed || !view->controller()->isFollowing());
+                if (!timeUp && !(done || enough))
                     return;
                 if (!timeUp && !view->calibrator()->isIdle())
                     return;

@@ -1,0 +1,18 @@
+# synctax DIR --screenshot PNG on the folder of a job that was killed (no end.json, its process
+# gone on this host): the folder reads as crashed, and the picture is taken then, not never.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(COPY ${DATA}/probe/tiny_mlp-h0-h200/ DESTINATION ${WORK}/run)
+file(REMOVE ${WORK}/run/end.json)
+execute_process(COMMAND sh -c "echo $$" OUTPUT_VARIABLE gone OUTPUT_STRIP_TRAILING_WHITESPACE) # a pid now free
+cmake_host_system_information(RESULT host QUERY HOSTNAME)
+file(READ ${WORK}/run/probe.json probe)
+string(JSON probe SET "${probe}" pid ${gone})
+string(JSON probe SET "${probe}" hostname "\"${host}\"")
+file(WRITE ${WORK}/run/probe.json "${probe}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${WORK}/run
+    --screenshot ${WORK}/crashed.png RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/crashed.png OR NOT out MATCHES "crashed")
+    message(FATAL_ERROR "a crashed job's folder: exit ${rc}, want a picture taken once it reads as crashed: ${out}${err}")
+endif()
+file(REMOVE_RECURSE ${WORK})
