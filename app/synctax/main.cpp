@@ -211,10 +211,16 @@ int main(int argc, char** argv)
     const qint64 stopAtSteps = parser.isSet(followSteps) ? parser.value(followSteps).toLongLong(&stepsOk) : -1;
     bool secondsOk = true;
     const double stopAtSeconds = parser.isSet(followSeconds) ? parser.value(followSeconds).toDouble(&secondsOk) : -1;
-    if (!stepsOk || !secondsOk || (parser.isSet(followSteps) && stopAtSteps < 1)
-        || (parser.isSet(followSeconds) && !(stopAtSeconds > 0)))
-        return fail(QStringLiteral("--follow-steps takes a whole number of steps, --follow-seconds a number of "
-                                   "seconds, both above 0"));
+    // A timer's interval is an int of milliseconds: at most a week, well inside it.
+    constexpr double kMostFollowSeconds = 7 * 24 * 3600;
+    if (!stepsOk || (parser.isSet(followSteps) && stopAtSteps < 1))
+        return fail(QStringLiteral("--follow-steps: expected a whole number of steps above 0, got '%1'")
+                        .arg(parser.value(followSteps)));
+    if (!secondsOk || (parser.isSet(followSeconds) && !(stopAtSeconds > 0 && stopAtSeconds <= kMostFollowSeconds)))
+        return fail(QStringLiteral("--follow-seconds: expected a number of seconds above 0 and at most %1 (a week), "
+                                   "got '%2'")
+                        .arg(kMostFollowSeconds, 0, 'f', 0)
+                        .arg(parser.value(followSeconds)));
     if ((parser.isSet(followSteps) || parser.isSet(followSeconds)) && followed.isEmpty())
         return fail(QStringLiteral("--follow-steps, --follow-seconds: only with a followed probe run folder"));
     // Traces are told from results as a drop tells them (gzip, or Kineto's keys in the first MiB).

@@ -1,5 +1,5 @@
-# synctax DIR --screenshot PNG on the folder of a job that was killed (no end.json, its process
-# gone on this host): the folder reads as crashed, and the picture is taken then, not never.
+# synctax DIR on a followed folder from the command line. --screenshot on the folder of a job that was
+# killed (no end.json, its process gone on this host): it reads as crashed, and the picture is taken.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(COPY ${DATA}/probe/tiny_mlp-h0-h200/ DESTINATION ${WORK}/run)
@@ -15,4 +15,14 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP}
 if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK}/crashed.png OR NOT out MATCHES "crashed")
     message(FATAL_ERROR "a crashed job's folder: exit ${rc}, want a picture taken once it reads as crashed: ${out}${err}")
 endif()
+file(REMOVE_RECURSE ${WORK})
+# Follow times out of a timer's range, or not numbers: refused with the option and the value, exit 2.
+file(MAKE_DIRECTORY ${WORK})
+foreach(bad inf nan -3 1e12 x)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${DATA}/probe/tiny_mlp-h0-h200
+        --follow-seconds ${bad} --screenshot ${WORK}/bad.png RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+    if(NOT rc EQUAL 2 OR NOT err MATCHES "--follow-seconds: expected a number of seconds above 0" OR EXISTS ${WORK}/bad.png)
+        message(FATAL_ERROR "--follow-seconds ${bad} should exit 2 naming the option; got ${rc}: ${err}")
+    endif()
+endforeach()
 file(REMOVE_RECURSE ${WORK})
