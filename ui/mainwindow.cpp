@@ -10,6 +10,7 @@
 #include "core/results/stepcsvreader.h"
 #include "core/results/sweeptable.h"
 #include "core/text/format.h"
+#include "core/trace/probefolder.h"
 #include "ui/charts/hostworktaxchart.h"
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/queuechart.h"
@@ -923,6 +924,8 @@ void MainWindow::openAny(const QString& path)
         followRun(path);
     else if (isProbeRunFolder(path))
         openTraces({ path });
+    else if (const std::string why = notARunFolder(path.toStdString()); !why.empty())
+        fail(tr("Cannot open folder"), QString::fromStdString(why), nullptr);
     else if (opensAsResults(path))
         openResults(path);
     else

@@ -223,6 +223,11 @@ int main(int argc, char** argv)
                         .arg(parser.value(followSeconds)));
     if ((parser.isSet(followSteps) || parser.isSet(followSeconds)) && followed.isEmpty())
         return fail(QStringLiteral("--follow-steps, --follow-seconds: only with a followed probe run folder"));
+    // A folder is a probe run folder or nothing the app opens: said as such, not as a bad config.
+    for (const QString& f : files) {
+        if (const std::string why = notARunFolder(f.toStdString()); !why.empty() && followed.isEmpty())
+            return fail(QString::fromStdString(why));
+    }
     // Traces are told from results as a drop tells them (gzip, or Kineto's keys in the first MiB).
     QStringList traces;
     for (const QString& f : files) {

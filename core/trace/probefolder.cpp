@@ -104,6 +104,31 @@ bool isProbeFolder(const std::string& dir)
     return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "probe.json", ec);
 }
 
+std::string notARunFolder(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || isProbeFolder(dir))
+        return {};
+    std::vector<std::string> found;
+    for (const char* name : { "steps.jsonl", "blocks.jsonl", "phases.csv", "sites.json", "ab.json", "end.json",
+             "trace.pt.trace.json", "trace.pt.trace.json.gz" }) {
+        if (fs::exists(fs::path(dir) / name, ec))
+            found.emplace_back(name);
+    }
+    std::string why = dir + ": a folder without probe.json, so not a probe run folder";
+    if (found.empty())
+        why += fs::is_empty(dir, ec) ? " (it is empty)" : " (nor does it hold any file of one)";
+    else {
+        why += " (it holds ";
+        for (std::size_t i = 0; i < found.size(); ++i)
+            why += (i ? ", " : "") + found[i];
+        why += ", but a run's probe.json is missing)";
+    }
+    return why
+        + "; a run folder is what python3 -m synctax_probe --out DIR writes: probe.json, steps.jsonl, "
+          "blocks.jsonl, phases.csv, sites.json, the capture's trace and end.json (docs/probe-folder.md)";
+}
+
 ProbeFolderRead readProbeFolder(const std::string& dir)
 {
     ProbeFolderRead read;

@@ -38,6 +38,10 @@ struct ProbeFolderRead {
 };
 
 bool isProbeFolder(const std::string& dir); // a folder holding probe.json
+// Why a folder that is not a probe run folder is none: what a run folder holds, and which of its
+// files this one has without probe.json (an empty folder, another tool's, a run cut off before its
+// start was written). Empty for a probe run folder or a path that is no folder.
+std::string notARunFolder(const std::string& dir);
 ProbeFolderRead readProbeFolder(const std::string& dir);
 
 inline constexpr int kBlockFirstSteps = 32;

@@ -14,6 +14,10 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
     std::string tracePath = path;
     ImportedLoopOptions loopOptions = options.loop;
     bool probePhases = false; // the loop calibrated to the probe's phases, not to ones given
+    if (std::string why = notARunFolder(path); !why.empty()) {
+        result.error = std::move(why);
+        return result;
+    }
     if (isProbeFolder(path)) {
         ProbeFolderRead folder = readProbeFolder(path);
         if (!folder.folder) {

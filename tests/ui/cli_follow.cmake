@@ -26,3 +26,21 @@ foreach(bad inf nan -3 1e12 x)
     endif()
 endforeach()
 file(REMOVE_RECURSE ${WORK})
+# A folder that is no probe run folder (empty, or with a run's files but no probe.json): said as
+# such by the app and by synctax-run trace, naming what a run folder holds, exit 2.
+file(MAKE_DIRECTORY ${WORK}/empty ${WORK}/cut)
+file(WRITE ${WORK}/cut/steps.jsonl "")
+foreach(case "empty;it is empty" "cut;it holds steps.jsonl, but a run's probe.json is missing")
+    list(POP_FRONT case name)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${APP} ${WORK}/${name}
+        --screenshot ${WORK}/${name}.png RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+    execute_process(COMMAND ${RUNNER} trace ${WORK}/${name} RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 60)
+    foreach(got "${rc};${err}" "${rc2};${err2}")
+        list(POP_FRONT got code)
+        if(NOT code EQUAL 2 OR NOT got MATCHES "a folder without probe.json, so not a probe run folder \\(${case}\\)"
+           OR NOT got MATCHES "python3 -m synctax_probe --out DIR writes")
+            message(FATAL_ERROR "the ${name} folder should exit 2 saying it is no run folder; got ${code}: ${got}")
+        endif()
+    endforeach()
+endforeach()
+file(REMOVE_RECURSE ${WORK})
