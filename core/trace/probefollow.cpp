@@ -311,8 +311,10 @@ ProbeFollowUpdate ProbeFollower::poll(size_t maxSteps)
     const std::array<FileStamp, 3> appended = readAppended(update, maxSteps);
     readTrace(update);
 
-    const std::vector<FileStamp> growth = { m_probeStamp, appended[0], appended[1], appended[2], m_sitesStamp,
-        m_abStamp, FileStamp::of(path("end.json")), m_traceStamp };
+    // Growth is the job's: not sites.json, which the probe rewrites every few seconds whatever the
+    // loop does, so that a job stuck in a step reads as stalled.
+    const std::vector<FileStamp> growth = { m_probeStamp, appended[0], appended[1], appended[2], m_abStamp,
+        FileStamp::of(path("end.json")), m_traceStamp };
     if (growth != m_growth || !m_lastGrowthS) {
         m_growth = growth;
         m_lastGrowthS = now;

@@ -350,6 +350,24 @@ TEST(ProbeFollow, NoGrowthForStallSIsStalled)
     EXPECT_EQ(c.follower.poll().state, FollowState::Ended);
 }
 
+TEST(ProbeFollow, SitesRewrittenWhileNoStepComesIsStillAStall)
+{
+    // The probe rewrites sites.json every 5 s, steps or not: a job stuck in a step is stalled.
+    TempFolder dir("stalledsites");
+    writeProbeJson(dir, getpid(), hostName());
+    append(dir.file("steps.jsonl"), stepLine(0));
+    Clocked c(dir, 10);
+    EXPECT_EQ(c.follower.poll().state, FollowState::Running);
+    for (int i = 1; i <= 5; ++i) {
+        c.now += 5;
+        writeFile(dir.file("sites.json"),
+            R"({"format_version": 1, "sites": [{"id": 0, "op": "item", "file": "t.py", "line": )" + std::to_string(i)
+                + R"(, "count": 1, "total_wait_ms": 0.1}]})");
+        const ProbeFollowUpdate u = c.follower.poll();
+        EXPECT_EQ(u.state, i < 2 ? FollowState::Running : FollowState::Stalled) << i;
+    }
+}
+
 TEST(ProbeFollow, DeletedFolderKeepsWhatWasRead)
 {
     auto dir = std::make_unique<TempFolder>("deleted");
