@@ -87,6 +87,49 @@ void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
     folder.blockFirstStepsMs = blocks.take();
 }
 
+// Where ab.json is not there (the job has not ended, or was killed): the A/B from blocks.jsonl's
+// complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed. A
+// line that does not read is a note, located, and the A/B then not computed; an unfinished last
+// line (the job still writing, or killed mid-line) is left out.
+void readAbOfBlocks(const fs::path& path, const nlohmann::json& probe, ProbeFolder& folder)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return;
+    std::vector<ProbeBlock> blocks;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        ConfigError error;
+        std::optional<ProbeBlock> block = parseProbeBlock(line, error);
+        if (!block) {
+            if (in.eof())
+                break;
+            error.file = path.string();
+            error.line = number;
+            folder.notes.push_back(error.format() + ": the A/B of the blocks not computed");
+            return;
+        }
+        blocks.push_back(std::move(*block));
+    }
+    if (blocks.empty())
+        return;
+    const nlohmann::json options = probe.value("options", nlohmann::json::object());
+    const int resamples = options.is_object() && options.value("bootstrap", nlohmann::json()).is_number_integer()
+        ? options["bootstrap"].get<int>()
+        : 2000;
+    const uint64_t seed = options.is_object() && options.value("seed", nlohmann::json()).is_number_unsigned()
+        ? options["seed"].get<uint64_t>()
+        : 1;
+    ProbeAb ab = abOfBlocks(blocks, liveAb(blocks, resamples, seed));
+    if (ab.ab.empty())
+        return;
+    static_cast<ProbeAb&>(folder) = std::move(ab);
+    folder.notes.push_back("no ab.json (the job has not ended, or ended without a word): the A/B from blocks.jsonl's "
+        + std::to_string(folder.rounds) + " complete rounds, as the app's live view computes it");
+}
+
 double medianHostMs(const std::vector<std::array<double, 3>>& rows)
 {
     std::vector<double> totals;
@@ -167,6 +210,8 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
 
     if (fs::is_regular_file(root / "ab.json", ec))
         readAb(root / "ab.json", folder, read.errors);
+    else if (fs::is_regular_file(root / "blocks.jsonl", ec))
+        readAbOfBlocks(root / "blocks.jsonl", *probe, folder);
     if (!folder.ab.empty() && fs::is_regular_file(root / "steps.jsonl", ec))
         readBlockFirstSteps(root / "steps.jsonl", folder);
     folder.ended = fs::is_regular_file(root / "end.json", ec);

@@ -244,5 +244,10 @@ ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks);
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed);
 // ab.json's answer as the live view draws it.
 ProbeLiveAb liveOf(const ProbeAb& ab);
+// The A/B as blocks.jsonl's complete rounds give it, where ab.json is not written yet (a job still
+// running, or killed): `live` (liveAb over the same blocks) as a ProbeAb, its block length the last
+// block's, and the drift of the loop as it is (`none`, first half of its blocks against the
+// second) flagged as the probe flags it. Empty `ab` where no block is an A/B's.
+ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live);
 
 } // namespace synctax

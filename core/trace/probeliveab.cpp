@@ -6,6 +6,8 @@
 // Twister, its seeding and math.fsum are reproduced so that they do, to rounding.
 #include "core/trace/probefollow.h"
 
+#include "core/statistics/statistics.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -198,6 +200,43 @@ ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_
     // The probe compares item, none_aa, calib in that order, each with the seed plus its index.
     ab.item = bootstrapInterval(item, resamples, seed);
     ab.control = bootstrapInterval(control, resamples, seed + 1);
+    return ab;
+}
+
+ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live)
+{
+    ProbeAb ab;
+    if (std::none_of(blocks.begin(), blocks.end(), [](const ProbeBlock& b) { return b.round.has_value(); }))
+        return ab;
+    ab.ab = "item";
+    ab.blockSteps = blocks.back().steps;
+    ab.rounds = live.rounds;
+    const auto estimate = [](const std::optional<Interval>& i) {
+        return i
+            ? std::optional<ProbeEstimate>(ProbeEstimate { i->estimate, i->low, i->high, 0, i->low > 0 || i->high < 0 })
+            : std::nullopt;
+    };
+    ab.item = estimate(live.item);
+    ab.control = estimate(live.control);
+    if (!ab.item)
+        ab.reason = std::to_string(live.rounds) + " complete round(s) in blocks.jsonl; at least 2 are needed";
+    std::vector<double> none;
+    for (const ProbeBlock& b : blocks) {
+        if (b.style == "none" && b.msPerStep > 0)
+            none.push_back(b.msPerStep);
+    }
+    if (none.size() >= 4) {
+        const std::size_t half = none.size() / 2;
+        const double first = geometricMean({ none.begin(), none.begin() + std::ptrdiff_t(half) });
+        const double second = geometricMean({ none.begin() + std::ptrdiff_t(half), none.end() });
+        ab.driftPct = 100.0 * (second / first - 1.0);
+        double widest = 0;
+        for (const std::optional<ProbeEstimate>& e : { ab.item, ab.control }) {
+            if (e)
+                widest = std::max(widest, e->ciHigh - e->ciLow);
+        }
+        ab.driftFlagged = widest > 0 && std::abs(ab.driftPct) > widest;
+    }
     return ab;
 }
 

@@ -26,9 +26,8 @@ namespace synctax {
 
 namespace {
 
-ProbeEstimate estimateOf(const Interval& i) { return { i.estimate, i.low, i.high, 0, i.low > 0 || i.high < 0 }; }
-
-// The folder as far as the what-if's note speaks of it: the A/B measured so far beside the prediction.
+// The folder as far as the what-if's note speaks of it: the A/B measured so far beside the prediction,
+// as synctax-run trace DIR reads it from the same blocks (abOfBlocks).
 std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QString& dir)
 {
     auto folder = std::make_shared<ProbeFolder>();
@@ -39,33 +38,13 @@ std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QStrin
         folder->blockSteps = run.blocks().back().steps;
     if (!run.hasAb())
         return folder;
-    folder->ab = "item";
+    ProbeLiveAb live;
     if (!run.ab().empty()) {
         const FollowAbPoint& last = run.ab().back();
-        folder->rounds = last.rounds;
-        if (last.item)
-            folder->item = estimateOf(*last.item);
-        if (last.control)
-            folder->control = estimateOf(*last.control);
+        live = { last.rounds, last.item, last.control };
     }
-    // The loop as it is, its first half of rounds against its second: how far the host moved.
-    std::vector<double> none;
-    for (const ProbeBlock& b : run.blocks()) {
-        if (b.style == "none" && b.msPerStep > 0)
-            none.push_back(b.msPerStep);
-    }
-    if (none.size() >= 4) {
-        const size_t half = none.size() / 2;
-        const double first = geometricMean({ none.begin(), none.begin() + std::ptrdiff_t(half) });
-        const double second = geometricMean({ none.begin() + std::ptrdiff_t(half), none.end() });
-        folder->driftPct = 100.0 * (second / first - 1.0);
-        double widest = 0;
-        if (folder->item)
-            widest = std::max(widest, folder->item->ciHigh - folder->item->ciLow);
-        if (folder->control)
-            widest = std::max(widest, folder->control->ciHigh - folder->control->ciLow);
-        folder->driftFlagged = widest > 0 && std::abs(folder->driftPct) > widest;
-    }
+    static_cast<ProbeAb&>(*folder) = abOfBlocks(run.blocks(), live);
+    folder->ab = "item";
     return folder;
 }
 

@@ -182,6 +182,34 @@ TEST(ProbeFolder, TimingsCostIsSaidWhereTheOtherBlocksWereCounted)
     fs::remove_all(dir);
 }
 
+TEST(ProbeFolder, AKilledRunsABComesFromItsBlocksAsTheLiveViewComputesIt)
+{
+    // A job killed before its end writes no ab.json: the A/B is read from blocks.jsonl's rounds, the
+    // same answer the app's live view gives and, for a run that did end, the one its ab.json holds.
+    const fs::path dir = copyOfFolder("killed");
+    const ProbeFolderRead whole = readProbeFolder(dir.string());
+    ASSERT_TRUE(whole.folder && whole.folder->item) << formatErrors(whole.errors);
+    fs::remove(dir / "ab.json");
+    fs::remove(dir / "end.json");
+    std::ofstream(dir / "blocks.jsonl", std::ios::app) << "{\"block\":9999,\"round\":"; // cut off mid-line
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    const ProbeFolder& f = *read.folder;
+    ASSERT_TRUE(f.item && f.control);
+    EXPECT_EQ(f.ab, "item");
+    EXPECT_EQ(f.rounds, whole.folder->rounds);
+    EXPECT_NEAR(f.item->pct, whole.folder->item->pct, 0.05);
+    EXPECT_NEAR(f.item->ciLow, whole.folder->item->ciLow, 0.05);
+    EXPECT_NEAR(f.item->ciHigh, whole.folder->item->ciHigh, 0.05);
+    const std::string text = unwrapped(formatProbeAnswer(f, nullptr));
+    EXPECT_EQ(text.find("no A/B ran"), std::string::npos) << text;
+    EXPECT_NE(text.find("no ab.json (the job has not ended, or ended without a word): the A/B from blocks.jsonl's "
+                  + std::to_string(f.rounds) + " complete rounds"),
+        std::string::npos)
+        << text;
+    fs::remove_all(dir);
+}
+
 TEST(ProbeFolder, TheCapturesAfterEffectIsSaidAndAFlaggedOneNamesTheRoundsUsed)
 {
     const fs::path dir = copyOfFolder("capture");
@@ -303,13 +331,18 @@ TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
     fs::remove(dir / "trace.pt.trace.json.gz");
     const ProbeFolderRead partial = readProbeFolder(dir.string());
     ASSERT_TRUE(partial.folder) << formatErrors(partial.errors);
-    EXPECT_TRUE(partial.folder->ab.empty());
+    EXPECT_EQ(partial.folder->ab, "item"); // from blocks.jsonl's rounds
     EXPECT_TRUE(partial.folder->tracePath.empty());
     EXPECT_FALSE(partial.folder->ended);
-    EXPECT_EQ(partial.folder->notes.size(), 2u); // no capture; the job has not ended
-    const std::string text = formatProbeAnswer(*partial.folder, nullptr);
-    EXPECT_NE(text.find("no A/B ran"), std::string::npos) << text;
+    EXPECT_EQ(partial.folder->notes.size(), 3u); // no capture; the job has not ended; the A/B of the blocks
+    std::string text = formatProbeAnswer(*partial.folder, nullptr);
     EXPECT_NE(text.find("has not ended"), std::string::npos) << text;
+    fs::remove(dir / "blocks.jsonl");
+    const ProbeFolderRead bare = readProbeFolder(dir.string());
+    ASSERT_TRUE(bare.folder) << formatErrors(bare.errors);
+    EXPECT_TRUE(bare.folder->ab.empty());
+    text = formatProbeAnswer(*bare.folder, nullptr);
+    EXPECT_NE(text.find("no A/B ran"), std::string::npos) << text;
     fs::remove_all(dir);
 }
 
@@ -346,7 +379,9 @@ TEST(ProbeFolder, EachCalibrationBlocksFirstStepsAreReadFromItsSteps)
     EXPECT_TRUE(readProbeFolder(kFolder).folder->blockFirstStepsMs.empty());
     const fs::path dir = copyOfFolder("noab", kGpuBound);
     fs::remove(dir / "ab.json");
+    fs::rename(dir / "blocks.jsonl", dir / "blocks.jsonl.away"); // nor the blocks' A/B
     const ProbeFolderRead noAb = readProbeFolder(dir.string());
+    fs::rename(dir / "blocks.jsonl.away", dir / "blocks.jsonl");
     ASSERT_TRUE(noAb.folder) << formatErrors(noAb.errors);
     EXPECT_TRUE(noAb.folder->blockFirstStepsMs.empty());
 
