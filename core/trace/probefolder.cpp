@@ -57,62 +57,59 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
         folder.notes.push_back("the A/B has no estimate: " + folder.reason);
 }
 
-// steps.jsonl's calibration blocks' first steps (ProbeFolder::blockFirstStepsMs). A line that does
-// not read is a note, located, and the first steps are then not used; an unfinished last line (the
-// job still writing) is left for later.
-void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
+// Each line of a .jsonl file the probe wrote, parsed and handed to `take`; lines without `only` in
+// them are passed over unparsed. A line that does not read is a note, located ("FILE:LINE:COL: what
+// was expected: " + `consequence`), and false; an unfinished last line (the job still writing, or
+// killed mid-line) is left out.
+template <typename Parse, typename Take>
+bool eachLine(const fs::path& path, Parse parse, Take take, ProbeFolder& folder, const std::string& consequence,
+    const char* only = nullptr)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return;
-    BlockFirstSteps blocks;
+        return false;
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
-        if (line.find("\"calib\"") == std::string::npos)
-            continue; // not a calibration block's step: not parsed
+        if (only && line.find(only) == std::string::npos)
+            continue;
         ConfigError error;
-        const std::optional<ProbeStep> step = parseProbeStep(line, error);
-        if (!step) {
+        auto parsed = parse(line, error);
+        if (!parsed) {
             if (in.eof())
                 break;
             error.file = path.string();
             error.line = number;
-            folder.notes.push_back(error.format() + ": the blocks' first steps not used");
-            return;
+            folder.notes.push_back(error.format() + ": " + consequence);
+            return false;
         }
-        blocks.add(*step);
+        take(std::move(*parsed));
     }
-    folder.blockFirstStepsMs = blocks.take();
+    return true;
+}
+
+// steps.jsonl's calibration blocks' first steps (ProbeFolder::blockFirstStepsMs); none where a line
+// does not read.
+void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
+{
+    BlockFirstSteps blocks;
+    if (eachLine(
+            path, parseProbeStep, [&](const ProbeStep& step) { blocks.add(step); }, folder,
+            "the blocks' first steps not used", "\"calib\""))
+        folder.blockFirstStepsMs = blocks.take();
 }
 
 // Where ab.json is not there (the job has not ended, or was killed): the A/B from blocks.jsonl's
-// complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed. A
-// line that does not read is a note, located, and the A/B then not computed; an unfinished last
-// line (the job still writing, or killed mid-line) is left out.
+// complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed; none
+// where a line does not read.
 void readAbOfBlocks(const fs::path& path, const nlohmann::json& probe, ProbeFolder& folder)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return;
     std::vector<ProbeBlock> blocks;
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        ConfigError error;
-        std::optional<ProbeBlock> block = parseProbeBlock(line, error);
-        if (!block) {
-            if (in.eof())
-                break;
-            error.file = path.string();
-            error.line = number;
-            folder.notes.push_back(error.format() + ": the A/B of the blocks not computed");
-            return;
-        }
-        blocks.push_back(std::move(*block));
-    }
+    if (!eachLine(
+            path, parseProbeBlock, [&](ProbeBlock block) { blocks.push_back(std::move(block)); }, folder,
+            "the A/B of the blocks not computed"))
+        return;
     if (blocks.empty())
         return;
     const nlohmann::json options = probe.value("options", nlohmann::json::object());

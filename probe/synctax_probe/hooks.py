@@ -205,26 +205,25 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                     result = orig(opt, *args, **kwargs)
                     p.counted_step_end()
                     return result
+            ends: list = []
             closure = kwargs.get("closure", args[0] if args else None)
             if callable(closure):
-                return closure_step(opt, orig, closure, args, kwargs)
+                args, kwargs = first_call_timed(closure, args, kwargs, ends)
             p.o_depth = 1
             t0 = ns()
             try:
                 result = orig(opt, *args, **kwargs)
             finally:
                 p.o_depth = 0
-            p.step_end(t0, ns())
+            p.step_end(ends[0] if ends else t0, ns())  # O from the closure's first return, if any
             return result
         setattr(step, _MARK, True)
         patches.set(cls, "step", step)
 
-    def closure_step(opt, orig, closure, args, kwargs):
+    def first_call_timed(closure, args, kwargs, ends):
         """A step given a closure (LBFGS; PyTorch Lightning steps every optimizer so): its first
-        call is the step's forward and backward, F and B as in a loop without one; O is the
-        optimizer's own time from that call's return (LBFGS's later calls of it included)."""
-        ends = []
-
+        call is the step's forward and backward, F and B as in a loop without one (o_depth 0),
+        its return time appended to `ends`; O runs from there (LBFGS's later calls included)."""
         def first(*a, **k):
             if ends:
                 return closure(*a, **k)
@@ -236,17 +235,8 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                 p.o_depth = 1
 
         if "closure" in kwargs:
-            kwargs = dict(kwargs, closure=first)
-        else:
-            args = (first,) + tuple(args[1:])
-        p.o_depth = 1
-        t0 = ns()
-        try:
-            result = orig(opt, *args, **kwargs)
-        finally:
-            p.o_depth = 0
-        p.step_end(ends[0] if ends else t0, ns())
-        return result
+            return args, dict(kwargs, closure=first)
+        return (first,) + tuple(args[1:]), kwargs
 
     def defining_class(cls):
         for klass in cls.__mro__:

@@ -257,20 +257,25 @@ def test_a_new_optimizer_each_epoch_takes_over_the_loop_s_steps(tmp_path):
     assert end["other_optimizer_steps"] == 0
 
 
+def gan_steps(net_d, net_g, opt_d, opt_g, steps):
+    """A GAN's steps: the discriminator's optimizer, then the generator's, each after its backward."""
+    x = torch.randn(4, 8)
+    for _ in range(steps):
+        opt_d.zero_grad()
+        net_d(x).mean().backward()
+        opt_d.step()
+        opt_g.zero_grad()
+        net_d(net_g(x)).mean().backward()
+        opt_g.step()
+
+
 def test_two_optimizers_stepping_in_turn_keep_the_first_as_the_loop_s(tmp_path):
     """A GAN steps its discriminator's optimizer, then its generator's: the first is the loop's."""
     net_d, net_g = torch.nn.Linear(8, 1), torch.nn.Linear(8, 8)
     opt_d, opt_g = torch.optim.SGD(net_d.parameters(), lr=0.01), torch.optim.Adam(net_g.parameters(), lr=0.01)
-    x = torch.randn(4, 8)
     synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
     try:
-        for _ in range(30):
-            opt_d.zero_grad()
-            net_d(x).mean().backward()
-            opt_d.step()
-            opt_g.zero_grad()
-            net_d(net_g(x)).mean().backward()
-            opt_g.step()
+        gan_steps(net_d, net_g, opt_d, opt_g, 30)
     finally:
         end = synctax_probe.detach()
     assert end["steps"] == 30 and end["other_optimizer_steps"] == 30 and end["loop_optimizer_changes"] == 0
@@ -324,16 +329,9 @@ def test_a_sync_inside_another_optimizer_s_step_stays_in_the_phase_it_falls_in(t
 
     net_d, net_g = torch.nn.Linear(8, 1), torch.nn.Linear(8, 8)
     opt_d, opt_g = torch.optim.SGD(net_d.parameters(), lr=0.01), Syncing(net_g.parameters(), lr=0.01)
-    x = torch.randn(4, 8)
     folder = synctax_probe.attach(out=str(tmp_path / "run"), **FAST)
     try:
-        for _ in range(30):
-            opt_d.zero_grad()
-            net_d(x).mean().backward()
-            opt_d.step()
-            opt_g.zero_grad()
-            net_d(net_g(x)).mean().backward()
-            opt_g.step()
+        gan_steps(net_d, net_g, opt_d, opt_g, 30)
     finally:
         synctax_probe.detach()
     listed = [sync for s in steps_of(folder) for sync in s["syncs"]]
