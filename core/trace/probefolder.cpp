@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <type_traits>
 
 namespace synctax {
@@ -127,6 +128,24 @@ void readAbOfBlocks(const fs::path& path, const nlohmann::json& probe, ProbeFold
         + std::to_string(folder.rounds) + " complete rounds, as the app's live view computes it");
 }
 
+// phases.csv as the probe wrote it: a last line without its newline (the job killed while writing
+// it) is left out, with a note, rather than refused with the file.
+PhasesFileRead readWrittenPhases(const fs::path& path, ProbeFolder& folder)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.eof() && in.fail())
+        return loadPhasesFile(path.string());
+    if (!text.empty() && text.back() != '\n') {
+        const std::size_t kept = text.rfind('\n') + 1; // 0 where there is no newline at all
+        const auto line = std::count(text.begin(), text.begin() + std::ptrdiff_t(kept), '\n') + 1;
+        folder.notes.push_back(path.string() + ":" + std::to_string(line)
+            + ": a cut-off last line (the job stopped while writing it) left out");
+        text.resize(kept);
+    }
+    return readPhasesFile(text, path.string());
+}
+
 double medianHostMs(const std::vector<std::array<double, 3>>& rows)
 {
     std::vector<double> totals;
@@ -195,7 +214,7 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
         folder.notes.push_back("no profiled capture in the folder (trace.pt.trace.json): nothing to replay");
 
     if (fs::is_regular_file(root / "phases.csv", ec)) {
-        PhasesFileRead phases = loadPhasesFile((root / "phases.csv").string());
+        PhasesFileRead phases = readWrittenPhases(root / "phases.csv", folder);
         if (!phases.errors.empty() && !phases.rows.empty()) {
             read.errors.insert(read.errors.end(), phases.errors.begin(), phases.errors.end());
             return read;

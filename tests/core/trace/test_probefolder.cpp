@@ -210,6 +210,28 @@ TEST(ProbeFolder, AKilledRunsABComesFromItsBlocksAsTheLiveViewComputesIt)
     fs::remove_all(dir);
 }
 
+TEST(ProbeFolder, ACutOffLastLineOfThePhasesIsLeftOutWithANote)
+{
+    // A job killed while writing phases.csv: its last line stops mid-number, without a newline.
+    const fs::path dir = copyOfFolder("cutphases");
+    const ProbeFolderRead whole = readProbeFolder(dir.string());
+    ASSERT_TRUE(whole.folder) << formatErrors(whole.errors);
+    std::ofstream(dir / "phases.csv", std::ios::app) << "0.41";
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    EXPECT_EQ(read.folder->phasesMs.size(), whole.folder->phasesMs.size());
+    const std::string text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("phases.csv:" + std::to_string(whole.folder->phasesMs.size() + 5)
+                  + ": a cut-off last line (the job stopped while writing it) left out"),
+        std::string::npos)
+        << text;
+    // A bad line with its newline is still the file's error, located.
+    std::ofstream(dir / "phases.csv", std::ios::app) << ",x,1\n";
+    const ProbeFolderRead bad = readProbeFolder(dir.string());
+    EXPECT_FALSE(bad.folder);
+    fs::remove_all(dir);
+}
+
 TEST(ProbeFolder, TheCapturesAfterEffectIsSaidAndAFlaggedOneNamesTheRoundsUsed)
 {
     const fs::path dir = copyOfFolder("capture");
