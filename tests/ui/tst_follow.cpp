@@ -238,6 +238,20 @@ private Q_SLOTS:
         QTRY_VERIFY(!w.view()->controller()->isFollowing());
     }
 
+    void aOneStepRunSaysOneStep()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        Window w;
+        QVERIFY(w.window.followRun(dir));
+        auto writer = startWriter(dir, 1, 100);
+        QVERIFY(writer->waitForFinished(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        const QString banner = w.view()->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral(", 1 step;")) && !banner.contains(QStringLiteral("1 steps")),
+            qPrintable(banner));
+    }
+
     void aCrashMidWriteIsSaidAndWhatWasReadStays()
     {
         QTemporaryDir tmp;

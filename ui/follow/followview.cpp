@@ -48,6 +48,8 @@ std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QStrin
     return folder;
 }
 
+QString stepsText(int64_t n) { return n == 1 ? FollowView::tr("1 step") : FollowView::tr("%1 steps").arg(n); }
+
 QString siteLabel(const FollowSite& s)
 {
     if (s.file.empty())
@@ -222,10 +224,11 @@ void FollowView::updateBanner()
     QString detail;
     QString color = QStringLiteral("#e8f0fe");
     const int64_t counted = run.countedSteps();
-    const QString steps = run.stepCount() == 0 ? tr("no step yet")
-        : counted == 0 ? tr("%1 steps read, the last step %2").arg(run.stepCount()).arg(run.lastStep())
-                       : tr("%1 timed steps read and %2 counted in blocks, the last step %3")
-                             .arg(run.stepCount())
+    const int64_t read = int64_t(run.stepCount());
+    const QString steps = read == 0 ? tr("no step yet")
+        : counted == 0              ? tr("%1 read, the last step %2").arg(stepsText(read)).arg(run.lastStep())
+                                    : tr("%1 read and %2 counted in blocks, the last step %3")
+                             .arg(read == 1 ? tr("1 timed step") : tr("%1 timed steps").arg(read))
                              .arg(counted)
                              .arg(run.lastStep());
     switch (run.state()) {
@@ -258,9 +261,9 @@ void FollowView::updateBanner()
         if (end) {
             const QString how
                 = end->outcome == "ok" ? tr("finished") : tr("ended: %1").arg(QString::fromStdString(end->outcome));
-            detail = tr("%1%2, %3 steps")
+            detail = tr("%1%2, %3")
                          .arg(how, end->exitCode ? tr(", exit code %1").arg(*end->exitCode) : QString(),
-                             QString::number(end->steps));
+                             stepsText(end->steps));
             if (end->stepsDropped > 0)
                 detail += tr(" (%1 step records dropped by the probe's writer)").arg(end->stepsDropped);
             if (end->outcome != "ok")
@@ -289,9 +292,8 @@ void FollowView::updateBanner()
     if (run.missingSteps() > 0)
         detail += tr("; %1 steps missing from steps.jsonl").arg(run.missingSteps());
     if (const std::optional<FollowRun::OwnTime> own = run.probeOwnTime())
-        detail += tr("; the probe's own time after each step: %1 µs (%2% of the step)")
-                      .arg(own->us, 0, 'f', 1)
-                      .arg(100.0 * own->us / (own->stepMs * 1e3), 0, 'f', 1);
+        // Its own bookkeeping as it times it, not its cost to the loop (separate processes show that).
+        detail += tr("; the probe's own time after each step: %1 µs").arg(own->us, 0, 'f', 1);
     if (run.end() && run.end()->writerUsPerStep)
         detail += tr("; its writer thread's CPU: %1 µs a step").arg(*run.end()->writerUsPerStep, 0, 'f', 1);
     const QString text = QStringLiteral("<b>%1</b> — %2<br><small>%3</small>").arg(headline, detail, dir);
