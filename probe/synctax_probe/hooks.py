@@ -6,6 +6,8 @@ CUDA and the ops that would sync on a GPU are listed anyway)."""
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from typing import Callable, Optional
 from time import perf_counter_ns as ns
 
@@ -42,12 +44,19 @@ def install(probe, torch, patches: Patches) -> None:
     cpu_mode = p.cpu_mode
     orig_item = T.item
 
+    torch_dir = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "")
+    getframe = sys._getframe
+
     def tensor_op(orig, op: str, on_cpu: bool):
         record_cpu = cpu_mode and on_cpu
 
         @functools.wraps(orig)
         def wrapper(self, *args, **kwargs):
             if p.busy or not (self.is_cuda or record_cpu):
+                return orig(self, *args, **kwargs)
+            if not self.is_cuda and getframe(1).f_code.co_filename.startswith(torch_dir):
+                # Without a device, torch's own reads of its CPU bookkeeping (Adam's step counts)
+                # are no place a GPU run would wait: its counters stay on the CPU there too.
                 return orig(self, *args, **kwargs)
             t0 = ns()
             result = orig(self, *args, **kwargs)
