@@ -7,6 +7,7 @@
 # block's phases, as `synctax-run trace --phases-file`); prints one summary table last.
 #
 #   scripts/gpu/validate.sh [--only PARTS] [--out DIR] [--build DIR] [--budget S] [--archive]
+#                           [--cpus LIST] [--repeats N]
 #
 #   --only PARTS  comma-separated, of: build tests seed middle-regime python probe probe-cost (default:
 #                 all of them). probe (scripts/gpu/probe-validate.py, about 9 minutes) and probe-cost
@@ -17,6 +18,8 @@
 #   --budget S    cut every time budget of the presets to S seconds: quicker, wider intervals (the
 #                 claims are at the presets' own budgets)
 #   --archive     leave summary.txt and one validate.tar.gz of everything else in the out folder
+#   --cpus LIST   probe and probe-cost: every process, plain and probed alike, on these CPUs (0-7)
+#   --repeats N   probe: pairs of processes (plain, probed) a cell (default 1)
 #
 # Headers the machine lacks (RapidJSON; Gloo's, for data-parallel runs) are taken from .gpu-deps/
 # when it is there (scripts/gpu/carry-headers.sh fills it on a Debian machine). On an H200 the
@@ -32,6 +35,8 @@ out=${OUT:-}
 build=${BUILD:-/tmp/synctax-gpu-build}
 budget=
 archive=0
+pin=()
+repeats=()
 while [ $# -gt 0 ]; do
     case $1 in
     --only) parts=${2:?--only needs a list}; shift 2 ;;
@@ -43,6 +48,8 @@ while [ $# -gt 0 ]; do
     --budget) budget=${2:?--budget needs seconds}; shift 2 ;;
     --budget=*) budget=${1#*=}; shift ;;
     --archive) archive=1; shift ;;
+    --cpus) pin=(--cpus "${2:?--cpus needs a list}"); shift 2 ;;
+    --repeats) repeats=(--repeats "${2:?--repeats needs a number}"); shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "validate.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -195,7 +202,8 @@ if wants probe; then
     echo "probe: the validation loops plainly and under python3 -m synctax_probe --ab item (scripts/gpu/probe-validate.py)"
     runner_arg=()
     [ -x "$runner" ] && runner_arg=(--runner "$runner")
-    python3 scripts/gpu/probe-validate.py "$out/probe" "${runner_arg[@]}" >"$out/probe-validate.txt" 2>&1
+    python3 scripts/gpu/probe-validate.py "$out/probe" "${runner_arg[@]}" "${pin[@]}" "${repeats[@]}" \
+        >"$out/probe-validate.txt" 2>&1
     rc=$?
     tail -n 16 "$out/probe-validate.txt"
     # "step within 3%: 12 of 12; A/B within 3 points or inside the plain interval: 11 of 12; what-if ..."
@@ -213,9 +221,10 @@ if wants probe-cost; then
     goal="within 1% (in its CI), 1 and 15 ms loops"
     t0=$(date +%s)
     echo "probe cost: plain and probed processes in turn (bench/probe/process_cost.py)"
-    python3 bench/probe/process_cost.py --pairs 10 --seconds 8 --json "$out/probe-cost.json" \
+    python3 bench/probe/process_cost.py --pairs 10 --seconds 8 "${pin[@]}" --json "$out/probe-cost.json" \
         tiny_mlp resnet34:--side,160,--batch,64 >"$out/probe-cost.txt" 2>&1
-    python3 bench/probe/process_cost.py --pairs 3 --seconds 8 resnet50:--batch,32 >>"$out/probe-cost.txt" 2>&1
+    python3 bench/probe/process_cost.py --pairs 3 --seconds 8 "${pin[@]}" resnet50:--batch,32 \
+        >>"$out/probe-cost.txt" 2>&1
     grep '^process cost' "$out/probe-cost.txt"
     # "process cost tiny_mlp : step +0.4% [-0.6, +1.2] on a 1.047 ms step; ..." for the first two loops
     verdict=met
