@@ -42,11 +42,6 @@ std::invoke_result_t<Parse, const std::string&, ConfigError&> readWith(
     return value;
 }
 
-std::optional<nlohmann::json> readJson(const fs::path& path, std::vector<ConfigError>& errors)
-{
-    return readWith(path, parseProbeJson, errors);
-}
-
 // ab.json into the folder; an A/B without an estimate is a note.
 void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
@@ -104,7 +99,7 @@ void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
 // Where ab.json is not there (the job has not ended, or was killed): the A/B from blocks.jsonl's
 // complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed; none
 // where a line does not read.
-void readAbOfBlocks(const fs::path& path, const nlohmann::json& probe, ProbeFolder& folder)
+void readAbOfBlocks(const fs::path& path, const ProbeStart& probe, ProbeFolder& folder)
 {
     std::vector<ProbeBlock> blocks;
     if (!eachLine(
@@ -113,14 +108,7 @@ void readAbOfBlocks(const fs::path& path, const nlohmann::json& probe, ProbeFold
         return;
     if (blocks.empty())
         return;
-    const nlohmann::json options = probe.value("options", nlohmann::json::object());
-    const int resamples = options.is_object() && options.value("bootstrap", nlohmann::json()).is_number_integer()
-        ? options["bootstrap"].get<int>()
-        : 2000;
-    const uint64_t seed = options.is_object() && options.value("seed", nlohmann::json()).is_number_unsigned()
-        ? options["seed"].get<uint64_t>()
-        : 1;
-    ProbeAb ab = abOfBlocks(blocks, liveAb(blocks, resamples, seed));
+    ProbeAb ab = abOfBlocks(blocks, liveAb(blocks, probe.resamples, probe.seed));
     if (ab.ab.empty())
         return;
     static_cast<ProbeAb&>(folder) = std::move(ab);
@@ -194,14 +182,11 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     const fs::path root(dir);
     ProbeFolder folder;
     folder.dir = dir;
-    const auto probe = readJson(root / "probe.json", read.errors);
+    // probe.json as the follower reads it: a value of the wrong type is located, not thrown.
+    const auto probe = readWith(root / "probe.json", parseProbeStart, read.errors);
     if (!probe)
         return read;
-    if (!probe->is_object()) {
-        read.errors.push_back({ (root / "probe.json").string(), 1, 1, "expected an object" });
-        return read;
-    }
-    folder.script = probe->value("script", std::string());
+    folder.script = probe->script;
 
     std::error_code ec;
     for (const char* name : { "trace.pt.trace.json.gz", "trace.pt.trace.json" }) {

@@ -421,9 +421,13 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     ProbeAb ab;
     ab.ab = f.string("ab", false);
     ab.rounds = static_cast<int>(f.integerOr("rounds", 0));
+    if (ab.rounds < 0)
+        f.fail("rounds", "a count of rounds (0 or more)", f.find("rounds"));
     ab.roundsBeforeCaptureOnly = f.string("rounds_from", false) == "before the capture";
     ab.blockSteps = static_cast<int>(f.integerOr("block_steps", 0));
     ab.baselineStepMs = f.nullableNumber("baseline_step_ms");
+    if (ab.baselineStepMs && !(*ab.baselineStepMs > 0 && *ab.baselineStepMs < 1e9))
+        f.fail("baseline_step_ms", "milliseconds above 0", f.find("baseline_step_ms"));
     const std::string control = f.string("control", false);
     const json* estimates = f.find("estimates");
     if (!estimates || !estimates->is_object()) {
@@ -434,6 +438,14 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     const std::string style = ab.ab.empty() ? std::string("item") : ab.ab; // the style the A/B added
     ab.item = estimate(member(estimates, style));
     ab.control = estimate(member(estimates, control.empty() ? std::string("none_aa") : control));
+    // A step time's change below -100% or an interval that does not hold its estimate is none the
+    // probe writes: the file was edited or spoilt.
+    for (const std::optional<ProbeEstimate>& e : { ab.item, ab.control }) {
+        if (e && !(e->ciLow <= e->pct && e->pct <= e->ciHigh && e->ciLow > -100 && e->ciHigh < 1e6)) {
+            f.fail("estimates", "estimates with ci_low <= pct <= ci_high, each above -100%", estimates);
+            return std::nullopt;
+        }
+    }
     if (const json* counted = f.find("counted_styles");
         counted && counted->is_array() && std::find(counted->begin(), counted->end(), json("none")) != counted->end())
         ab.timing = estimate(member(estimates, "calib"));

@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -54,6 +56,12 @@ fs::path copyOfFolder(const std::string& name, const std::string& from = kFolder
     for (const auto& entry : fs::directory_iterator(from))
         fs::copy_file(entry.path(), dir / entry.path().filename());
     return dir;
+}
+
+std::string readText(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The text unwrapped: a line break and its indent read as one space.
@@ -229,6 +237,49 @@ TEST(ProbeFolder, ACutOffLastLineOfThePhasesIsLeftOutWithANote)
     std::ofstream(dir / "phases.csv", std::ios::app) << ",x,1\n";
     const ProbeFolderRead bad = readProbeFolder(dir.string());
     EXPECT_FALSE(bad.folder);
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, ImpossibleValuesAreRefusedAtTheirFileAndKey)
+{
+    // Hand-edited or spoilt files: each refused with its file, line and key, never printed as it is
+    // nor thrown as a raw JSON error.
+    const fs::path dir = copyOfFolder("impossible");
+    const std::string probeText = readText(dir / "probe.json");
+    nlohmann::json probe = nlohmann::json::parse(probeText);
+    probe["script"] = 3;
+    std::ofstream(dir / "probe.json", std::ios::trunc) << probe.dump(1);
+    ProbeFolderRead read = readProbeFolder(dir.string());
+    EXPECT_FALSE(read.folder);
+    ASSERT_EQ(read.errors.size(), 1u);
+    EXPECT_NE(read.errors[0].file.find("probe.json"), std::string::npos);
+    EXPECT_GT(read.errors[0].line, 0);
+    EXPECT_EQ(read.errors[0].message, "expected a string at \"script\", found 3");
+    std::ofstream(dir / "probe.json", std::ios::trunc) << probeText;
+
+    const std::string abText = readText(dir / "ab.json");
+    const auto spoilt = [&](const std::function<void(nlohmann::json&)>& spoil) {
+        nlohmann::json ab = nlohmann::json::parse(abText);
+        spoil(ab);
+        std::ofstream(dir / "ab.json", std::ios::trunc) << ab.dump(1);
+        return readProbeFolder(dir.string());
+    };
+    read = spoilt([](nlohmann::json& ab) { ab["rounds"] = -3; });
+    ASSERT_EQ(read.errors.size(), 1u);
+    EXPECT_EQ(read.errors[0].message, "expected a count of rounds (0 or more) at \"rounds\", found -3");
+    read = spoilt([](nlohmann::json& ab) {
+        ab["estimates"]["item"]["pct"] = 250.0;
+        ab["estimates"]["item"]["ci_low"] = -50.0;
+        ab["estimates"]["item"]["ci_high"] = -60.0;
+    });
+    ASSERT_EQ(read.errors.size(), 1u);
+    EXPECT_NE(read.errors[0].message.find("expected estimates with ci_low <= pct <= ci_high"), std::string::npos)
+        << read.errors[0].message;
+    read = spoilt([](nlohmann::json& ab) { ab["estimates"]["none_aa"]["ci_low"] = -1e9; });
+    ASSERT_EQ(read.errors.size(), 1u);
+    read = spoilt([](nlohmann::json& ab) { ab["baseline_step_ms"] = -2.0; });
+    ASSERT_EQ(read.errors.size(), 1u);
+    EXPECT_EQ(read.errors[0].message, "expected milliseconds above 0 at \"baseline_step_ms\", found -2.0");
     fs::remove_all(dir);
 }
 
