@@ -182,6 +182,13 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     const fs::path root(dir);
     ProbeFolder folder;
     folder.dir = dir;
+    for (const char* name : kRunFolderFiles) {
+        const std::string file = (root / name).string();
+        if (const std::string what = unlikeAFile(file); !what.empty())
+            read.errors.push_back({ file, 0, 0, "is " + what + "; expected the file python3 -m synctax_probe writes" });
+    }
+    if (!read.errors.empty())
+        return read;
     // probe.json as the follower reads it: a value of the wrong type is located, not thrown.
     const auto probe = readWith(root / "probe.json", parseProbeStart, read.errors);
     if (!probe)

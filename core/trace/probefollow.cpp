@@ -65,6 +65,29 @@ ProbeFollower::ProbeFollower(std::string dir, FollowOptions options)
         m_options.nowS = steadyNowS;
 }
 
+const char* const kRunFolderFiles[9] = { "probe.json", "steps.jsonl", "blocks.jsonl", "phases.csv", "sites.json",
+    "ab.json", "end.json", "trace.pt.trace.json", "trace.pt.trace.json.gz" };
+
+std::string unlikeAFile(const std::string& path)
+{
+    struct stat st { };
+    if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+        return {};
+    if (S_ISLNK(st.st_mode)) { // a link to a regular file is one
+        if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+            return {};
+    }
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO";
+    if (S_ISDIR(st.st_mode))
+        return "a folder";
+    if (S_ISSOCK(st.st_mode))
+        return "a socket";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return "a device";
+    return "not a regular file";
+}
+
 std::string ProbeFollower::path(const char* name) const { return m_dir + "/" + name; }
 
 void ProbeFollower::note(ProbeFollowUpdate& update, const std::string& text)
@@ -281,6 +304,10 @@ ProbeFollowUpdate ProbeFollower::poll(size_t maxSteps)
         return update;
     }
     m_folderSeen = true;
+    for (const char* name : kRunFolderFiles) {
+        if (const std::string what = unlikeAFile(path(name)); !what.empty())
+            note(update, std::string(name) + ": " + what + " where the probe writes a file; not read");
+    }
 
     // probe.json first: without it nothing else belongs to a run yet.
     const auto probeText = readChanged("probe.json", m_probeStamp, update);

@@ -239,6 +239,13 @@ private:
     std::optional<double> m_lastGrowthS;
 };
 
+// What stands where the probe writes a file, if it is no regular file: "a FIFO", "a folder", "a
+// socket", "a device", "not a regular file"; empty for a regular file or nothing there. A FIFO is
+// never opened (reading one waits for a writer that never comes).
+std::string unlikeAFile(const std::string& path);
+// The files of a run folder the probe writes, by name.
+extern const char* const kRunFolderFiles[9];
+
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks);
 // With the probe's --bootstrap and --seed (ProbeStart), where they differ from the defaults.
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed);

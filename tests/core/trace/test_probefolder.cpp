@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace synctax;
@@ -280,6 +281,21 @@ TEST(ProbeFolder, ImpossibleValuesAreRefusedAtTheirFileAndKey)
     read = spoilt([](nlohmann::json& ab) { ab["baseline_step_ms"] = -2.0; });
     ASSERT_EQ(read.errors.size(), 1u);
     EXPECT_EQ(read.errors[0].message, "expected milliseconds above 0 at \"baseline_step_ms\", found -2.0");
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, AFifoOrAFolderWhereAFileShouldBeIsLocatedNotWaitedOn)
+{
+    const fs::path dir = copyOfFolder("fifo");
+    fs::remove(dir / "blocks.jsonl");
+    ASSERT_EQ(::mkfifo((dir / "blocks.jsonl").c_str(), 0600), 0);
+    fs::create_directory(dir / "steps.jsonl");
+    const ProbeFolderRead read = readProbeFolder(dir.string()); // a FIFO opened would wait here for ever
+    EXPECT_FALSE(read.folder);
+    ASSERT_EQ(read.errors.size(), 2u) << formatErrors(read.errors);
+    EXPECT_EQ(read.errors[0].file, (dir / "steps.jsonl").string());
+    EXPECT_EQ(read.errors[0].message, "is a folder; expected the file python3 -m synctax_probe writes");
+    EXPECT_EQ(read.errors[1].message, "is a FIFO; expected the file python3 -m synctax_probe writes");
     fs::remove_all(dir);
 }
 

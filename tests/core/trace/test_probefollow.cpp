@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -298,6 +299,18 @@ TEST(ProbeFollow, ASiteNamesTheUserLineThatLedToALibrarysSync)
     EXPECT_EQ((*u.sites)[0].userLine, 88);
     EXPECT_TRUE((*u.sites)[1].userFile.empty()); // a folder of an earlier probe: no user frame said
     EXPECT_EQ((*u.sites)[1].userLine, 0);
+}
+
+TEST(ProbeFollow, AFifoWhereStepsShouldBeIsANoteNotAWait)
+{
+    TempFolder dir("fifo");
+    writeProbeJson(dir, getpid(), hostName());
+    ASSERT_EQ(::mkfifo(dir.file("steps.jsonl").c_str(), 0600), 0);
+    Clocked c(dir);
+    const ProbeFollowUpdate u = c.follower.poll();
+    EXPECT_EQ(u.state, FollowState::Running);
+    EXPECT_EQ(u.notes, std::vector<std::string> { "steps.jsonl: a FIFO where the probe writes a file; not read" });
+    EXPECT_TRUE(c.follower.poll().notes.empty()); // said once
 }
 
 TEST(ProbeFollow, JobGoneMidLineIsCrashed)
