@@ -211,15 +211,21 @@ private Q_SLOTS:
         QCOMPARE(points.back().rounds, rounds);
     }
 
+    // A replayed run of `steps` steps followed in the window until it reads as ended.
+    static bool followedToItsEnd(Window& w, const QString& dir, int steps, int stepsPerS)
+    {
+        if (!w.window.followRun(dir))
+            return false;
+        auto writer = startWriter(dir, steps, stepsPerS);
+        return writer->waitForFinished(30000)
+            && QTest::qWaitFor([&] { return w.run().state() == FollowState::Ended; }, 10000);
+    }
+
     void saysWhenTheJobEnded()
     {
         QTemporaryDir tmp;
-        const QString dir = tmp.filePath(QStringLiteral("run"));
         Window w;
-        QVERIFY(w.window.followRun(dir));
-        auto writer = startWriter(dir, 500, 2000);
-        QVERIFY(writer->waitForFinished(30000));
-        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        QVERIFY(followedToItsEnd(w, tmp.filePath(QStringLiteral("run")), 500, 2000));
         QVERIFY(w.run().end());
         QVERIFY2(
             w.view()->bannerText().startsWith(QStringLiteral("The job ended")), qPrintable(w.view()->bannerText()));
@@ -241,12 +247,8 @@ private Q_SLOTS:
     void aOneStepRunSaysOneStep()
     {
         QTemporaryDir tmp;
-        const QString dir = tmp.filePath(QStringLiteral("run"));
         Window w;
-        QVERIFY(w.window.followRun(dir));
-        auto writer = startWriter(dir, 1, 100);
-        QVERIFY(writer->waitForFinished(30000));
-        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        QVERIFY(followedToItsEnd(w, tmp.filePath(QStringLiteral("run")), 1, 100));
         const QString banner = w.view()->bannerText();
         QVERIFY2(banner.contains(QStringLiteral(", 1 step;")) && !banner.contains(QStringLiteral("1 steps")),
             qPrintable(banner));
