@@ -301,6 +301,9 @@ std::string formatCaptureCheck(const ProbeEnd& end, bool ab, int columns)
             + std::to_string(end.captureBlocksBefore) + " blocks)";
         if (!end.captureTeardown.empty())
             text += "; " + end.captureTeardown;
+        if (end.captureWithinDrift)
+            text += "; not flagged: the loop slowed " + formatNumber("%+.1f%%", end.captureDriftPct)
+                + " over as many blocks after it with no capture between them (its own drift)";
         if (end.captureFasterAfter)
             text += "; the loop ran faster after it: still speeding up before it, not an after-effect";
         if (end.captureFlagged)

@@ -101,6 +101,10 @@ struct ProbeEnd {
     std::optional<ProbeEstimate> captureAfterEffect;
     bool captureFlagged = false;
     bool captureFasterAfter = false; // the loop ran faster after it: still speeding up before it
+    // Slower after it, but by no more than the loop slowed later over as many blocks with no capture
+    // between them (its own drift, captureDriftPct): not flagged.
+    bool captureWithinDrift = false;
+    double captureDriftPct = 0;
     int captureBlocksBefore = 0;
     int captureBlocksAfter = 0;
     std::string captureReason; // why there is no after-effect, where there is none

@@ -407,6 +407,12 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
         e.captureFlagged = flagged->get<bool>() && e.captureAfterEffect.has_value();
     if (const json* faster = f.find("capture_faster_after"); faster && faster->is_boolean())
         e.captureFasterAfter = faster->get<bool>() && e.captureAfterEffect.has_value();
+    if (const json* within = f.find("capture_within_drift"); within && within->is_boolean() && within->get<bool>()) {
+        if (const auto drift = estimate(f.find("capture_drift"))) {
+            e.captureWithinDrift = true;
+            e.captureDriftPct = drift->pct;
+        }
+    }
     e.captureReason = f.string("capture_after_effect_reason", false);
     e.captureTeardown = f.string("capture_teardown", false);
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;

@@ -57,8 +57,16 @@ def capture_check(probe) -> Dict[str, Any]:
     # Only a slower loop after the capture is its after-effect. A faster one (the interval above
     # zero on the other side) is the loop still speeding up before it: the warm-up's end, a GPU
     # clock rising; the rounds before it are paired all the same and stay in.
-    check["flagged"] = bool(est["ci_low"] > 0 and est["pct"] > CAPTURE_LIMIT_PCT)
+    slower = bool(est["ci_low"] > 0 and est["pct"] > CAPTURE_LIMIT_PCT)
     check["faster_after"] = bool(est["ci_high"] < 0 and est["pct"] < -CAPTURE_LIMIT_PCT)
+    # The loop's own drift over as many blocks, later on with no capture between them (the next
+    # blocks after against the first after): a loop that slows as much without a capture (a host
+    # warming up, a neighbour) shows no after-effect of it.
+    k = len(before)
+    drift = stats.shift(book.baseline_after[:k], book.baseline_after[k:2 * k], opts.bootstrap, opts.seed + 1)
+    check["drift"] = drift
+    check["within_drift"] = bool(slower and drift is not None and drift["pct"] >= est["pct"] - CAPTURE_LIMIT_PCT)
+    check["flagged"] = slower and not check["within_drift"]
     return check
 
 
@@ -145,6 +153,8 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "capture_after_effect": check["estimate"],
         "capture_after_effect_flagged": check["flagged"],
         "capture_faster_after": check.get("faster_after", False),
+        "capture_drift": check.get("drift"),
+        "capture_within_drift": check.get("within_drift", False),
         "capture_after_effect_reason": check.get("reason"),
         "capture_teardown": check["teardown"],
         "trace": trace,
@@ -221,6 +231,9 @@ def capture_text(end: Dict[str, Any], ab: bool) -> str:
         return f"the capture's after-effect was not measured: {end.get('capture_after_effect_reason')}; {teardown}"
     text = (f"the loop after the capture against before it: {est['text']} "
             f"({est['after_blocks']} and {est['before_blocks']} blocks; {teardown})")
+    if end.get("capture_within_drift"):
+        text += (f"; not flagged: the loop slowed {end['capture_drift']['pct']:+.1f}% over as many blocks after it "
+                 f"with no capture between them (its own drift)")
     if end.get("capture_faster_after"):
         text += "; the loop ran faster after it: still speeding up before it, not an after-effect"
     if end.get("capture_after_effect_flagged"):

@@ -135,3 +135,21 @@ def test_a_loop_faster_after_the_capture_is_no_after_effect_and_keeps_every_roun
     end = {"capture_after_effect": check["estimate"], "capture_after_effect_flagged": False,
            "capture_faster_after": True, "capture_teardown": check["teardown"]}
     assert "the loop ran faster after it: still speeding up before it" in report.capture_text(end, ab=True)
+
+
+def test_a_loop_that_slows_as_much_without_the_capture_flags_nothing():
+    """Blocks after the capture slower than before, but the loop goes on slowing as much with no
+    capture between the next blocks: its own drift, no after-effect; a step that stays slower
+    is one."""
+    drifting = probe_with([10.0, 10.1, 9.9, 10.0], [12.0, 12.1, 11.9, 12.0, 14.4, 14.5, 14.3, 14.4],
+                          [False] * 3 + [True] * 6)
+    check = report.capture_check(drifting)
+    assert check["within_drift"] and not check["flagged"]
+    assert report.ab_result(drifting, check)["rounds_from"] == "all"
+    end = {"capture_after_effect": check["estimate"], "capture_after_effect_flagged": False,
+           "capture_within_drift": True, "capture_drift": check["drift"], "capture_teardown": check["teardown"]}
+    assert "not flagged: the loop slowed +20.0% over as many blocks after it" in report.capture_text(end, ab=True)
+    stuck = probe_with([10.0, 10.1, 9.9, 10.0], [13.0, 13.1, 12.9, 13.0, 13.0, 13.1, 12.9, 13.0],
+                       [False] * 3 + [True] * 6)
+    check = report.capture_check(stuck)
+    assert check["flagged"] and not check["within_drift"]

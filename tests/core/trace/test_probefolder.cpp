@@ -334,6 +334,21 @@ TEST(ProbeFolder, TheCapturesAfterEffectIsSaidAndAFlaggedOneNamesTheRoundsUsed)
         << text;
 
     end["capture_faster_after"] = false;
+    end["capture_after_effect"]["pct"] = 20.0;
+    end["capture_after_effect"]["ci_low"] = 15.0;
+    end["capture_after_effect"]["ci_high"] = 25.0;
+    end["capture_within_drift"] = true;
+    end["capture_drift"] = { { "pct", 21.0 }, { "ci_low", 16.0 }, { "ci_high", 26.0 } };
+    std::ofstream(dir / "end.json", std::ios::trunc) << end.dump(1);
+    read = readProbeFolder(dir.string());
+    ASSERT_TRUE(read.folder) << formatErrors(read.errors);
+    text = unwrapped(formatProbeAnswer(*read.folder, nullptr));
+    EXPECT_NE(text.find("; not flagged: the loop slowed +21.0% over as many blocks after it with no capture between "
+                        "them (its own drift)"),
+        std::string::npos)
+        << text;
+
+    end["capture_within_drift"] = false;
     end["capture_after_effect"]["pct"] = 30.0;
     end["capture_after_effect"]["ci_low"] = 25.0;
     end["capture_after_effect"]["ci_high"] = 35.0;
