@@ -267,6 +267,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Crashed, 10000);
         QVERIFY2(
             w.view()->bannerText().startsWith(QStringLiteral("The job crashed")), qPrintable(w.view()->bannerText()));
+        // Its figures joined with "; " and its closing sentence last, never ".;".
+        QVERIFY2(!w.view()->bannerText().contains(QStringLiteral(".;"))
+                && w.view()->bannerText().contains(QStringLiteral(" µs. What was read stays shown.")),
+            qPrintable(w.view()->bannerText()));
         // Step 700's line was cut off: the steps before it are drawn, and nothing after.
         QCOMPARE(w.view()->stepChart()->lastDrawnStep(), 699.0);
         QCOMPARE(w.run().stepCount(), size_t(700));

@@ -223,6 +223,7 @@ void FollowView::updateBanner()
     QString headline;
     QString detail;
     QString color = QStringLiteral("#e8f0fe");
+    QString closing; // a sentence that ends the detail, after the figures joined with "; "
     const int64_t counted = run.countedSteps();
     const int64_t read = int64_t(run.stepCount());
     const QString steps = read == 0 ? tr("no step yet")
@@ -278,14 +279,15 @@ void FollowView::updateBanner()
     }
     case FollowState::Crashed:
         headline = tr("The job crashed");
-        detail = tr("no end record, and the job stopped writing (its last line cut off, or its process gone); "
-                    "%1. What was read stays shown.")
+        detail = tr("no end record, and the job stopped writing (its last line cut off, or its process gone); %1")
                      .arg(steps);
+        closing = tr("What was read stays shown.");
         color = QStringLiteral("#fce8e6");
         break;
     case FollowState::Deleted:
         headline = tr("The folder was deleted");
-        detail = tr("%1 is gone while followed; %2. What was read stays shown, and Export keeps it.").arg(dir, steps);
+        detail = tr("%1 is gone while followed; %2").arg(dir, steps);
+        closing = tr("What was read stays shown, and Export keeps it.");
         color = QStringLiteral("#fce8e6");
         break;
     }
@@ -296,6 +298,8 @@ void FollowView::updateBanner()
         detail += tr("; the probe's own time after each step: %1 µs").arg(own->us, 0, 'f', 1);
     if (run.end() && run.end()->writerUsPerStep)
         detail += tr("; its writer thread's CPU: %1 µs a step").arg(*run.end()->writerUsPerStep, 0, 'f', 1);
+    if (!closing.isEmpty())
+        detail += QStringLiteral(". ") + closing;
     const QString text = QStringLiteral("<b>%1</b> — %2<br><small>%3</small>").arg(headline, detail, dir);
     if (text != m_banner->text())
         m_banner->setText(text);
