@@ -94,6 +94,7 @@ struct ProbeEnd {
     int64_t steps = 0;
     int64_t stepsWritten = 0;
     int64_t stepsDropped = 0;
+    int64_t stepsUntimed = 0; // the counted blocks' steps (no line in steps.jsonl)
     std::optional<double> probeUsPerStep; // the probe's own time after each step (median over blocks)
     std::optional<double> writerUsPerStep; // its writer thread's CPU time, per step
     // The loop as it is after the profiled capture against before it (percent): what the capture

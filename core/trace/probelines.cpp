@@ -392,6 +392,7 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     e.steps = f.integerOr("steps", 0);
     e.stepsWritten = f.integerOr("steps_written", 0);
     e.stepsDropped = f.integerOr("steps_dropped", 0);
+    e.stepsUntimed = f.integerOr("steps_untimed", 0);
     e.probeUsPerStep = f.nullableNumber("probe_us_per_step");
     e.writerUsPerStep = f.nullableNumber("writer_us_per_step");
     if (const json* effect = f.find("capture_after_effect"); effect && effect->is_object()) {

@@ -254,6 +254,21 @@ private Q_SLOTS:
             qPrintable(banner));
     }
 
+    void anEndedRunsTotalsAddUpAndItsCaptureCheckIsSaid()
+    {
+        // A real H100 run whose A/B blocks were counted: end.json's totals, which add up.
+        Window w;
+        QVERIFY(w.window.followRun(QStringLiteral(SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h100")));
+        QTRY_COMPARE_WITH_TIMEOUT(w.run().state(), FollowState::Ended, 10000);
+        const QString banner = w.view()->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("4852 steps (1231 timed step by step, 3621 counted in blocks)")),
+            qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("; 1231 step lines read, the last step")), qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("the loop after the profiled capture against before it: +6.2% "
+                                                "[-10.7, +23.4]")),
+            qPrintable(banner));
+    }
+
     void aCrashMidWriteIsSaidAndWhatWasReadStays()
     {
         QTemporaryDir tmp;

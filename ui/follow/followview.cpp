@@ -262,19 +262,31 @@ void FollowView::updateBanner()
         if (end) {
             const QString how
                 = end->outcome == "ok" ? tr("finished") : tr("ended: %1").arg(QString::fromStdString(end->outcome));
-            detail = tr("%1%2, %3")
-                         .arg(how, end->exitCode ? tr(", exit code %1").arg(*end->exitCode) : QString(),
-                             stepsText(end->steps));
+            // The run's totals as end.json gives them, which add up: timed + dropped + counted = steps.
+            QString split;
+            if (end->stepsUntimed > 0)
+                split = tr("%1 timed step by step, %2 counted in blocks")
+                            .arg(end->stepsWritten + end->stepsDropped)
+                            .arg(end->stepsUntimed);
             if (end->stepsDropped > 0)
-                detail += tr(" (%1 step records dropped by the probe's writer)").arg(end->stepsDropped);
+                split += (split.isEmpty() ? QString() : QStringLiteral(", "))
+                    + tr("%1 step records dropped by the probe's writer").arg(end->stepsDropped);
+            detail = tr("%1%2, %3%4")
+                         .arg(how, end->exitCode ? tr(", exit code %1").arg(*end->exitCode) : QString(),
+                             stepsText(end->steps), split.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(split));
             if (end->outcome != "ok")
                 color = QStringLiteral("#fef7e0");
             if (const std::optional<ProbeEstimate>& after = end->captureAfterEffect)
                 detail += tr("; the loop after the profiled capture against before it: %1%2")
                               .arg(QString::asprintf("%+.1f%% [%+.1f, %+.1f]", after->pct, after->ciLow, after->ciHigh),
                                   end->captureFlagged ? tr(", flagged: the capture left it changed") : QString());
-        }
-        detail += QStringLiteral("; ") + steps;
+            // What this window read of it: the timed steps' lines (the counted ones have none).
+            detail += read == 0 ? tr("; no step line read")
+                                : tr("; %1 read, the last step %2")
+                                      .arg(read == 1 ? tr("1 step line") : tr("%1 step lines").arg(read))
+                                      .arg(run.lastStep());
+        } else
+            detail += QStringLiteral("; ") + steps;
         break;
     }
     case FollowState::Crashed:
