@@ -25,10 +25,14 @@ sys.path.insert(0, PROBE)
 from synctax_probe import stats  # noqa: E402  (plain statistics; nothing attached here)
 
 
+def pinned(cpus):
+    """What runs a child on those CPUs only (None: where the scheduler puts it)."""
+    return None if not cpus else (lambda: os.sched_setaffinity(0, cpus))
+
+
 def run(cmd, env, timeout, cpus=None):
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
-                          preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, preexec_fn=pinned(cpus))
     wall = time.perf_counter() - t0
     for line in reversed(done.stdout.splitlines()):
         if line.startswith("{"):

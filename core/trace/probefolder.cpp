@@ -15,7 +15,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <type_traits>
 
 namespace synctax {
@@ -120,18 +119,18 @@ void readAbOfBlocks(const fs::path& path, const ProbeStart& probe, ProbeFolder& 
 // it) is left out, with a note, rather than refused with the file.
 PhasesFileRead readWrittenPhases(const fs::path& path, ProbeFolder& folder)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.eof() && in.fail())
-        return loadPhasesFile(path.string());
-    if (!text.empty() && text.back() != '\n') {
-        const std::size_t kept = text.rfind('\n') + 1; // 0 where there is no newline at all
-        const auto line = std::count(text.begin(), text.begin() + std::ptrdiff_t(kept), '\n') + 1;
+    PhasesFileRead unread;
+    std::optional<std::string> text = readInputFile(path.string(), "the probe's phases.csv", unread.errors);
+    if (!text)
+        return unread;
+    if (!text->empty() && text->back() != '\n') {
+        const std::size_t kept = text->rfind('\n') + 1; // 0 where there is no newline at all
+        const auto line = std::count(text->begin(), text->begin() + std::ptrdiff_t(kept), '\n') + 1;
         folder.notes.push_back(path.string() + ":" + std::to_string(line)
             + ": a cut-off last line (the job stopped while writing it) left out");
-        text.resize(kept);
+        text->resize(kept);
     }
-    return readPhasesFile(text, path.string());
+    return readPhasesFile(*text, path.string());
 }
 
 double medianHostMs(const std::vector<std::array<double, 3>>& rows)
@@ -157,10 +156,9 @@ std::string notARunFolder(const std::string& dir)
     if (!fs::is_directory(dir, ec) || isProbeFolder(dir))
         return {};
     std::vector<std::string> found;
-    for (const char* name : { "steps.jsonl", "blocks.jsonl", "phases.csv", "sites.json", "ab.json", "end.json",
-             "trace.pt.trace.json", "trace.pt.trace.json.gz" }) {
-        if (fs::exists(fs::path(dir) / name, ec))
-            found.emplace_back(name);
+    for (const std::string name : kRunFolderFiles) {
+        if (name != "probe.json" && fs::exists(fs::path(dir) / name, ec))
+            found.push_back(name);
     }
     std::string why = dir + ": a folder without probe.json, so not a probe run folder";
     if (found.empty())

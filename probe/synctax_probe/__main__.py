@@ -9,13 +9,13 @@ import builtins
 import importlib.machinery
 import importlib.util
 import io
-from dataclasses import fields
 import os
 import runpy
 import signal
 import sys
 import traceback
 import types
+from dataclasses import fields
 from typing import Callable, List, Optional, Tuple
 
 from . import ProbeStartError, _attach, _detach

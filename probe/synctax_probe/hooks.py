@@ -52,9 +52,10 @@ def install(probe, torch, patches: Patches) -> None:
 
         @functools.wraps(orig)
         def wrapper(self, *args, **kwargs):
-            if p.busy or not (self.is_cuda or record_cpu):
+            cuda = self.is_cuda
+            if p.busy or not (cuda or record_cpu):
                 return orig(self, *args, **kwargs)
-            if not self.is_cuda and getframe(1).f_code.co_filename.startswith(torch_dir):
+            if not cuda and getframe(1).f_code.co_filename.startswith(torch_dir):
                 # Without a device, torch's own reads of its CPU bookkeeping (Adam's step counts)
                 # are no place a GPU run would wait: its counters stay on the CPU there too.
                 return orig(self, *args, **kwargs)
@@ -214,10 +215,12 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                     result = orig(opt, *args, **kwargs)
                     p.counted_step_end()
                     return result
-            ends: list = []
-            closure = kwargs.get("closure", args[0] if args else None)
-            if callable(closure):
-                args, kwargs = first_call_timed(closure, args, kwargs, ends)
+            ends = None  # a closure's first return, where the step was given one
+            if args or kwargs:  # step(closure): nothing looked up or made for a plain step()
+                closure = kwargs.get("closure", args[0] if args else None)
+                if callable(closure):
+                    ends = []
+                    args, kwargs = first_call_timed(closure, args, kwargs, ends)
             p.o_depth = 1
             t0 = ns()
             try:

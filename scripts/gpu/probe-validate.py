@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "probe"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "probe"))
 from synctax_probe import stats  # noqa: E402  (plain statistics; the probe is not attached here)
-from process_cost import cpu_list  # noqa: E402  (the benchmark's reading of --cpus)
+from process_cost import cpu_list, pinned  # noqa: E402  (the benchmark's --cpus)
 
 # name: the script's arguments (dispatch-bound: tiny_mlp, transformer; GPU-bound: resnet50;
 # item-heavy at host work 0: resnet34 and mobilenet_v2 at 160 px)
@@ -63,11 +63,6 @@ def last_json(text):
             except json.JSONDecodeError:
                 pass
     return None
-
-
-def pinned(cpus):
-    """What runs a child on those CPUs only (None: where the scheduler puts it)."""
-    return None if not cpus else (lambda: os.sched_setaffinity(0, cpus))
 
 
 def plain(loop, host, seconds, log, cpus=None):

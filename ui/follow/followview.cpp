@@ -48,7 +48,11 @@ std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QStrin
     return folder;
 }
 
-QString stepsText(int64_t n) { return n == 1 ? FollowView::tr("1 step") : FollowView::tr("%1 steps").arg(n); }
+// "1 step", "2 steps", or of another noun ("1 timed step", "2 step lines").
+QString stepsText(int64_t n, const char* one = "step", const char* many = "steps")
+{
+    return QStringLiteral("%1 %2").arg(n).arg(FollowView::tr(n == 1 ? one : many));
+}
 
 QString siteLabel(const FollowSite& s)
 {
@@ -229,7 +233,7 @@ void FollowView::updateBanner()
     const QString steps = read == 0 ? tr("no step yet")
         : counted == 0              ? tr("%1 read, the last step %2").arg(stepsText(read)).arg(run.lastStep())
                                     : tr("%1 read and %2 counted in blocks, the last step %3")
-                             .arg(read == 1 ? tr("1 timed step") : tr("%1 timed steps").arg(read))
+                             .arg(stepsText(read, "timed step", "timed steps"))
                              .arg(counted)
                              .arg(run.lastStep());
     switch (run.state()) {
@@ -281,10 +285,9 @@ void FollowView::updateBanner()
                               .arg(QString::asprintf("%+.1f%% [%+.1f, %+.1f]", after->pct, after->ciLow, after->ciHigh),
                                   end->captureFlagged ? tr(", flagged: the capture left it changed") : QString());
             // What this window read of it: the timed steps' lines (the counted ones have none).
-            detail += read == 0 ? tr("; no step line read")
-                                : tr("; %1 read, the last step %2")
-                                      .arg(read == 1 ? tr("1 step line") : tr("%1 step lines").arg(read))
-                                      .arg(run.lastStep());
+            detail += read == 0
+                ? tr("; no step line read")
+                : tr("; %1 read, the last step %2").arg(stepsText(read, "step line", "step lines")).arg(run.lastStep());
         } else
             detail += QStringLiteral("; ") + steps;
         break;
