@@ -9,6 +9,7 @@ hold no more than the writer's backlog."""
 from __future__ import annotations
 
 import json
+import math
 import struct
 from typing import Dict, List, Optional, Tuple
 
@@ -23,6 +24,9 @@ _PHASE_MIN_MS = 0.001
 # kept as tuples: nothing for the garbage collector to follow, 40 bytes a step, and as cheap to
 # append as a tuple (array.extend converts ten times slower).
 STEP = struct.Struct("<5q")
+# The loop still speeds up while its last SPEEDING_BLOCKS blocks as it is ran more than
+# SPEEDING_PCT quicker than the ones before them: the capture waits (schedule.CAPTURE_WAIT).
+SPEEDING_BLOCKS, SPEEDING_PCT = 4, 2.0
 _X = 4
 
 # A step's syncs (Segment.extra): the waits in F, B and O, then the listed syncs.
@@ -75,6 +79,7 @@ class BlockBook:
         self.rounds_after_capture: List[bool] = []  # of each complete round
         # The loop as it is (none and none_aa blocks), ms per step, before and after the capture.
         self.baseline_before: List[float] = []
+        self.baseline_before_blocks: List[int] = []  # their block numbers
         self.baseline_after: List[float] = []
         self._partial: Dict[int, Dict[str, float]] = {}
 
@@ -93,9 +98,26 @@ class BlockBook:
         if block["style"] == CALIBRATION:
             self.calibration_blocks += 1
         elif block["style"] in BASELINE_STYLES:
-            (self.baseline_after if block.get("after_capture") else self.baseline_before).append(block["ms_per_step"])
+            if block.get("after_capture"):
+                self.baseline_after.append(block["ms_per_step"])
+            else:
+                self.baseline_before.append(block["ms_per_step"])
+                self.baseline_before_blocks.append(block["block"])
         if self._ab:
             self._add_to_round(block)
+
+    def speeding_up(self, k: int = SPEEDING_BLOCKS, pct: float = SPEEDING_PCT) -> bool:
+        """Whether the loop as it is still speeds up: its last k blocks before the capture quicker
+        than the k before them by more than pct (geometric means)."""
+        ms = self.baseline_before[-2 * k:]
+        if len(ms) < 2 * k or min(ms) <= 0:
+            return False
+        earlier, later = (math.fsum(math.log(v) for v in part) / k for part in (ms[:k], ms[k:]))
+        return later < earlier + math.log1p(-pct / 100.0)
+
+    def before_window(self, first_block: int) -> List[float]:
+        """The blocks of the loop as it is before the capture, from block first_block on."""
+        return [ms for ms, b in zip(self.baseline_before, self.baseline_before_blocks) if b >= first_block]
 
     def _add_to_round(self, block: dict) -> None:
         r = block["round"]

@@ -40,8 +40,8 @@ class Probe:
         torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
         self.sites = SiteTable((torch_dir, package_dir))
         self.writer = Writer(options.queue_size)
-        self.sched = Schedule(options, profiling=True)
         self.book = BlockBook(options.ab is not None)
+        self.sched = Schedule(options, profiling=True, speeding_up=self.book.speeding_up)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
         self.patches = hooks.Patches()
         self.gpu: Optional[GpuTimer] = None

@@ -45,7 +45,7 @@ def capture_check(probe) -> Dict[str, Any]:
     if not capture.steps:
         check["reason"] = "no capture was taken" + (" (--profile-steps 0)" if opts.profile_steps == 0 else "")
         return check
-    before = book.baseline_before
+    before = book.before_window(probe.sched.capture_window_block)
     est = stats.shift(before, book.baseline_after[:len(before)], opts.bootstrap, opts.seed)
     if est is None:
         check["reason"] = (f"{len(before)} block(s) of the loop as it is before the capture and "
@@ -150,6 +150,10 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "warmup_settled": sched.warmup_settled,
         "profiled_steps": capture.steps,
         "capture_first_step": capture.first_step,
+        # Blocks the capture waited past capture_after_blocks for a loop still speeding up, and
+        # whether the loop had stopped speeding up when it came.
+        "capture_waited_blocks": sched.capture_waited_blocks if sched.capture_block is not None else None,
+        "capture_loop_settled": sched.capture_loop_settled if sched.capture_block is not None else None,
         "capture_after_effect": check["estimate"],
         "capture_after_effect_flagged": check["flagged"],
         "capture_faster_after": check.get("faster_after", False),
@@ -234,6 +238,11 @@ def capture_text(end: Dict[str, Any], ab: bool) -> str:
     if end.get("capture_within_drift"):
         text += (f"; not flagged: the loop slowed {end['capture_drift']['pct']:+.1f}% over as many blocks after it "
                  f"with no capture between them (its own drift)")
+    if end.get("capture_loop_settled") is False:
+        text += (f"; the loop was still speeding up when it was taken ({end.get('capture_waited_blocks')} blocks "
+                 f"later than asked, the longest the capture waits)")
+    elif end.get("capture_waited_blocks"):
+        text += f"; taken {end['capture_waited_blocks']} blocks later than asked, once the loop stopped speeding up"
     if end.get("capture_faster_after"):
         text += "; the loop ran faster after it: still speeding up before it, not an after-effect"
     if end.get("capture_after_effect_flagged"):

@@ -1,13 +1,15 @@
 """What each step of the loop is for: warm-up, measured blocks, the profiled capture and settling
 after it, then measured blocks again; with an A/B, blocks in rounds of a seeded random order of the
 styles. The capture comes after `capture_after_blocks` blocks (whole rounds with an A/B), so that
-the blocks before it show whether it left the loop slower (0: right after the warm-up)."""
+the blocks before it show whether it left the loop slower (0: right after the warm-up); while the
+loop is still speeding up (its blocks as it is quicker than those before them), it waits, up to
+CAPTURE_WAIT times as many blocks, so that a loop still warming up is not read as the capture's."""
 from __future__ import annotations
 
 import math
 import random
 from collections import deque
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from .options import Options
 from .stats import median
@@ -19,6 +21,7 @@ AB_STYLES = (NONE, "none_aa", "item", CALIBRATION)
 BASELINE_STYLES = (NONE, "none_aa")  # the loop as it is, its steps only counted
 _WINDOW = 10  # steps per warm-up window
 _SETTLED = 0.10  # two windows' medians within 10%
+CAPTURE_WAIT = 4  # the capture comes after at most this many times capture_after_blocks blocks
 
 # What happened at a step's end (step_done's answer, bits).
 CAPTURE_START, CAPTURE_STOP, BLOCK_END, BLOCK_START = 1, 2, 4, 8
@@ -28,8 +31,9 @@ class Schedule:
     """Advanced once per step by step_done(); `stage`, `block`, `round` and `style` then say what
     the next step is."""
 
-    def __init__(self, options: Options, profiling: bool):
+    def __init__(self, options: Options, profiling: bool, speeding_up: Callable[[], bool] = lambda: False):
         self._opts = options
+        self._speeding_up = speeding_up
         self._profiling = profiling and options.profile_steps > 0
         self._rng = random.Random(options.seed)
         self.stage = WARMUP
@@ -45,8 +49,13 @@ class Schedule:
         self._order: List[str] = []
         self._intervals: deque = deque(maxlen=2 * _WINDOW)
         self.orders: List[List[str]] = []  # every round's order, for the record
-        # The first block after the capture (None: no capture taken yet).
+        # The first block after the capture (None: no capture taken yet), the first of the blocks
+        # just before it that the after-effect is judged against, and whether the capture waited
+        # its longest for a loop still speeding up.
         self.capture_block: Optional[int] = None
+        self.capture_window_block = 0
+        self.capture_waited_blocks = 0
+        self.capture_loop_settled = True
         self._capture_due = self._profiling
         # Where there is no warm-up, what its end would start starts before the first step.
         self.initial = self._leave_warmup() if options.warmup_max_steps == 0 else 0
@@ -86,14 +95,37 @@ class Schedule:
         if self.steps_in_block >= self.block_len:
             if block_ns > 0:
                 self._step_ns = block_ns / self.steps_in_block
-            if self._capture_due and self.block + 1 >= self._opts.capture_after_blocks and not self._order:
-                self._capture_due = False
-                self.capture_block = self.block + 1
+            if self._capture_due and self.block + 1 >= self._opts.capture_after_blocks and not self._order \
+                    and self._capture_now():
                 self._enter(PROFILE)
                 return BLOCK_END | CAPTURE_START
             self._next_block()
             return BLOCK_END | BLOCK_START
         return 0
+
+    def _capture_now(self) -> bool:
+        """At the end of a block (of a round) at or past capture_after_blocks: whether the capture
+        starts now, or waits for the loop to stop speeding up."""
+        done, least = self.block + 1, self._opts.capture_after_blocks
+        settled = not self._speeding_up()
+        if not settled and done < CAPTURE_WAIT * least:
+            return False
+        self._capture_due = False
+        self.capture_block = done
+        self.capture_loop_settled = settled
+        self.capture_waited_blocks = done - self._first_due()
+        # The blocks it is judged against: as many just before it as it waits for at the least.
+        self.capture_window_block = self.capture_waited_blocks
+        return True
+
+    def _first_due(self) -> int:
+        """The block count at which the capture is first due: capture_after_blocks, in whole
+        rounds with an A/B."""
+        least = self._opts.capture_after_blocks
+        if not self.ab:
+            return least
+        size = len(AB_STYLES)
+        return -(-least // size) * size
 
     def _length(self) -> int:
         """A block's steps: block_steps, or as many as take block_ms at the last known speed."""

@@ -37,6 +37,50 @@ def test_without_an_ab_the_capture_comes_after_as_many_blocks_as_asked():
     assert s.block == 3 and s.capture_block == 3
 
 
+def test_the_capture_waits_while_the_loop_speeds_up_and_is_judged_on_the_blocks_just_before_it():
+    answers = iter([True, True])  # still speeding up at the first two rounds' ends, then not
+    opts = Options(ab="item", warmup_steps=0, warmup_max_steps=0, profile_steps=1, capture_after_blocks=8,
+                   settle_steps=0, block_steps=2, block_ms=0)
+    s = Schedule(opts, profiling=True, speeding_up=lambda: next(answers, False))
+    events = [s.step_done(1000) for _ in range(16 * 2)]
+    assert events[-1] == BLOCK_END | CAPTURE_START and events.count(BLOCK_END | CAPTURE_START) == 1
+    assert s.capture_block == 16 and s.capture_waited_blocks == 8 and s.capture_loop_settled
+    assert s.capture_window_block == 8  # the eight blocks just before it
+    end = {"capture_after_effect": {"text": "+0.1% [-1.0, +1.2]", "after_blocks": 4, "before_blocks": 4},
+           "capture_teardown": "", "capture_waited_blocks": 8, "capture_loop_settled": True}
+    assert "taken 8 blocks later than asked, once the loop stopped speeding up" in report.capture_text(end, ab=True)
+
+
+def test_a_loop_that_never_stops_speeding_up_is_captured_at_the_longest_wait_and_said():
+    opts = Options(warmup_steps=0, warmup_max_steps=0, profile_steps=1, capture_after_blocks=3, settle_steps=0,
+                   block_steps=2, block_ms=0)
+    s = Schedule(opts, profiling=True, speeding_up=lambda: True)
+    events = [s.step_done(1000) for _ in range(12 * 2)]
+    assert events.index(BLOCK_END | CAPTURE_START) == 12 * 2 - 1  # CAPTURE_WAIT times 3 blocks
+    assert s.capture_block == 12 and not s.capture_loop_settled and s.capture_window_block == 9
+    end = {"capture_after_effect": {"text": "-5.0% [-7.0, -3.0]", "after_blocks": 3, "before_blocks": 3},
+           "capture_teardown": "", "capture_waited_blocks": 9, "capture_loop_settled": False}
+    assert "still speeding up when it was taken (9 blocks later than asked" in report.capture_text(end, ab=False)
+
+
+def test_the_book_tells_a_loop_still_speeding_up():
+    book = BlockBook(ab=True)
+    book.baseline_before = [11.0, 11.1, 10.9, 11.0, 10.0, 10.1, 9.9, 10.0]
+    assert book.speeding_up()
+    book.baseline_before = [10.1, 10.0, 9.9, 10.0, 10.0, 10.1, 9.9, 9.95]
+    assert not book.speeding_up()
+    book.baseline_before = [11.0, 10.0, 10.0]  # too few blocks to tell
+    assert not book.speeding_up()
+
+
+def test_the_after_effect_is_judged_on_the_window_before_the_capture_only():
+    probe = probe_with([14.0, 14.1, 13.9, 14.0, 10.0, 10.1, 9.9, 10.0], [10.0, 9.9, 10.1, 10.0], [False] * 3 + [True] * 6)
+    probe.sched.capture_window_block = 4
+    check = report.capture_check(probe)
+    assert check["estimate"]["before_blocks"] == 4 and abs(check["estimate"]["pct"]) < 1
+    assert not check.get("faster_after")
+
+
 def test_a_run_says_what_the_capture_left_behind(tmp_path):
     folder = synctax_probe.attach(out=str(tmp_path / "run"), warmup_steps=2, warmup_max_steps=2, profile_steps=2,
                                   capture_after_blocks=4, settle_steps=1, block_steps=3, block_ms=0, quiet=True)
@@ -78,13 +122,15 @@ def probe_with(before, after, rounds_after):
     """A probe as report's functions read it: a capture of 5 steps, the blocks' step times as given."""
     book = BlockBook(ab=True)
     book.baseline_before, book.baseline_after = before, after
+    book.baseline_before_blocks = list(range(len(before)))
     for i, later in enumerate(rounds_after):
         book.rounds.append({"none": 10.0, "none_aa": 10.0, "item": 11.0 if not later else 10.1, "calib": 10.2 + i % 2})
         book.rounds_after_capture.append(later)
         book.round_steps.append(20)
     capture = SimpleNamespace(steps=5, teardown="TEARDOWN_CUPTI=1 set by the probe")
     return SimpleNamespace(capture=capture, book=book, opts=Options(ab="item"),
-                           sched=SimpleNamespace(warmup_steps=30, orders=[None] * len(rounds_after)), gpu=None,
+                           sched=SimpleNamespace(warmup_steps=30, orders=[None] * len(rounds_after),
+                                                 capture_window_block=0), gpu=None,
                            cpu_mode=False)
 
 

@@ -76,10 +76,10 @@ def plain(loop, host, seconds, log, cpus=None):
 
 
 def probed(loop, host, seconds, step_ms, folder, log, cpus=None):
-    """The script under the probe, long enough for its warm-up, the blocks before the capture, the
-    capture and `seconds` of rounds."""
+    """The script under the probe, long enough for its warm-up, the blocks before the capture (and
+    as many again, where it waits for a loop still speeding up), the capture and `seconds` of rounds."""
     block = math.ceil(max(20, 100.0 / step_ms))
-    steps = int(300 + 8 * block + 15 + seconds * 1000 / step_ms)
+    steps = int(300 + 16 * block + 15 + seconds * 1000 / step_ms)
     cmd = [sys.executable, "-m", "synctax_probe", "--ab", "item", "--trace-gz", "--out", folder, script(loop),
            "--steps", str(steps), "--host-work-ms", f"{host:g}"] + LOOPS[loop]
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "probe") + os.pathsep + os.environ.get("PYTHONPATH", ""))
