@@ -4,6 +4,7 @@
 #include "core/results/resultsloader.h"
 #include "core/steps/cellplan.h"
 #include "core/steps/runhistory.h"
+#include "ui/charts/abtaxchart.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/downsample.h"
 #include "ui/charts/overheadchart.h"
@@ -353,6 +354,77 @@ private Q_SLOTS:
         QVERIFY(backwardColoured > 0); // the chart drew its bands
         QCOMPARE(waitColoured, 0);
         screenshot(chart, "phase-spikes");
+    }
+
+    // Steps only counted (the blocks between calibration blocks) are a gap: no band and no GPU
+    // point between the timed steps on either side, and the title says what the gap is.
+    void phaseChartLeavesStepsThatWereNotTimedAGap()
+    {
+        std::vector<double> step;
+        std::vector<float> f, b, o, total, gpu;
+        for (int i = 0; i < 500; ++i) {
+            if (i >= 100 && i < 400)
+                continue; // counted, not timed
+            step.push_back(double(i));
+            f.push_back(1.0f);
+            b.push_back(1.5f);
+            o.push_back(0.5f);
+            total.push_back(3.0f);
+            gpu.push_back(i < 100 ? 2.0f : 4.0f);
+        }
+        PhaseStepChart chart;
+        chart.setColumns({ &step, &f, &b, &o, &total, &gpu });
+        showAt(chart, QSize(900, 500));
+        chart.refresh();
+        QCOMPARE(chart.lastDrawnStep(), 499.0);
+        QVERIFY2(chart.gapNote().contains(QStringLiteral("200 of these 500 steps timed")), qPrintable(chart.gapNote()));
+        const QImage image = chart.grab().toImage();
+        const QRectF plotArea = chart.chart()->plotArea();
+        const QRect plot = chart.mapFromScene(plotArea).boundingRect().adjusted(2, 2, -2, -2);
+        // The steps 150 to 350 in pixels: the middle of the gap, away from its edges.
+        const auto column = [&](double s) { return plot.left() + int((s / 500.0) * plot.width()); };
+        int inked = 0;
+        int inkedOutside = 0;
+        for (int y = plot.top(); y <= plot.bottom() - 3; ++y) {
+            for (int x = plot.left(); x <= plot.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                const bool ink = c.saturation() > 60 || c.value() < 90;
+                if (x > column(150) && x < column(350))
+                    inked += ink ? 1 : 0;
+                else if (x < column(80))
+                    inkedOutside += ink ? 1 : 0;
+            }
+        }
+        QVERIFY(inkedOutside > 0); // the timed steps are drawn
+        QCOMPARE(inked, 0);
+        QCOMPARE(chart.drawnGpuPoints() > 0, true);
+        screenshot(chart, "phase-gap");
+    }
+
+    // The tick labels Qt draws for an A/B that narrows around zero: round numbers, never the sum
+    // of inexact steps ("-5.55112e-17" where 0 belongs).
+    void abTaxChartLabelsTicksAsRoundNumbers()
+    {
+        AbTaxChart chart;
+        std::vector<AbTaxChart::Point> points;
+        for (int r = 1; r <= 12; ++r) {
+            const double half = 0.3 / r;
+            points.push_back({ r * 2, Interval { 0.02, -0.28 + 0.02 * r - half, 0.02 + half }, std::nullopt });
+        }
+        chart.setPoints(points, QStringLiteral("an added loss.item()"), QString());
+        showAt(chart, QSize(700, 420));
+        QStringList labels;
+        for (QGraphicsItem* item : chart.chart()->scene()->items()) {
+            if (const auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+                labels << text->toPlainText();
+        }
+        const QRegularExpression number(QStringLiteral("^[-+−]?[0-9.]+(e[-+][0-9]+)?$"));
+        QStringList ticks = labels.filter(number);
+        QVERIFY2(ticks.size() >= 4, qPrintable(labels.join(QStringLiteral(" | "))));
+        QVERIFY2(ticks.filter(QStringLiteral("e")).isEmpty(), qPrintable(ticks.join(QStringLiteral(" | "))));
+        QVERIFY2(!ticks.contains(QStringLiteral("-0")) && !ticks.contains(QStringLiteral("-0.0")),
+            qPrintable(ticks.join(QStringLiteral(" | "))));
+        screenshot(chart, "ab-ticks");
     }
 
     void everyCatalogStyleHasAColourOfItsOwn()

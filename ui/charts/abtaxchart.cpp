@@ -5,6 +5,7 @@
 #include "ui/charts/fittedlegend.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -28,7 +29,7 @@ AbTaxChart::AbTaxChart(QWidget* parent)
     , m_estimate(new QLineSeries)
     , m_zero(new QLineSeries)
     , m_axisX(new QValueAxis(this))
-    , m_axisY(new QValueAxis(this))
+    , m_axisY(new QCategoryAxis(this))
 {
     m_axisX->setTitleText(tr("complete A/B rounds"));
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));

@@ -3,6 +3,7 @@
 #include "core/config/stylecatalog.h"
 #include "ui/charts/axisrange.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -96,6 +97,23 @@ void setNiceRange(QValueAxis* axis, double low, double high, bool roundOutward, 
     if (roundOutward) {
         low = std::floor(low / step + 1e-9) * step;
         high = std::ceil(high / step - 1e-9) * step;
+    }
+    if (auto* category = qobject_cast<QCategoryAxis*>(axis)) {
+        // Labels written here at k * step: Qt's dynamic ticks add the step to the first tick, so
+        // that 0 can come out as -5.55112e-17.
+        for (const QString& label : category->categoriesLabels())
+            category->remove(label);
+        category->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        const int decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
+        const auto first = static_cast<long long>(std::ceil(low / step - 1e-9));
+        const auto last = static_cast<long long>(std::floor(high / step + 1e-9));
+        category->setStartValue(double(first - 1) * step);
+        for (long long k = first; k <= last; ++k) {
+            const QString label = k == 0 ? QStringLiteral("0") : QString::number(double(k) * step, 'f', decimals);
+            category->append(label, double(k) * step);
+        }
+        axis->setRange(low, high);
+        return;
     }
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);

@@ -30,7 +30,8 @@ QLineSeries* whiskerSeries(double x, double low, double high, double cap, const 
 
 // Shows [low, high] with ticks at round numbers anchored at zero (no 0.918, 1.84...). With
 // `roundOutward` the ends move out to the nearest ticks. `smallest` bounds the tick spacing from
-// below (1 for axes that count whole steps).
+// below (1 for axes that count whole steps). A QCategoryAxis gets its labels written at those
+// ticks (an axis whose ticks can fall on both sides of zero: Qt's own labels can read -5.55e-17).
 void setNiceRange(QValueAxis* axis, double low, double high, bool roundOutward, double smallest = 0);
 
 } // namespace synctax

@@ -3,6 +3,7 @@
 #include "core/analysis/experimentresult.h"
 #include "ui/charts/chartstyle.h"
 
+#include <QCategoryAxis>
 #include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -40,7 +41,7 @@ QString curveName(const std::vector<SweepCurve>& curves, const SweepCurve& curve
 HostWorkTaxChart::HostWorkTaxChart(QWidget* parent)
     : ChartPanel(parent)
     , m_axisX(new QValueAxis(this))
-    , m_axisY(new QValueAxis(this))
+    , m_axisY(new QCategoryAxis(this))
 {
     m_axisX->setTitleText(tr("host work per step (ms)"));
     m_axisX->setLabelFormat(QStringLiteral("%g"));

@@ -8,6 +8,7 @@
 #include <QAreaSeries>
 #include <QLegend>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -56,13 +57,19 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
         m_bands[i]->attachAxis(m_axisY);
         entries.push_back({ names[int(i)], QPen(bandColors[i], 6) });
     }
-    m_gpu = new QLineSeries;
+    // The GPU's time as points, not a line: a line would join the timed steps across the steps
+    // that were only counted, values nobody measured.
+    m_gpu = new QScatterSeries;
     m_gpu->setName(tr("GPU time"));
-    m_gpu->setPen(QPen(QColor(20, 20, 20), 1.6));
+    const QColor gpuColor(20, 20, 20);
+    m_gpu->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_gpu->setMarkerSize(2.5);
+    m_gpu->setPen(Qt::NoPen);
+    m_gpu->setBrush(gpuColor);
     chart()->addSeries(m_gpu);
     m_gpu->attachAxis(m_axisX);
     m_gpu->attachAxis(m_axisY);
-    entries.push_back({ m_gpu->name(), m_gpu->pen() });
+    entries.push_back({ m_gpu->name(), QPen(gpuColor, 2.5, Qt::DotLine) });
     chart()->legend()->hide();
     m_legend = new FittedLegend(chart(), Qt::AlignBottom);
     QFont legendFont = chart()->legend()->font();
@@ -76,9 +83,16 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
 void PhaseStepChart::setSubtitle(const QString& text)
 {
     m_subtitle = text;
-    const QString sub = text.isEmpty()
+    updateTitle();
+}
+
+void PhaseStepChart::updateTitle()
+{
+    QString sub = m_subtitle.isEmpty()
         ? tr("the host's phases stacked, the loop's sync waits on top; the GPU's time per step beside them")
-        : text.toHtmlEscaped();
+        : m_subtitle.toHtmlEscaped();
+    if (!m_gapNote.isEmpty())
+        sub += QStringLiteral("<br>") + m_gapNote.toHtmlEscaped();
     chart()->setTitle(tr("Step time<br><small>%1</small>").arg(sub));
 }
 
@@ -121,15 +135,37 @@ void PhaseStepChart::refresh()
         return;
     }
     // Min and max of the step's time per pixel: a single slow step still shows, and every band is
-    // drawn at the same steps so that the stack stays a stack.
+    // drawn at the same steps so that the stack stays a stack. Where steps were only counted (the
+    // blocks between calibration blocks), the timed steps on either side are kept and the bands
+    // fall to zero between them: a gap, not a line joining two measured steps.
     std::vector<size_t> kept = minMaxIndices(c.total->data(), count, size_t(width));
     if (kept.empty() || kept.back() != count - 1)
         kept.push_back(count - 1);
+    size_t gaps = 0;
+    for (size_t i = 0; i + 1 < count; ++i) {
+        if ((*c.step)[i + 1] > (*c.step)[i] + 1.5) {
+            kept.push_back(i);
+            kept.push_back(i + 1);
+            ++gaps;
+        }
+    }
+    if (gaps > 0) {
+        std::sort(kept.begin(), kept.end());
+        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    }
     std::array<QList<QPointF>, 4> upper;
     for (QList<QPointF>& points : upper)
-        points.reserve(qsizetype(kept.size()));
+        points.reserve(qsizetype(kept.size() + 2 * gaps));
+    size_t previous = count;
     for (const size_t i : kept) {
         const double x = (*c.step)[i];
+        if (previous + 1 == i && x > (*c.step)[previous] + 1.5) {
+            for (QList<QPointF>& points : upper) {
+                points.append(QPointF((*c.step)[previous], 0));
+                points.append(QPointF(x, 0));
+            }
+        }
+        previous = i;
         const double f = (*c.forward)[i];
         const double fb = f + double((*c.backward)[i]);
         const double fbo = fb + double((*c.optimizer)[i]);
@@ -160,6 +196,15 @@ void PhaseStepChart::refresh()
             c.gpu ? robustQuantile(c.gpu->data(), count, shownQuantile) : 0.0);
     setNiceRange(m_axisX, c.step->front(), std::max(c.step->front() + 1, m_lastStep), false, 1);
     setNiceRange(m_axisY, 0, ceiling > 0 ? ceiling : 1, true);
+    const double span = m_lastStep - c.step->front() + 1;
+    const QString note = gaps == 0 ? QString()
+                                   : tr("gaps: steps only counted, not timed one by one (%1 of these %2 steps timed)")
+                                         .arg(qulonglong(count))
+                                         .arg(qulonglong(span));
+    if (note != m_gapNote) {
+        m_gapNote = note;
+        updateTitle();
+    }
     setPlaceholder(QString());
 }
 

@@ -10,6 +10,7 @@
 
 class QAreaSeries;
 class QLineSeries;
+class QScatterSeries;
 class QValueAxis;
 
 namespace synctax {
@@ -19,8 +20,8 @@ class FittedLegend;
 // A probe's steps, one after the other, as its run folder gives them (a followed training job):
 // the host's time in each phase stacked (forward, backward, optimizer step, their own work) with
 // the loop's sync waits on top, so the stack's top is the step's host time; the GPU's time per
-// step drawn beside them as a line. Decimated to the plot's width (min and max per pixel of the
-// step's time), the last step always drawn.
+// step drawn beside them as points. Decimated to the plot's width (min and max per pixel of the
+// step's time), the last step always drawn; steps that were not timed one by one are a gap.
 class PhaseStepChart : public ChartPanel {
     Q_OBJECT
 public:
@@ -47,20 +48,26 @@ public:
     int drawnPoints() const;
     int drawnGpuPoints() const;
 
+    // The title's last line: where steps were only counted, what the chart's gaps are (empty: none).
+    const QString& gapNote() const { return m_gapNote; }
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void adaptToPlotArea() override;
 
 private:
+    void updateTitle();
+
     Columns m_columns;
     std::array<QLineSeries*, 4> m_upper {};
     std::array<QLineSeries*, 3> m_lower {}; // the bands above the first rest on the one below
     std::array<QAreaSeries*, 4> m_bands {};
-    QLineSeries* m_gpu = nullptr;
+    QScatterSeries* m_gpu = nullptr;
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     FittedLegend* m_legend = nullptr;
     QString m_subtitle;
+    QString m_gapNote; // where steps were only counted, what the gaps are
     size_t m_drawnCount = 0;
     int m_drawnWidth = 0;
     double m_lastStep = -1;

@@ -4,6 +4,7 @@
 #include "core/text/format.h"
 #include "ui/charts/chartstyle.h"
 
+#include <QCategoryAxis>
 #include <QElapsedTimer>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -28,7 +29,7 @@ TaxCurveChart::TaxCurveChart(QWidget* parent)
     , m_line(new QLineSeries(this))
     , m_point(new QScatterSeries(this))
     , m_axisX(new QLogValueAxis(this))
-    , m_axisY(new QValueAxis(this))
+    , m_axisY(new QCategoryAxis(this))
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(50);
