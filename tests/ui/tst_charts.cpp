@@ -427,6 +427,39 @@ private Q_SLOTS:
         screenshot(chart, "ab-ticks");
     }
 
+    // A fast loop's steps, noisy and with spikes: one point per three pixels at most (each the
+    // slowest of its steps), so that Qt's area series, whose time grows with the square of its
+    // points, paints in milliseconds (min and max per pixel held the window for seconds a frame).
+    void phaseChartOfAFastNoisyLoopDrawsAPointPerThreePixels()
+    {
+        std::vector<double> step;
+        std::vector<float> f, b, o, total;
+        uint32_t seed = 1;
+        auto rnd = [&] {
+            seed = seed * 1664525u + 1013904223u;
+            return float(seed >> 8) / float(1 << 24);
+        };
+        for (int i = 0; i < 100000; ++i) {
+            step.push_back(double(i));
+            f.push_back(0.01f + 0.01f * rnd());
+            b.push_back(0.015f + 0.02f * rnd());
+            o.push_back(0.005f + 0.005f * rnd());
+            total.push_back(f.back() + b.back() + o.back() + (rnd() < 0.02f ? 0.5f * rnd() : 0.0f));
+        }
+        total[5000] = 1000.0f; // one step that waited a second
+        PhaseStepChart chart;
+        chart.setColumns({ &step, &f, &b, &o, &total, nullptr });
+        showAt(chart, QSize(1400, 500));
+        chart.refresh();
+        chart.grab();
+        const int plotWidth = int(chart.chart()->plotArea().width());
+        QVERIFY2(chart.drawnPoints() <= plotWidth / 3 + 2,
+            qPrintable(QStringLiteral("%1 points on %2 pixels").arg(chart.drawnPoints()).arg(plotWidth)));
+        QCOMPARE(chart.lastDrawnStep(), 99999.0);
+        QVERIFY2(chart.gapNote().contains(QStringLiteral("each point the slowest of about")), qPrintable(chart.gapNote()));
+        screenshot(chart, "phase-fast-loop");
+    }
+
     void everyCatalogStyleHasAColourOfItsOwn()
     {
         QStringList styles { QLatin1String(aaControlStyle()) };

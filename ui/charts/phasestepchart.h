@@ -20,8 +20,9 @@ class FittedLegend;
 // A probe's steps, one after the other, as its run folder gives them (a followed training job):
 // the host's time in each phase stacked (forward, backward, optimizer step, their own work) with
 // the loop's sync waits on top, so the stack's top is the step's host time; the GPU's time per
-// step drawn beside them as points. Decimated to the plot's width (min and max per pixel of the
-// step's time), the last step always drawn; steps that were not timed one by one are a gap.
+// step drawn beside them as points. Decimated to the plot's width (the slowest step of every
+// three pixels, the title says so), the last step always drawn; steps that were not timed one by
+// one are a gap.
 class PhaseStepChart : public ChartPanel {
     Q_OBJECT
 public:

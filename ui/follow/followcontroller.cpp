@@ -36,10 +36,13 @@ bool carries(const ProbeFollowUpdate& u)
 // The blocks of the A/B's rounds so far, and its estimate when a round may have completed: the
 // bootstrap runs here, on the worker, not in the window's drain. A poll that brought many rounds
 // at once (a finished folder opened to follow, a reader catching up) gives the estimate at each,
-// as a follower from the start would have drawn it, thinned to at most kCatchUpPoints.
+// as a follower from the start would have drawn it, thinned to at most kCatchUpPoints, each of
+// those over kCatchUpResamples resamples (the curve's shape; the last point, the answer, over the
+// probe's own number, as trace DIR gives it).
 class LiveAbTracker {
 public:
-    static constexpr int kCatchUpPoints = 40;
+    static constexpr int kCatchUpPoints = 24;
+    static constexpr int kCatchUpResamples = 250;
 
     std::vector<ProbeLiveAb> add(const ProbeFollowUpdate& u)
     {
@@ -67,7 +70,7 @@ public:
         std::vector<ProbeLiveAb> out;
         const int stride = std::max(1, (all.rounds - m_rounds) / kCatchUpPoints);
         for (int last = m_rounds + stride; last < all.rounds; last += stride) {
-            ProbeLiveAb upTo = liveAb(firstRounds(last), m_resamples, m_seed);
+            ProbeLiveAb upTo = liveAb(firstRounds(last), std::min(m_resamples, kCatchUpResamples), m_seed);
             if (upTo.rounds > (out.empty() ? m_rounds : out.back().rounds) && upTo.rounds < all.rounds)
                 out.push_back(upTo);
         }
