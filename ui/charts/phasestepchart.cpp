@@ -196,7 +196,7 @@ void PhaseStepChart::refresh()
     const auto shown = [top](double y) { return std::clamp(y, 0.0, top); };
     std::array<QList<QPointF>, 4> upper;
     for (QList<QPointF>& points : upper)
-        points.reserve(qsizetype(kept.size() + 2 * gaps));
+        points.reserve(qsizetype(kept.size()) + 2 * qsizetype(gaps));
     size_t previous = count;
     for (const size_t i : kept) {
         const double x = (*c.step)[i];
