@@ -57,8 +57,7 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
 // was expected: " + `consequence`), and false; an unfinished last line (the job still writing, or
 // killed mid-line) is left out.
 template <typename Parse, typename Take>
-bool eachLine(const fs::path& path, Parse parse, Take take, ProbeFolder& folder, const std::string& consequence,
-    const char* only = nullptr)
+bool eachLine(const fs::path& path, Parse parse, Take take, std::vector<ConfigError>& errors, const char* only = nullptr)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -76,7 +75,7 @@ bool eachLine(const fs::path& path, Parse parse, Take take, ProbeFolder& folder,
                 break;
             error.file = path.string();
             error.line = number;
-            folder.notes.push_back(error.format() + ": " + consequence);
+            errors.push_back(std::move(error));
             return false;
         }
         take(std::move(*parsed));
@@ -84,26 +83,23 @@ bool eachLine(const fs::path& path, Parse parse, Take take, ProbeFolder& folder,
     return true;
 }
 
-// steps.jsonl's calibration blocks' first steps (ProbeFolder::blockFirstStepsMs); none where a line
-// does not read.
-void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder)
+// steps.jsonl's calibration blocks' first steps (ProbeFolder::blockFirstStepsMs); a line that does
+// not read (but the last, cut off by a job killed while writing it) is an error at it.
+void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
     BlockFirstSteps blocks;
-    if (eachLine(
-            path, parseProbeStep, [&](const ProbeStep& step) { blocks.add(step); }, folder,
-            "the blocks' first steps not used", "\"calib\""))
+    if (eachLine(path, parseProbeStep, [&](const ProbeStep& step) { blocks.add(step); }, errors, "\"calib\""))
         folder.blockFirstStepsMs = blocks.take();
 }
 
 // Where ab.json is not there (the job has not ended, or was killed): the A/B from blocks.jsonl's
-// complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed; none
-// where a line does not read.
-void readAbOfBlocks(const fs::path& path, const ProbeStart& probe, ProbeFolder& folder)
+// complete rounds, as the app's live view computes it, with the probe's --bootstrap and --seed; a
+// line that does not read (but a cut-off last one) is an error at it.
+void readAbOfBlocks(
+    const fs::path& path, const ProbeStart& probe, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
     std::vector<ProbeBlock> blocks;
-    if (!eachLine(
-            path, parseProbeBlock, [&](ProbeBlock block) { blocks.push_back(std::move(block)); }, folder,
-            "the A/B of the blocks not computed"))
+    if (!eachLine(path, parseProbeBlock, [&](ProbeBlock block) { blocks.push_back(std::move(block)); }, errors))
         return;
     if (blocks.empty())
         return;
@@ -130,7 +126,7 @@ PhasesFileRead readWrittenPhases(const fs::path& path, ProbeFolder& folder)
             + ": a cut-off last line (the job stopped while writing it) left out");
         text->resize(kept);
     }
-    return readPhasesFile(*text, path.string());
+    return readPhasesFile(*text, path.string(), 0.0);
 }
 
 double medianHostMs(const std::vector<std::array<double, 3>>& rows)
@@ -205,7 +201,10 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
 
     if (fs::is_regular_file(root / "phases.csv", ec)) {
         PhasesFileRead phases = readWrittenPhases(root / "phases.csv", folder);
-        if (!phases.errors.empty() && !phases.rows.empty()) {
+        // A line refused is the folder refused at it; only a file with no line yet is no error.
+        const bool lineRefused = std::any_of(
+            phases.errors.begin(), phases.errors.end(), [](const ConfigError& e) { return e.line > 0; });
+        if (lineRefused) {
             read.errors.insert(read.errors.end(), phases.errors.begin(), phases.errors.end());
             return read;
         }
@@ -217,9 +216,9 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     if (fs::is_regular_file(root / "ab.json", ec))
         readAb(root / "ab.json", folder, read.errors);
     else if (fs::is_regular_file(root / "blocks.jsonl", ec))
-        readAbOfBlocks(root / "blocks.jsonl", *probe, folder);
+        readAbOfBlocks(root / "blocks.jsonl", *probe, folder, read.errors);
     if (!folder.ab.empty() && fs::is_regular_file(root / "steps.jsonl", ec))
-        readBlockFirstSteps(root / "steps.jsonl", folder);
+        readBlockFirstSteps(root / "steps.jsonl", folder, read.errors);
     folder.ended = fs::is_regular_file(root / "end.json", ec);
     if (!folder.ended)
         folder.notes.push_back("the job has not ended, or ended without a word (no end.json): what is here so far");

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 namespace synctax {
@@ -76,6 +77,19 @@ std::optional<json> parseObject(const std::string& text, const char* end, Config
     return j;
 }
 
+// Bounds of what the probe can write: a phase or step of more than 1,000,000 ms (16 minutes) is a
+// broken file, not a slow loop.
+constexpr double kMaxMs = 1e6;
+constexpr double kMaxNs = kMaxMs * 1e6;
+constexpr double kMaxCount = 1e12;
+
+std::string shortNumber(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
 // An object's keys read with their types checked; the first key that is off becomes the error.
 class Fields {
 public:
@@ -139,6 +153,23 @@ public:
         m_ok = false;
         locateKey(m_text, key, m_error);
         m_error.message = std::string("expected ") + expected + " at \"" + key + "\", found " + shown(found);
+    }
+
+    // A value read above, refused where it is not in [low, high] (NaN included): what the probe
+    // writes is never outside, and a hand-edited or broken file is said at its key.
+    void within(const char* key, double value, double low, double high, const char* what)
+    {
+        if (!m_ok || (value >= low && value <= high))
+            return;
+        m_ok = false;
+        locateKey(m_text, key, m_error);
+        m_error.message = std::string("expected ") + what + " from " + shortNumber(low) + " to " + shortNumber(high)
+            + " at \"" + key + "\", found " + shortNumber(value);
+    }
+    void within(const char* key, const std::optional<double>& value, double low, double high, const char* what)
+    {
+        if (value)
+            within(key, *value, low, high, what);
     }
 
 private:
@@ -245,6 +276,17 @@ std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& er
     }
     readSyncs(f, s);
     s.gpuMs = f.nullableNumber("gpu_ms");
+    f.within("step", double(s.step), 0, kMaxCount, "a step number");
+    f.within("t_ns", double(s.tNs), 0, kMaxCount * 1e6, "a time in ns");
+    f.within("f_ns", double(s.fNs), 0, kMaxNs, "a time in ns");
+    f.within("b_ns", double(s.bNs), 0, kMaxNs, "a time in ns");
+    f.within("o_ns", double(s.oNs), 0, kMaxNs, "a time in ns");
+    f.within("x_ns", double(s.xNs), 0, kMaxNs, "a time in ns");
+    for (const int64_t wait : s.waitsNs)
+        f.within("waits_ns", double(wait), 0, kMaxNs, "a wait in ns");
+    for (const ProbeSync& sync : s.syncs)
+        f.within("syncs", double(sync.waitNs), 0, kMaxNs, "a wait in ns");
+    f.within("gpu_ms", s.gpuMs, 0, kMaxMs, "a time in ms");
     return f.ok() ? std::optional<ProbeStep>(std::move(s)) : std::nullopt;
 }
 
@@ -277,6 +319,20 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
     b.firstStep = f.integerOr("first_step", -1);
     b.addedItems = f.integerOr("added_items", 0);
     b.waitMsPerStep = f.numberOr("wait_ms_per_step", 0);
+    f.within("block", double(b.block), 0, kMaxCount, "a block number");
+    if (b.round)
+        f.within("round", double(*b.round), 0, kMaxCount, "a round number");
+    f.within("t_ms", b.tMs, 0, kMaxCount, "a time in ms");
+    f.within("steps", double(b.steps), 1, kMaxCount, "a number of steps");
+    const std::pair<const char*, double> times[] = { { "ms_per_step", b.msPerStep }, { "f_ms", b.fMs },
+        { "b_ms", b.bMs }, { "o_ms", b.oMs }, { "f_wait_ms", b.fWaitMs }, { "b_wait_ms", b.bWaitMs },
+        { "o_wait_ms", b.oWaitMs }, { "added_item_ms_per_step", b.addedItemMsPerStep }, { "drain_ms", b.drainMs },
+        { "wait_ms_per_step", b.waitMsPerStep } };
+    for (const auto& [key, value] : times)
+        f.within(key, value, 0, kMaxMs, "a time in ms");
+    f.within("syncs_per_step", b.syncsPerStep, 0, kMaxCount, "a number of syncs");
+    f.within("gpu_ms_median", b.gpuMsMedian, 0, kMaxMs, "a time in ms");
+    f.within("probe_ms", b.probeMs, 0, kMaxMs, "a time in ms");
     return f.ok() ? std::optional<ProbeBlock>(std::move(b)) : std::nullopt;
 }
 
@@ -299,6 +355,12 @@ std::optional<std::array<double, 3>> parseProbePhasesRow(const std::string& line
             error.column = static_cast<int>(at) + 1;
             error.message
                 = "expected a number in ms, found " + (field.empty() ? std::string("nothing") : "'" + field + "'");
+            return std::nullopt;
+        }
+        if (!(row[i] >= 0 && row[i] <= kMaxMs)) {
+            error.line = 1;
+            error.column = static_cast<int>(at) + 1;
+            error.message = "expected a time in ms from 0 to " + shortNumber(kMaxMs) + ", found '" + field + "'";
             return std::nullopt;
         }
         if ((i < 2) != (comma != std::string::npos)) {

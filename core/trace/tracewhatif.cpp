@@ -226,9 +226,9 @@ ImportedLoop recalibrated(ImportedLoop loop, const ImportedLoopOptions& options)
     return loop;
 }
 
-PhasesRead readPhasesMs(const std::string& text)
+PhasesRead readPhasesMs(const std::string& text, double leastMs)
 {
-    static constexpr NumberKey bound { "phases_ms", 0.001, 1e6 };
+    const NumberKey bound { "phases_ms", leastMs, 1e6 };
     std::vector<std::pair<std::string, std::size_t>> parts; // each number and where it starts
     std::string part;
     for (std::size_t i = 0; i <= text.size(); ++i) {
@@ -278,7 +278,7 @@ PhasesListRead readPhasesList(const std::string& text)
     return read;
 }
 
-PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName)
+PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName, double leastMs)
 {
     PhasesFileRead read;
     std::size_t start = 0;
@@ -296,7 +296,7 @@ PhasesFileRead readPhasesFile(const std::string& text, const std::string& source
             = std::any_of(row.begin(), row.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
         if (std::exchange(headerAllowed, false) && !hasDigit)
             continue;
-        const PhasesRead phases = readPhasesMs(row);
+        const PhasesRead phases = readPhasesMs(row, leastMs);
         if (phases.ms)
             read.rows.push_back(*phases.ms);
         else

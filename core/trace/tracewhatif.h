@@ -104,7 +104,9 @@ struct PhasesRead {
     std::string problem;
     std::size_t problemColumn = 0;
 };
-PhasesRead readPhasesMs(const std::string& text);
+// `leastMs`: the smallest phase taken (a user's timing: 0.001; the probe's own phases.csv, whose
+// phases of a tiny CPU loop can round below that: 0).
+PhasesRead readPhasesMs(const std::string& text, double leastMs = 0.001);
 
 // Several timings as the app's Phases field takes them: readPhasesFile's lines, with `;` or a new
 // line between. `problem` says why the first one refused was (readPhasesMs's words, after "timing 2: "
@@ -123,7 +125,7 @@ struct PhasesFileRead {
     std::vector<std::array<double, 3>> rows;
     std::vector<ConfigError> errors;
 };
-PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName);
+PhasesFileRead readPhasesFile(const std::string& text, const std::string& sourceName, double leastMs = 0.001);
 PhasesFileRead loadPhasesFile(const std::string& path);
 
 // The timings a spread replays, fastest first: the one at the middle of each of kSpreadHosts equal

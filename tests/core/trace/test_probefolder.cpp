@@ -284,6 +284,45 @@ TEST(ProbeFolder, ImpossibleValuesAreRefusedAtTheirFileAndKey)
     fs::remove_all(dir);
 }
 
+TEST(ProbeFolder, ImpossibleNumbersInTheLinesAreRefusedAtTheirLineAndColumn)
+{
+    // Negative, NaN or absurd phases, and a block or step line the probe could not have written:
+    // each refused at its file and line (the column of the number, or its key), not taken as it is.
+    const fs::path dir = copyOfFolder("impossible-lines");
+    const std::string phasesText = readText(dir / "phases.csv");
+    const auto withPhases = [&](const std::string& row) {
+        std::ofstream(dir / "phases.csv", std::ios::trunc) << phasesText << row << "\n";
+        return readProbeFolder(dir.string());
+    };
+    const int rowLine = int(std::count(phasesText.begin(), phasesText.end(), '\n')) + 1;
+    for (const auto& [row, message] : std::vector<std::pair<std::string, std::string>> {
+             { "-0.5,1.0,0.2", "-0.5 is out of range; expected 0 to 1e+06" },
+             { "0.5,nan,0.2", "expected a number, found 'nan'" },
+             { "0.5,1.0,1e8", "1e8 is out of range; expected 0 to 1e+06" } }) {
+        const ProbeFolderRead read = withPhases(row);
+        EXPECT_FALSE(read.folder) << row;
+        ASSERT_EQ(read.errors.size(), 1u) << row;
+        EXPECT_EQ(read.errors[0].file, (dir / "phases.csv").string());
+        EXPECT_EQ(read.errors[0].line, rowLine) << row;
+        EXPECT_EQ(read.errors[0].message, message);
+    }
+    std::ofstream(dir / "phases.csv", std::ios::trunc) << phasesText;
+
+    // Without ab.json, blocks.jsonl is read for the A/B: a block of -4 ms a step is refused there.
+    fs::remove(dir / "ab.json");
+    std::string blocks = readText(dir / "blocks.jsonl");
+    const std::size_t at = blocks.find("\"ms_per_step\":");
+    ASSERT_NE(at, std::string::npos);
+    blocks.replace(at, blocks.find(',', at) - at, "\"ms_per_step\":-4");
+    std::ofstream(dir / "blocks.jsonl", std::ios::trunc) << blocks;
+    const ProbeFolderRead read = readProbeFolder(dir.string());
+    EXPECT_FALSE(read.folder);
+    ASSERT_EQ(read.errors.size(), 1u);
+    EXPECT_EQ(read.errors[0].line, 1);
+    EXPECT_EQ(read.errors[0].message, "expected a time in ms from 0 to 1e+06 at \"ms_per_step\", found -4");
+    fs::remove_all(dir);
+}
+
 TEST(ProbeFolder, AFifoOrAFolderWhereAFileShouldBeIsLocatedNotWaitedOn)
 {
     const fs::path dir = copyOfFolder("fifo");
@@ -489,8 +528,8 @@ TEST(ProbeFolder, EachCalibrationBlocksFirstStepsAreReadFromItsSteps)
     ASSERT_TRUE(noAb.folder) << formatErrors(noAb.errors);
     EXPECT_TRUE(noAb.folder->blockFirstStepsMs.empty());
 
-    // A line that does not read is a note with its place, and the first steps are not used; an
-    // unfinished last line (the job still writing) is no note.
+    // A line that does not read refuses the folder at its place; an unfinished last line (the job
+    // still writing) is no error.
     fs::copy_file(kGpuBound + "/ab.json", dir / "ab.json");
     {
         std::ofstream out(dir / "steps.jsonl", std::ios::app);
@@ -504,11 +543,10 @@ TEST(ProbeFolder, EachCalibrationBlocksFirstStepsAreReadFromItsSteps)
         out << "\n{\"step\":1091,\"stage\":\"block\",\"block\":99,\"style\":\"calib\"}\n";
     }
     const ProbeFolderRead broken = readProbeFolder(dir.string());
-    ASSERT_TRUE(broken.folder);
-    EXPECT_TRUE(broken.folder->blockFirstStepsMs.empty());
-    const std::string notes = broken.folder->notes.empty() ? std::string() : broken.folder->notes.back();
-    EXPECT_NE(notes.find((dir / "steps.jsonl").string() + ":1091:"), std::string::npos) << notes;
-    EXPECT_NE(notes.find("first steps not used"), std::string::npos) << notes;
+    EXPECT_FALSE(broken.folder);
+    ASSERT_EQ(broken.errors.size(), 1u);
+    EXPECT_EQ(broken.errors[0].file, (dir / "steps.jsonl").string());
+    EXPECT_EQ(broken.errors[0].line, 1091);
     fs::remove_all(dir);
 }
 
