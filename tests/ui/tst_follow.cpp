@@ -267,6 +267,10 @@ private Q_SLOTS:
         QVERIFY2(banner.contains(QStringLiteral("the loop after the profiled capture against before it: +6.2% "
                                                 "[-10.7, +23.4]")),
             qPrintable(banner));
+        // An ended run is whole: nothing in the view says "so far".
+        QTRY_VERIFY2_WITH_TIMEOUT(w.view()->whatIfStatus().contains(QStringLiteral("calibrated to the run's")),
+            qPrintable(w.view()->whatIfStatus()), 20000);
+        QVERIFY2(!w.view()->bannerText().contains(QStringLiteral("so far")), qPrintable(w.view()->bannerText()));
     }
 
     void aCrashMidWriteIsSaidAndWhatWasReadStays()

@@ -26,6 +26,12 @@ namespace synctax {
 
 namespace {
 
+// Whether the job may still write: "so far" is said only then.
+bool isLive(FollowState state)
+{
+    return state == FollowState::Waiting || state == FollowState::Running || state == FollowState::Stalled;
+}
+
 // The folder as far as the what-if's note speaks of it: the A/B measured so far beside the prediction,
 // as synctax-run trace DIR reads it from the same blocks (abOfBlocks).
 std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QString& dir)
@@ -197,13 +203,14 @@ void FollowView::onUpdates()
             m_arrivals.pop_front();
         m_stepChart->refresh();
     }
-    if (changes.sites)
+    // A state change ends "so far" in the texts that said it.
+    if (changes.sites || changes.state)
         updateSites();
     if (changes.ab || changes.blocks)
         updateTax();
     if ((changes.trace || changes.phases) && !run.tracePath().empty())
         m_calibrator->request(QString::fromStdString(run.tracePath()), run.phasesMs(), run.blockFirstStepsMs());
-    if (changes.ab || changes.end)
+    if (changes.ab || changes.end || changes.state)
         updateWhatIf();
     for (; m_notesTold < run.notes().size(); ++m_notesTold)
         Q_EMIT noteAvailable(QString::fromStdString(run.notes()[m_notesTold]));
@@ -357,8 +364,8 @@ void FollowView::updateSites()
                 .arg(s.waitMs, 0, 'f', 2),
             s.waitMs / steps });
     }
-    m_siteChart->setSites(
-        bars, run.stepCount() == 0 ? tr("Waiting for the job's first step…") : tr("No sync in the steps so far."));
+    const QString noSync = isLive(run.state()) ? tr("No sync in the steps so far.") : tr("No sync in the run's steps.");
+    m_siteChart->setSites(bars, run.stepCount() == 0 ? tr("Waiting for the job's first step…") : noSync);
 }
 
 void FollowView::updateTax()
@@ -388,12 +395,17 @@ void FollowView::updateWhatIf()
     const QString trace = QFileInfo(QString::fromStdString(run.tracePath())).fileName();
     m_whatIf->setSources({ { trace, loop, liveFolder(run, m_controller->dir()) } });
     const int rows = m_calibrator->phaseRows();
-    m_whatIfStatus->setText(rows == 0
-            ? tr("What-if of %1, before any calibration block: the profiler's cost per event taken out.").arg(trace)
-            : tr("What-if of %1, calibrated to the %n calibration block(s) timed so far; recalibrated as blocks "
-                 "complete.",
-                nullptr, rows)
-                  .arg(trace));
+    QString status;
+    if (rows == 0)
+        status = tr("What-if of %1, before any calibration block: the profiler's cost per event taken out.").arg(trace);
+    else if (isLive(run.state()))
+        status = tr("What-if of %1, calibrated to the %n calibration block(s) timed so far; recalibrated as blocks "
+                    "complete.",
+            nullptr, rows)
+                     .arg(trace);
+    else
+        status = tr("What-if of %1, calibrated to the run's %n calibration block(s).", nullptr, rows).arg(trace);
+    m_whatIfStatus->setText(status);
 }
 
 bool FollowView::replayLoop()
