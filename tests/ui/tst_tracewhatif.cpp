@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QFont>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
@@ -303,6 +304,33 @@ private Q_SLOTS:
         const QString note = view.whatIfPanel()->note();
         QVERIFY2(note.contains(QStringLiteral("item (measured)")), qPrintable(note));
         QVERIFY2(note.contains(QStringLiteral("item (what-if above)")), qPrintable(note));
+    }
+
+    void aCpuProbeFolderKeepsItsMeasurementWhereNothingReplays()
+    {
+        // A finished run folder whose capture holds no GPU work (a run on the CPU: a synthetic one
+        // here): no what-if, but the A/B, the capture check and the probe's time it measured, as
+        // `synctax-run trace DIR` prints them.
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        QProcess writer;
+        writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        writer.start(QStringLiteral("python3"),
+            { QStringLiteral(SYNCTAX_SOURCE_DIR "/scripts/replay-probe-run.py"), QStringLiteral("--synthetic-steps"),
+                QStringLiteral("3000"), QStringLiteral("--steps-per-s"), QStringLiteral("1000000"), dir });
+        QVERIFY(writer.waitForFinished(60000) && writer.exitCode() == 0);
+        TraceLoader loader;
+        QSignalSpy available(&loader, &TraceLoader::traceAvailable);
+        loader.load({ dir });
+        QVERIFY(available.wait(60000));
+        const TraceFilesPtr files = available.first().at(1).value<TraceFilesPtr>();
+        QVERIFY(files && files->size() == 1 && files->front().probe);
+        TraceView view;
+        view.setFiles(files);
+        const QString note = view.whatIfPanel()->note();
+        QVERIFY2(note.startsWith(QStringLiteral("Not available: ")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("item (measured)")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("A/A control")), qPrintable(note));
     }
 
     void aLoopThatCannotBeReplayedSaysWhy()

@@ -258,8 +258,14 @@ void TraceWhatIfPanel::recompute()
     m_phasesTitle->setEnabled(replayable);
     if (!available) {
         m_model->setWhatIf({});
-        m_note->setText(!loop ? (m_sources.empty() ? tr("No trace open.") : tr("Not available: no replay prepared."))
-                              : tr("Not available: %1.").arg(QString::fromStdString(loop->reason)));
+        QString note = !loop ? (m_sources.empty() ? tr("No trace open.") : tr("Not available: no replay prepared."))
+                             : tr("Not available: %1.").arg(QString::fromStdString(loop->reason));
+        // A probe's folder keeps what it measured (its A/B, the capture check, its own time) when
+        // there is nothing to replay: a CPU run's, say.
+        if (m_current >= 0 && m_current < sourceCount() && m_sources[size_t(m_current)].probe)
+            note += QStringLiteral("\n")
+                + QString::fromStdString(formatProbeAnswer(*m_sources[size_t(m_current)].probe, nullptr, 0)).trimmed();
+        m_note->setText(note);
         Q_EMIT whatIfChanged();
         return;
     }
