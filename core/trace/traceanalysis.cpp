@@ -215,7 +215,10 @@ void addNotes(const KinetoTrace& trace, const TraceJoin& join, TraceReport& repo
         notes.push_back("no GPU events (recorded without ProfilerActivity.CUDA?): no GPU busy time, queue or bubble");
     const bool frames = std::any_of(trace.events.begin(), trace.events.end(),
         [](const TraceEvent& e) { return e.kind == TraceEventKind::PythonFunction; });
-    if (!frames)
+    if (!frames && trace.info.withStack)
+        notes.push_back("recorded with_stack=True, but the trace holds no Python frames (the legacy profiler of a "
+                        "torch without Kineto records none): sites named by op only");
+    else if (!frames)
         notes.push_back("recorded without with_stack=True: sites named by op only");
     // Measured on an H200 (tests/data/traces/torch-2.11-h200/measurements/paired.json): ResNet-50's profiled
     // steps took 46.5 ms against 33.8 ms unprofiled, and .item() cost +13.8% unprofiled but 1.9% of

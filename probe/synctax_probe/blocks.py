@@ -108,9 +108,11 @@ class BlockBook:
 
     def speeding_up(self, k: int = SPEEDING_BLOCKS, pct: float = SPEEDING_PCT) -> bool:
         """Whether the loop as it is still speeds up: its last k blocks before the capture quicker
-        than the k before them by more than pct (geometric means)."""
-        ms = self.baseline_before[-2 * k:]
-        if len(ms) < 2 * k or min(ms) <= 0:
+        than the k before them by more than pct (geometric means; k as many as there are blocks for,
+        at least 2)."""
+        k = min(k, len(self.baseline_before) // 2)  # fewer a side early on (two at the least)
+        ms = self.baseline_before[-2 * k:] if k >= 2 else []
+        if not ms or min(ms) <= 0:
             return False
         earlier, later = (math.fsum(math.log(v) for v in part) / k for part in (ms[:k], ms[k:]))
         return later < earlier + math.log1p(-pct / 100.0)

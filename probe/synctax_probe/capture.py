@@ -143,7 +143,9 @@ def kinetoize(path: str, pid: int) -> bool:
             e["pid"] = pid
         if not isinstance(e.get("tid"), int):
             e["tid"] = lanes.setdefault(e.get("tid"), len(lanes) + 1)
-    trace = {"schemaVersion": 1, "traceEvents": events,
+    # with_stack as Kineto's traces say it: the capture asked for stacks, which this profiler's
+    # export leaves out.
+    trace = {"schemaVersion": 1, "traceEvents": events, "with_stack": True,
              "synctax_probe": {"converted": "the legacy profiler's event list (torch without Kineto)"}}
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -238,11 +238,12 @@ def capture_text(end: Dict[str, Any], ab: bool) -> str:
     if end.get("capture_within_drift"):
         text += (f"; not flagged: the loop slowed {end['capture_drift']['pct']:+.1f}% over as many blocks after it "
                  f"with no capture between them (its own drift)")
+    waited = end.get("capture_waited_blocks") or 0
+    blocks = f"{waited} block{'' if waited == 1 else 's'}"
     if end.get("capture_loop_settled") is False:
-        text += (f"; the loop was still speeding up when it was taken ({end.get('capture_waited_blocks')} blocks "
-                 f"later than asked, the longest the capture waits)")
-    elif end.get("capture_waited_blocks"):
-        text += f"; taken {end['capture_waited_blocks']} blocks later than asked, once the loop stopped speeding up"
+        text += f"; the loop was still speeding up when it was taken ({blocks} later than asked, the longest the capture waits)"
+    elif waited:
+        text += f"; taken {blocks} later than asked, once the loop stopped speeding up"
     if end.get("capture_faster_after"):
         text += "; the loop ran faster after it: still speeding up before it, not an after-effect"
     if end.get("capture_after_effect_flagged"):

@@ -69,6 +69,8 @@ def test_the_book_tells_a_loop_still_speeding_up():
     assert book.speeding_up()
     book.baseline_before = [10.1, 10.0, 9.9, 10.0, 10.0, 10.1, 9.9, 9.95]
     assert not book.speeding_up()
+    book.baseline_before = [11.0, 11.2, 10.0, 10.1, 10.0, 10.1]  # six blocks: three a side
+    assert book.speeding_up()
     book.baseline_before = [11.0, 10.0, 10.0]  # too few blocks to tell
     assert not book.speeding_up()
 

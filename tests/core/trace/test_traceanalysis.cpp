@@ -128,6 +128,23 @@ TEST(TraceAnalysis, NoStepsIsOneWindowSaidInTheNotes)
         r.notes.end());
 }
 
+TEST(TraceAnalysis, AStackedCaptureWithoutFramesIsNotSaidToLackTheFlag)
+{
+    // The probe asks for stacks; a torch without Kineto exports none, and its converted trace says
+    // with_stack: true. The note says what is missing, not that the flag was.
+    TraceBuilder b;
+    b.step("ProfilerStep#0", 0, 1000).kernel(100, 10, 1, 200, 100);
+    KinetoTrace trace = b.build();
+    trace.info.withStack = true;
+    const TraceReport r = analyseTrace(trace);
+    const auto said = [&](const std::string& part) {
+        return std::any_of(
+            r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+    };
+    EXPECT_FALSE(said("recorded without with_stack=True"));
+    EXPECT_TRUE(said("recorded with_stack=True, but the trace holds no Python frames"));
+}
+
 TEST(TraceAnalysis, KernelsWithoutLaunchCountAsGpuBusyAndAreNoted)
 {
     TraceBuilder b;
