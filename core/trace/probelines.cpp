@@ -1,10 +1,12 @@
 #include "core/trace/probelines.h"
 
 #include <nlohmann/json.hpp>
+#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace synctax {
 
@@ -247,8 +249,92 @@ std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigErro
     return parseJson(text, "the end of the file", error);
 }
 
+namespace {
+
+// steps.jsonl's lines as the probe writes them, read without building a JSON document of the
+// line (a long run's folder holds a hundred thousand of them); any line this does not take whole
+// (a missing or mistyped key, a value out of range, anything unusual) is read again by
+// parseProbeStep's checked path, which says where it is off.
+std::optional<ProbeStep> quickStep(const std::string& line)
+{
+    rapidjson::Document doc;
+    doc.Parse(line.data(), line.size());
+    if (doc.HasParseError() || !doc.IsObject())
+        return std::nullopt;
+    const auto member = [&](const char* key) -> const rapidjson::Value* {
+        const auto it = doc.FindMember(key);
+        return it == doc.MemberEnd() ? nullptr : &it->value;
+    };
+    const auto integer = [&](const char* key, int64_t& out, bool required, double low, double high) {
+        const rapidjson::Value* v = member(key);
+        if (!v || v->IsNull())
+            return !required;
+        if (!v->IsInt64())
+            return false;
+        out = v->GetInt64();
+        return double(out) >= low && double(out) <= high;
+    };
+    const auto optionalInt = [&](const char* key, std::optional<int>& out) {
+        const rapidjson::Value* v = member(key);
+        if (!v || v->IsNull())
+            return true;
+        if (!v->IsInt64() || v->GetInt64() < 0 || double(v->GetInt64()) > kMaxCount)
+            return false;
+        out = static_cast<int>(v->GetInt64());
+        return true;
+    };
+    const auto text = [&](const char* key, std::string& out, bool required) {
+        const rapidjson::Value* v = member(key);
+        if (!v || v->IsNull())
+            return !required;
+        if (!v->IsString())
+            return false;
+        out.assign(v->GetString(), v->GetStringLength());
+        return true;
+    };
+    ProbeStep s;
+    if (!integer("step", s.step, true, 0, kMaxCount) || !text("stage", s.stage, true) || !optionalInt("block", s.block)
+        || !optionalInt("round", s.round) || !text("style", s.style, false)
+        || !integer("t_ns", s.tNs, true, 0, kMaxCount * 1e6) || !integer("f_ns", s.fNs, true, 0, kMaxNs)
+        || !integer("b_ns", s.bNs, true, 0, kMaxNs) || !integer("o_ns", s.oNs, true, 0, kMaxNs)
+        || !integer("x_ns", s.xNs, false, 0, kMaxNs))
+        return std::nullopt;
+    if (const rapidjson::Value* waits = member("waits_ns"); waits && !waits->IsNull()) {
+        if (!waits->IsArray() || waits->Size() != 3)
+            return std::nullopt;
+        for (rapidjson::SizeType i = 0; i < 3; ++i) {
+            const rapidjson::Value& w = (*waits)[i];
+            if (!w.IsInt64() || w.GetInt64() < 0 || double(w.GetInt64()) > kMaxNs)
+                return std::nullopt;
+            s.waitsNs[i] = w.GetInt64();
+        }
+    }
+    if (const rapidjson::Value* syncs = member("syncs"); syncs && !syncs->IsNull()) {
+        if (!syncs->IsArray())
+            return std::nullopt;
+        for (const rapidjson::Value& e : syncs->GetArray()) {
+            if (!e.IsArray() || e.Size() != 4 || !e[0].IsString() || !e[1].IsInt() || !e[2].IsInt64() || !e[3].IsString()
+                || e[3].GetStringLength() != 1 || std::string_view("FBO").find(e[3].GetString()[0]) == std::string::npos
+                || e[2].GetInt64() < 0 || double(e[2].GetInt64()) > kMaxNs)
+                return std::nullopt;
+            s.syncs.push_back({ std::string(e[0].GetString(), e[0].GetStringLength()), e[1].GetInt(), e[2].GetInt64(),
+                e[3].GetString()[0] });
+        }
+    }
+    if (const rapidjson::Value* gpu = member("gpu_ms"); gpu && !gpu->IsNull()) {
+        if (!gpu->IsNumber() || !(gpu->GetDouble() >= 0 && gpu->GetDouble() <= kMaxMs))
+            return std::nullopt;
+        s.gpuMs = gpu->GetDouble();
+    }
+    return s;
+}
+
+} // namespace
+
 std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& error)
 {
+    if (auto quick = quickStep(line))
+        return quick;
     const auto j = parseObject(line, "the end of the line", error);
     if (!j)
         return std::nullopt;

@@ -41,8 +41,8 @@ bool carries(const ProbeFollowUpdate& u)
 // probe's own number, as trace DIR gives it).
 class LiveAbTracker {
 public:
-    static constexpr int kCatchUpPoints = 24;
-    static constexpr int kCatchUpResamples = 250;
+    static constexpr int kCatchUpPoints = 16;
+    static constexpr int kCatchUpResamples = 200;
 
     std::vector<ProbeLiveAb> add(const ProbeFollowUpdate& u)
     {

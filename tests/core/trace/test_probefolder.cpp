@@ -2,6 +2,7 @@
 // back, the what-if calibrated to its blocks' phases with an interval on each row, and the A/B it
 // measured said beside the prediction; and the folders a reader must refuse or qualify.
 #include "core/trace/probefolder.h"
+#include "core/trace/probelines.h"
 #include "core/trace/traceopen.h"
 
 #include <gtest/gtest.h>
@@ -487,6 +488,58 @@ TEST(ProbeFolder, ABrokenFileIsLocatedAndAMissingOneIsANote)
     text = formatProbeAnswer(*bare.folder, nullptr);
     EXPECT_NE(text.find("no A/B ran"), std::string::npos) << text;
     fs::remove_all(dir);
+}
+
+TEST(ProbeFolder, EveryStepLineReadsAsItsJsonSays)
+{
+    // steps.jsonl's lines are read on a quick path; each field as the JSON holds it, a sync list
+    // and waits included, and a line the quick path does not take whole still located when off.
+    std::vector<std::string> lines;
+    std::ifstream in(kGpuBound + "/steps.jsonl");
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    ASSERT_GT(lines.size(), 100u);
+    lines.push_back(R"({"step":7,"stage":"block","block":3,"round":0,"style":"item","t_ns":5,"f_ns":10,"b_ns":20,)"
+                    R"("o_ns":30,"x_ns":40,"waits_ns":[1,2,3],"syncs":[["item",2,900,"O"],["nonzero",0,7,"F"]],)"
+                    R"("gpu_ms":1.25,"unknown":{"kept":true}})");
+    lines.push_back(R"({"step":8,"stage":"warmup","block":null,"round":null,"style":null,"t_ns":5,"f_ns":1,"b_ns":2,)"
+                    R"("o_ns":3})");
+    for (const std::string& line : lines) {
+        ConfigError error;
+        const std::optional<ProbeStep> got = parseProbeStep(line, error);
+        ASSERT_TRUE(got) << line << ": " << error.message;
+        const nlohmann::json j = nlohmann::json::parse(line);
+        EXPECT_EQ(got->step, j.at("step").get<int64_t>());
+        EXPECT_EQ(got->stage, j.at("stage").get<std::string>());
+        EXPECT_EQ(got->block.has_value(), !j.at("block").is_null());
+        if (got->block)
+            EXPECT_EQ(*got->block, j.at("block").get<int>());
+        EXPECT_EQ(got->style, j.at("style").is_null() ? std::string() : j.at("style").get<std::string>());
+        EXPECT_EQ(got->tNs, j.at("t_ns").get<int64_t>());
+        EXPECT_EQ(got->fNs, j.at("f_ns").get<int64_t>());
+        EXPECT_EQ(got->bNs, j.at("b_ns").get<int64_t>());
+        EXPECT_EQ(got->oNs, j.at("o_ns").get<int64_t>());
+        EXPECT_EQ(got->xNs, j.value("x_ns", int64_t(0)));
+        if (j.contains("waits_ns"))
+            EXPECT_EQ(got->waitsNs[2], j.at("waits_ns")[2].get<int64_t>());
+        const size_t syncs = j.contains("syncs") ? j.at("syncs").size() : 0;
+        ASSERT_EQ(got->syncs.size(), syncs);
+        for (size_t k = 0; k < syncs; ++k) {
+            EXPECT_EQ(got->syncs[k].op, j.at("syncs")[k][0].get<std::string>());
+            EXPECT_EQ(got->syncs[k].site, j.at("syncs")[k][1].get<int>());
+            EXPECT_EQ(got->syncs[k].waitNs, j.at("syncs")[k][2].get<int64_t>());
+            EXPECT_EQ(got->syncs[k].phase, j.at("syncs")[k][3].get<std::string>()[0]);
+        }
+        const bool gpu = j.contains("gpu_ms") && !j.at("gpu_ms").is_null();
+        ASSERT_EQ(got->gpuMs.has_value(), gpu);
+        if (gpu)
+            EXPECT_EQ(*got->gpuMs, j.at("gpu_ms").get<double>());
+    }
+    ConfigError error;
+    EXPECT_FALSE(parseProbeStep(R"({"step":1,"stage":"block","t_ns":1,"f_ns":"x","b_ns":2,"o_ns":3})", error));
+    EXPECT_EQ(error.message, "expected an integer at \"f_ns\", found \"x\"");
+    EXPECT_FALSE(parseProbeStep(R"({"step":1,"stage":"block","t_ns":1,"f_ns":1,"b_ns":2,"o_ns":3,"syncs":[["item",0,-5,"O"]]})", error));
+    EXPECT_EQ(error.message, "expected a wait in ns from 0 to 1e+12 at \"syncs\", found -5");
 }
 
 TEST(ProbeFolder, EachCalibrationBlocksFirstStepsAreReadFromItsSteps)
