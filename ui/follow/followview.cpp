@@ -388,7 +388,7 @@ void FollowView::updateWhatIf()
     if (!loop) {
         m_whatIf->setSources({});
         m_whatIfStatus->setText(run.tracePath().empty()
-                ? tr("The what-if waits for the profiled capture (written after the warm-up).")
+                ? tr("The what-if waits for the profiled capture (taken after the first measured blocks).")
                 : tr("Reading the profiled capture…"));
         return;
     }
