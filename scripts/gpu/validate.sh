@@ -9,9 +9,11 @@
 #   scripts/gpu/validate.sh [--only PARTS] [--out DIR] [--build DIR] [--budget S] [--archive]
 #                           [--cpus LIST] [--repeats N]
 #
-#   --only PARTS  comma-separated, of: build tests seed middle-regime python probe probe-cost (default:
-#                 all of them). probe (scripts/gpu/probe-validate.py, about 9 minutes) and probe-cost
-#                 (bench/probe/process_cost.py, about 9 minutes) need no build; probe's what-if needs one.
+#   --only PARTS  comma-separated, of: build tests seed middle-regime python probe probe-cost corpus
+#                 (default: all of them). probe (scripts/gpu/probe-validate.py, about 9 minutes),
+#                 probe-cost (bench/probe/process_cost.py, about 9 minutes) and corpus
+#                 (probe/tests/corpus/check.py --cuda, about a minute) need no build; probe's what-if
+#                 needs one.
 #                 The build runs before any other part (nothing to do when it is up to date).
 #   --out DIR     results, logs and summary.txt (default: $OUT, else BUILD/validate)
 #   --build DIR   the build folder, reused by a later call (default: $BUILD, else /tmp/synctax-gpu-build)
@@ -30,7 +32,7 @@ cd "$(dirname "$0")/../.." || exit 2
 
 usage() { sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; }
 
-parts=build,tests,seed,middle-regime,python,probe,probe-cost
+parts=build,tests,seed,middle-regime,python,probe,probe-cost,corpus
 out=${OUT:-}
 build=${BUILD:-/tmp/synctax-gpu-build}
 budget=
@@ -55,8 +57,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 for part in ${parts//,/ }; do
-    case $part in build | tests | seed | middle-regime | python | probe | probe-cost) ;;
-    *) echo "validate.sh: unknown part: $part (build, tests, seed, middle-regime, python, probe, probe-cost)" >&2
+    case $part in build | tests | seed | middle-regime | python | probe | probe-cost | corpus) ;;
+    *) echo "validate.sh: unknown part: $part (build, tests, seed, middle-regime, python, probe, probe-cost, corpus)" >&2
         exit 2 ;;
     esac
 done
@@ -91,7 +93,7 @@ fi
 
 # The build: the runner always (unless probe-cost alone is asked for: it needs none), the gpu tests
 # when they run or when the build alone is asked for.
-if [ "$parts" != probe-cost ] && [ "$parts" != probe ]; then
+if [ "$parts" != probe-cost ] && [ "$parts" != probe ] && [ "$parts" != corpus ]; then
     targets=(synctax-run)
     if wants tests || [ "$parts" = build ]; then targets+=(test_gpu); fi
     t0=$(date +%s)
@@ -238,6 +240,21 @@ if wants probe-cost; then
         row "probe cost" "no estimate ($out/probe-cost.txt)" "$goal" FAILED
     else
         row "probe cost" "${what}$(($(date +%s) - t0)) s" "$goal" $verdict
+    fi
+fi
+
+if wants corpus; then
+    # The probe's corpus on the GPU: every script's sites at their lines, no other, output unchanged.
+    t0=$(date +%s)
+    echo "corpus: probe/tests/corpus/check.py --cuda"
+    python3 probe/tests/corpus/check.py --cuda --out "$out/corpus" >"$out/corpus.txt" 2>&1
+    corpus_status=$?
+    cat "$out/corpus.txt"
+    summary=$(tail -n 1 "$out/corpus.txt" | sed 's/; run folders in.*//')
+    if [ $corpus_status -eq 0 ]; then
+        row corpus "$summary, $(($(date +%s) - t0)) s" "every script's truth" met
+    else
+        row corpus "${summary:-no result ($out/corpus.txt)}" "every script's truth" MISSED
     fi
 fi
 
