@@ -121,4 +121,16 @@ void setNiceRange(QValueAxis* axis, double low, double high, bool roundOutward, 
     axis->setRange(low, high);
 }
 
+void addStepAxes(QChart* chart, QValueAxis* x, const QString& xTitle, QValueAxis* y, const QString& yTitle)
+{
+    x->setTitleText(xTitle);
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    y->setTitleText(yTitle);
+    y->setLabelFormat(QStringLiteral("%g"));
+    setNiceRange(x, 0, 1, false, 1);
+    setNiceRange(y, 0, 1, true);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+}
+
 } // namespace synctax

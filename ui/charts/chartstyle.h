@@ -34,4 +34,8 @@ QLineSeries* whiskerSeries(double x, double low, double high, double cap, const 
 // ticks (an axis whose ticks can fall on both sides of zero: Qt's own labels can read -5.55e-17).
 void setNiceRange(QValueAxis* axis, double low, double high, bool roundOutward, double smallest = 0);
 
+// The axes of a chart of steps against time: `x` counts whole steps along the bottom, `y` (from 0)
+// up the left, each with its title, both added to the chart.
+void addStepAxes(QChart* chart, QValueAxis* x, const QString& xTitle, QValueAxis* y, const QString& yTitle);
+
 } // namespace synctax

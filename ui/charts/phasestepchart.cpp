@@ -51,14 +51,7 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
     , m_axisX(new QValueAxis(this))
     , m_axisY(new QValueAxis(this))
 {
-    m_axisX->setTitleText(tr("step"));
-    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisY->setTitleText(tr("ms per step"));
-    m_axisY->setLabelFormat(QStringLiteral("%g"));
-    setNiceRange(m_axisX, 0, 1, false, 1);
-    setNiceRange(m_axisY, 0, 1, true);
-    chart()->addAxis(m_axisX, Qt::AlignBottom);
-    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    addStepAxes(chart(), m_axisX, tr("step"), m_axisY, tr("ms per step"));
     const QStringList names { tr("F: forward (host)"), tr("B: backward (host)"), tr("O: optimizer step (host)"),
         tr("sync waits") };
     std::vector<FittedLegend::Entry> entries;

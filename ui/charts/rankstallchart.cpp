@@ -31,14 +31,7 @@ RankStallChart::RankStallChart(QWidget* parent)
     , m_axisX(new QValueAxis(this))
     , m_axisY(new QValueAxis(this))
 {
-    m_axisX->setTitleText(tr("measured step of this cell (its blocks in the order they ran)"));
-    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisY->setTitleText(tr("ms per step"));
-    m_axisY->setLabelFormat(QStringLiteral("%g"));
-    setNiceRange(m_axisX, 0, 1, false, 1);
-    setNiceRange(m_axisY, 0, 1, true);
-    chart()->addAxis(m_axisX, Qt::AlignBottom);
-    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    addStepAxes(chart(), m_axisX, tr("measured step of this cell (its blocks in the order they ran)"), m_axisY, tr("ms per step"));
     chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart()->setTitle(tr("Rank 0's stall and the other ranks' wait"));
     setPlaceholder(tr("Select a row of the table."));

@@ -19,14 +19,7 @@ StepChart::StepChart(QWidget* parent)
     , m_axisX(new QValueAxis(this))
     , m_axisY(new QValueAxis(this))
 {
-    m_axisX->setTitleText(tr("step (of this style)"));
-    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisY->setTitleText(tr("host step time (ms)"));
-    m_axisY->setLabelFormat(QStringLiteral("%g"));
-    setNiceRange(m_axisX, 0, 1, false, 1);
-    setNiceRange(m_axisY, 0, 1, true);
-    chart()->addAxis(m_axisX, Qt::AlignBottom);
-    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    addStepAxes(chart(), m_axisX, tr("step (of this style)"), m_axisY, tr("host step time (ms)"));
     chart()->setTitle(tr("Step time"));
     // Up to thirteen style names: in as many columns as the chart's height needs, where Qt Charts'
     // own column would cut the last ones on a short dock.
