@@ -396,7 +396,9 @@ void FollowView::updateWhatIf()
     m_whatIf->setSources({ { trace, loop, liveFolder(run, m_controller->dir()) } });
     const int rows = m_calibrator->phaseRows();
     QString status;
-    if (rows == 0)
+    if (!loop->available)
+        status = tr("No what-if from %1: %2.").arg(trace, QString::fromStdString(loop->reason));
+    else if (rows == 0)
         status = tr("What-if of %1, before any calibration block: the profiler's cost per event taken out.").arg(trace);
     else if (isLive(run.state()))
         status = tr("What-if of %1, calibrated to the %n calibration block(s) timed so far; recalibrated as blocks "
