@@ -19,7 +19,7 @@ from dataclasses import fields
 from typing import Callable, List, Optional, Tuple
 
 from . import ProbeStartError, _attach, _detach
-from .options import AB_STYLES, Options
+from .options import Options
 from .runfolder import RunFolderError
 
 _PROG = "python3 -m synctax_probe"
@@ -52,7 +52,8 @@ def _milliseconds(text: str) -> float:
 
 
 def parser() -> argparse.ArgumentParser:
-    d = Options()
+    """The command line: --out, --force, -m and the script, and one option for each of Options'
+    fields (its help and bounds are the field's)."""
     p = argparse.ArgumentParser(
         prog=_PROG, description="Run a PyTorch training script unchanged and measure what its syncs cost: "
         "phases and syncs per step without the profiler, GPU step times from CUDA events, a short "
@@ -60,36 +61,17 @@ def parser() -> argparse.ArgumentParser:
         epilog="The run folder's format: docs/probe-folder.md.")
     p.add_argument("--out", metavar="DIR", help="run folder (default: synctax-probe/<script>-<date-time>; "
                    "under torchrun one rank-N folder per rank inside it)")
-    p.add_argument("--ab", choices=AB_STYLES, help="alternate blocks with and without this change, paired")
-    p.add_argument("--block-steps", type=_count(2), default=d.block_steps, metavar="N",
-                   help="fewest steps a block holds (default %(default)s)")
-    p.add_argument("--block-ms", type=_milliseconds, default=d.block_ms, metavar="MS",
-                   help="and as many more as take MS at the loop's speed (0: always --block-steps; "
-                        "default %(default)s)")
-    p.add_argument("--calib-every", type=_count(1), default=d.calib_every, metavar="N",
-                   help="without --ab, one block in N is a calibration block, timed step by step; "
-                        "the others are only counted (1: every block; default %(default)s)")
-    p.add_argument("--warmup-steps", type=_count(0), default=d.warmup_steps, metavar="N",
-                   help="fewest warm-up steps; then until step times settle (default %(default)s)")
-    p.add_argument("--warmup-max-steps", type=_count(0), default=d.warmup_max_steps, metavar="N")
-    p.add_argument("--profile-steps", type=_count(0), default=d.profile_steps, metavar="N",
-                   help="steps captured with torch.profiler after warm-up (0: none; default %(default)s)")
-    p.add_argument("--capture-after-blocks", type=_count(0), default=d.capture_after_blocks, metavar="N",
-                   help="measured blocks before the capture (whole rounds with --ab), to compare the loop "
-                        "before and after it (0: capture right after the warm-up; default %(default)s)")
-    p.add_argument("--settle-steps", type=_count(0), default=d.settle_steps, metavar="N",
-                   help="unmeasured steps after the capture (default %(default)s)")
-    p.add_argument("--seed", type=_count(0), default=d.seed, metavar="N", help="the A/B's block orders and bootstrap")
-    p.add_argument("--bootstrap", type=_count(2000), default=d.bootstrap, metavar="N", help="resamples (>= 2000)")
-    p.add_argument("--window-rounds", type=_count(2), default=d.window_rounds, metavar="N",
-                   help="rounds per window of the tax over time (default %(default)s)")
-    p.add_argument("--queue-size", type=_count(1), default=d.queue_size, metavar="N",
-                   help="steps the writer may fall behind by before it drops (and counts) them")
-    p.add_argument("--gpu-span-ms", type=_milliseconds, default=d.gpu_span_ms, metavar="MS",
-                   help="time the GPU over spans of steps at least MS long, one CUDA event each "
-                        "(0: every step; default %(default)s)")
-    p.add_argument("--trace-gz", action="store_true", help="write the trace gzipped")
-    p.add_argument("--quiet", action="store_true", help="no summary on stderr at the end")
+    for f in fields(Options):
+        flag, meta = "--" + f.name.replace("_", "-"), f.metadata
+        if meta["unit"] == "":
+            p.add_argument(flag, action="store_true", help=meta["help"])
+        elif "choices" in meta:
+            p.add_argument(flag, choices=meta["choices"], help=meta["help"])
+        else:
+            kind = _milliseconds if meta["unit"] == "MS" else _count(int(meta["bounds"][0]))
+            said = meta["help"]
+            said = said[:-1] + "; default %(default)s)" if said.endswith(")") else said + " (default %(default)s)"
+            p.add_argument(flag, type=kind, default=f.default, metavar=meta["unit"], help=said)
     p.add_argument("--force", action="store_true", help="replace the run an --out folder holds")
     p.add_argument("-m", dest="module", metavar="MODULE",
                    help="run a module as python3 -m does (its arguments after it), instead of a script")

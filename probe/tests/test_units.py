@@ -239,6 +239,28 @@ def test_options_are_checked():
             Options(**bad).check()
 
 
+def test_the_command_line_has_every_option_with_its_default_and_bounds():
+    """The parser is built from Options' fields: each field an option with the field's default, and a
+    value past a field's bounds refused on the command line as attach() refuses it."""
+    from dataclasses import fields
+
+    from synctax_probe.__main__ import main, parser
+    p = parser()
+    defaults = vars(p.parse_args([]))
+    for f in fields(Options):
+        assert f.name in defaults, f.name
+        assert defaults[f.name] == getattr(Options(), f.name), f.name
+        bounds = f.metadata.get("bounds")
+        if bounds is None:
+            continue
+        over = bounds[1] * 2 + 1 if f.metadata["unit"] == "N" else bounds[1] + 1
+        with pytest.raises(SystemExit) as e:
+            main(["--" + f.name.replace("_", "-"), str(over), "train.py"])
+        assert e.value.code == 2, f.name
+        with pytest.raises(ValueError):
+            Options(**{f.name: over}).check()
+
+
 class FakeEvent:
     """A CUDA event on a fake GPU that has passed `clock.done` recorded events."""
 
