@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 RUN_ARGS ?= --out results/latest --force
 
-.PHONY: all setup configure build run test tidy test-asan test-asan-core test-tsan package clean
+.PHONY: all setup configure build run test typecheck tidy test-asan test-asan-core test-tsan package clean
 
 all: build
 
@@ -29,6 +29,10 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The probe package's type annotations, checked with Debian's mypy (its cache in the build folder).
+typecheck: setup
+	@cd probe && mypy --cache-dir $(abspath $(BUILD))/mypy-cache synctax_probe
 
 # clang-tidy with the project's .clang-tidy over the C++ sources changed since TIDY_BASE (default: the
 # last commit and what is not committed yet); any finding fails. `make tidy TIDY_BASE=main` for a branch.

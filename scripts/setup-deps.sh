@@ -11,7 +11,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
     xvfb xauth
     desktop-file-utils appstream file
-    python3 python3-torch python3-pytest
+    python3 python3-torch python3-pytest mypy
 )
 
 missing=()

@@ -16,7 +16,7 @@ import sys
 import traceback
 import types
 from dataclasses import fields
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import ProbeStartError, _attach, _detach
 from .options import Options
@@ -183,7 +183,7 @@ def _module_file(name: str) -> str:
 def _run(run: Callable[[], object], script: str, script_argv: List[str], path0: str) -> int:
     """Runs the script (or module) as Python would: sys.argv and sys.path[0] as `python3` sets
     them, its exit code, its traceback without the probe's frames."""
-    outcome = {"exit_code": 0, "exception": None, "interrupted": False, "signal": None}
+    outcome: Dict[str, Any] = {"exit_code": 0, "exception": None, "interrupted": False, "signal": None}
 
     def on_sigterm(signum, frame):
         raise _Terminated()

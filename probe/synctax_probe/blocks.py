@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .schedule import AB_STYLES, BASELINE_STYLES, CALIBRATION
 from .stats import median
@@ -46,7 +46,7 @@ class Segment:
         self.block = block
         self.first = first  # the first step's index
         self.rec = bytearray()
-        self.extra: Dict[int, list] = {}  # step index -> [wait F, wait B, wait O, syncs]
+        self.extra: Dict[int, List[Any]] = {}  # step index -> [wait F, wait B, wait O, syncs]
         self.closed = False
         self.t0: Optional[int] = None  # the first step's start (blocks' wall time)
         self.written = 0  # steps the writer has taken
@@ -91,6 +91,7 @@ class BlockBook:
         if seg.t0 is None or not n:
             seg.block = None  # nothing measured: no line
             return
+        assert block is not None  # only a block's segment is closed here
         block["steps"] = n
         block["ms_per_step"] = round((t_end - seg.t0) * 1e-6 / n, 6)
         block["drain_ms"] = round(drain_ns * 1e-6, 6)
@@ -146,8 +147,8 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
     numbers = '"t_ns":%d,"f_ns":%d,"b_ns":%d,"o_ns":%d,"x_ns":%d,"waits_ns":'
     plain = (head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n').__mod__
     full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'
-    texts = {None: "null"}  # a GPU span's steps share its time: formatted once
-    g_text = [texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in gpu]
+    texts: Dict[Optional[float], str] = {None: "null"}  # a GPU span's steps share its time: formatted once
+    g_text = ["null" if g is None else texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in gpu]
     # Each step's fields (one comprehension), its line as if it had no sync, then the few that did.
     rows = [(first + i, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0, x - t1, g)
             for i, (start, bs, t0, t1, x), g in zip(range(i0, i1), rec, g_text)]
@@ -167,6 +168,7 @@ def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
     if seg.counted:
         return counted_block_summary(seg), None
     block, extra, first = seg.block, seg.extra, seg.first
+    assert block is not None  # a block's segment
     n = seg.steps()
     rec = seg.records(0, n)
     # The probe's own time on the loop's thread after each optimizer step: from the step's end
@@ -207,6 +209,7 @@ def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
 def counted_block_summary(seg: Segment) -> dict:
     """A counted block's line: its steps' number and wall time, its syncs and GPU time; no phases."""
     block = seg.block
+    assert block is not None  # a block's segment
     n = seg.steps()
     drain = block.pop("drain_ms")
     block.update({"syncs_per_step": seg.syncs / n, "wait_ms_per_step": round(seg.wait_ns * 1e-6 / n, 6),

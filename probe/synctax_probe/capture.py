@@ -8,7 +8,7 @@ import json
 import os
 import shutil
 import warnings
-from typing import Optional
+from typing import Any, Dict, Optional
 
 TEARDOWN = "TEARDOWN_CUPTI"
 
@@ -20,8 +20,8 @@ class Capture:
         self.path = path + ".gz" if gz else path
         self._plain_path = path
         self._gz = gz
-        self._prof = None
-        self._mark = None
+        self._prof: Any = None  # torch.profiler.profile while a capture is under way
+        self._mark: Any = None  # the step's record_function range
         self.steps = 0
         self.error: Optional[str] = None
         self.first_step: Optional[int] = None
@@ -132,7 +132,7 @@ def kinetoize(path: str, pid: int) -> bool:
         return False
     with open(path, encoding="utf-8") as f:
         events = json.load(f)
-    lanes = {}
+    lanes: Dict[Any, int] = {}
     for e in events:
         if not isinstance(e, dict):
             continue

@@ -6,7 +6,7 @@ none, and the loop's side is one call a span, not one a step."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Deque, Optional, Tuple
+from typing import Any, Deque, Dict, Optional, Tuple
 
 POOL = 64
 # The events outlive an attach: making a CUDA event costs far more than recording one (on a VM,
@@ -37,11 +37,11 @@ class GpuTimer:
         # the current stream's identity is cheaper to read, and its Stream object is kept.
         self._current_key = getattr(torch._C, "_cuda_getCurrentStream", None)
         self._device = getattr(torch._C, "_cuda_getDevice", None)
-        self._streams = {}
+        self._streams: Dict[Any, Any] = {}
         self._free = deque(_pool(torch, pool))
         # Spans whose end event the GPU has not been seen to pass, in order: (end step, event).
-        self._pending: Deque[Tuple[int, object]] = deque()
-        self._prev: Optional[Tuple[int, object]] = None  # the last resolved span's end and its event
+        self._pending: Deque[Tuple[int, Any]] = deque()
+        self._prev: Optional[Tuple[int, Any]] = None  # the last resolved span's end and its event
         self._start = first_step  # where the next resolved span starts
         self.spans: Deque[Tuple[int, int, Optional[float]]] = deque()
         self.resolved = first_step

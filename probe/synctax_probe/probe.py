@@ -53,8 +53,8 @@ class Probe:
         # The step under way: its start, its first backward()'s start, the segment it goes into.
         self.step = 0
         self.b_start = 0
-        self.seg: Optional[Segment] = None
-        self._append = None  # the segment's bytes' extend
+        self.seg: Segment = None  # type: ignore[assignment]  # None until start() opens the first
+        self._append: Any = None  # the segment's bytes' extend
         self.loss = None
         self.inject = False
         # When a step's end does more than record the step: at this step count, or once the
@@ -67,27 +67,27 @@ class Probe:
         self.o_depth = 0
         self.o_other = False  # the optimizer's step under way is another's than the loop's
         self.tid = threading.get_ident()
-        self.loop_optimizer = None  # a weak reference to the loop's optimizer
+        self.loop_optimizer: Any = None  # a weak reference to the loop's optimizer
         # A counted block (not timed step by step): the loop's optimizer while one is under way
         # (None otherwise; its step's wrapper then only counts) and the steps left in it.
-        self.count_opt = None
+        self.count_opt: Any = None
         self.countdown = 0
         self._count_len = 0
         # torch.autograd.backward for timed steps, for counted ones, and as it is current
         # (hooks.install sets them).
-        self.backward_timed = None
-        self.backward_counted = None
-        self._backward = None
+        self.backward_timed: Any = None
+        self.backward_counted: Any = None
+        self._backward: Any = None
         self.other_optimizer_steps = 0
         self.loop_optimizer_changes = 0
         self.taken_over_steps = 0  # steps of a new loop optimizer before it took over (not timed)
-        self._rival = None  # another optimizer stepping while the loop's does not, and how often
+        self._rival: Any = None  # another optimizer stepping while the loop's does not, and how often
         self._rival_mark = (0, 0)
         self._rival_steps = 0
         self.syncs_total = 0
         self.syncs_unlisted = 0
-        self.synchronize = None  # torch.cuda.synchronize as it was (set by hooks.install)
-        self.added_item = None  # Tensor.item as it was
+        self.synchronize: Any = None  # torch.cuda.synchronize as it was (set by hooks.install)
+        self.added_item: Any = None  # Tensor.item as it was
         self.drains = 0
         self.probe_ms: list = []  # each block's median probe time after a step (the writer's thread)
         self.run_start = self.step_start = ns()

@@ -81,7 +81,7 @@ def ab_result(probe, check: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     result = stats.analyse(rounds, _AB_COMPARED, opts.bootstrap, opts.seed, opts.window_rounds)
     result["rounds_from"] = rounds_from
     result["rounds_before_capture"] = book.rounds_after_capture.count(False)
-    estimates = result.get("estimates") or {}
+    estimates: Dict[str, Dict[str, Any]] = result.get("estimates") or {}
     for est in estimates.values():
         est["text"] = _interval_text(est)
     result.update({

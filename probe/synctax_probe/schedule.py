@@ -37,7 +37,7 @@ class Schedule:
         self._profiling = profiling and options.profile_steps > 0
         self._rng = random.Random(options.seed)
         self.stage = WARMUP
-        self.block: Optional[int] = None
+        self.block = -1  # the block under way (-1: none yet)
         self.round: Optional[int] = None
         self.style: Optional[str] = None
         self.steps_in_stage = 0
@@ -152,7 +152,7 @@ class Schedule:
 
     def _resume_blocks(self) -> None:
         """After the capture: the blocks go on from where they were (or start, where none ran)."""
-        if self.block is None:
+        if self.block < 0:
             self._start_blocks()
             return
         self._enter(BLOCK)
@@ -180,7 +180,7 @@ class Schedule:
             return
         if not self._order:
             self.block_len = self._length()  # one length for the round's blocks: they are compared
-            self.round += 1
+            self.round = (self.round if self.round is not None else -1) + 1
             self._order = self._rng.sample(AB_STYLES, len(AB_STYLES))
             self.orders.append(list(self._order))
         self.style = self._order.pop(0)

@@ -9,6 +9,7 @@ import os
 import random
 import sys
 import sysconfig
+import types
 from typing import Dict, List, Optional, Tuple
 
 from .stats import median
@@ -80,7 +81,7 @@ class SiteTable:
 
     def site(self, op: str) -> Site:
         """The site of `op` called from the frames above this call."""
-        f = self._getframe(1)
+        f: Optional[types.FrameType] = self._getframe(1)
         internal = self._internal
         code = None
         while f is not None:
@@ -102,6 +103,7 @@ class SiteTable:
             if f is None:
                 found = Site(len(self._sites), op, "<torch>", 0, "", user)
             else:
+                assert code is not None  # the frame f was found from
                 found = Site(len(self._sites), op, code.co_filename, line, code.co_name, user)
             self._sites[key] = found
         return found

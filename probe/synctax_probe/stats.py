@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 BASELINE = "none"
 CONTROL = "none_aa"
@@ -41,7 +41,7 @@ def bootstrap_interval(logs: Sequence[float], resamples: int, seed: int) -> Dict
     return {"pct": _pct(mean), "ci_low": _pct(low), "ci_high": _pct(high)}
 
 
-def t_interval(logs: Sequence[float]) -> Dict[str, Optional[float]]:
+def t_interval(logs: Sequence[float]) -> Dict[str, Any]:
     """Geometric-mean overhead (%) with a Student's t 95% interval on the log ratios (cheap enough
     for many windows; the whole run's interval is the bootstrap's)."""
     n = len(logs)
@@ -63,18 +63,18 @@ def _geomean(values: Sequence[float]) -> float:
 
 
 def analyse(rounds: List[Dict[str, float]], styles: Sequence[str], resamples: int, seed: int,
-            window_rounds: int) -> Dict[str, object]:
+            window_rounds: int) -> Dict[str, Any]:
     """rounds: complete rounds, each {style: ms per step}. styles: the styles compared with the
     baseline (the control among them)."""
-    result: Dict[str, object] = {"baseline": BASELINE, "control": CONTROL, "rounds": len(rounds)}
+    result: Dict[str, Any] = {"baseline": BASELINE, "control": CONTROL, "rounds": len(rounds)}
     if len(rounds) < 2:
         result["estimates"] = None
         result["reason"] = f"{len(rounds)} complete round(s); at least 2 are needed for an interval"
         return result
-    estimates: Dict[str, Dict[str, object]] = {}
+    estimates: Dict[str, Dict[str, Any]] = {}
     for i, style in enumerate(styles):
         # Each style its own resampling stream, fixed by the seed.
-        est: Dict[str, object] = dict(bootstrap_interval(_logs(rounds, style), resamples, seed + i))
+        est: Dict[str, Any] = dict(bootstrap_interval(_logs(rounds, style), resamples, seed + i))
         est["step_ms"] = _geomean([r[style] for r in rounds])
         est["naive_best_of_pct"] = (min(r[style] for r in rounds) / min(r[BASELINE] for r in rounds) - 1) * 100
         estimates[style] = est
@@ -96,12 +96,12 @@ def analyse(rounds: List[Dict[str, float]], styles: Sequence[str], resamples: in
     return result
 
 
-def tax_drift(rounds: List[Dict[str, float]], styles: Sequence[str]) -> Dict[str, Dict[str, object]]:
+def tax_drift(rounds: List[Dict[str, float]], styles: Sequence[str]) -> Dict[str, Dict[str, Any]]:
     """Each style's tax in the first half of the rounds against the second, flagged when their
     95% intervals do not meet: the tax itself moved during the run (the host's speed changes over
     minutes on a shared machine), so one number for the whole run hides it. Needs 3 rounds a half."""
     half = len(rounds) // 2
-    out: Dict[str, Dict[str, object]] = {}
+    out: Dict[str, Dict[str, Any]] = {}
     if half < 3:
         return out
     for style in styles:
@@ -113,7 +113,7 @@ def tax_drift(rounds: List[Dict[str, float]], styles: Sequence[str]) -> Dict[str
     return out
 
 
-def drift(rounds: List[Dict[str, float]], estimates: Dict[str, Dict[str, object]]) -> Dict[str, object]:
+def drift(rounds: List[Dict[str, float]], estimates: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
     """The baseline's first half of rounds against its second half, flagged when it moved by more
     than the widest interval of the styles."""
     half = len(rounds) // 2
@@ -125,7 +125,7 @@ def drift(rounds: List[Dict[str, float]], estimates: Dict[str, Dict[str, object]
             "flagged": abs(pct) > width}
 
 
-def windows(rounds: List[Dict[str, float]], styles: Sequence[str], size: int) -> List[Dict[str, object]]:
+def windows(rounds: List[Dict[str, float]], styles: Sequence[str], size: int) -> List[Dict[str, Any]]:
     """The tax per window of `size` rounds, in order: how it moves over the run. A last window
     shorter than half the size joins the one before."""
     bounds = list(range(0, len(rounds), size))
@@ -135,14 +135,14 @@ def windows(rounds: List[Dict[str, float]], styles: Sequence[str], size: int) ->
     for i, start in enumerate(bounds):
         end = bounds[i + 1] if i + 1 < len(bounds) else len(rounds)
         part = rounds[start:end]
-        entry: Dict[str, object] = {"first_round": start, "rounds": len(part),
+        entry: Dict[str, Any] = {"first_round": start, "rounds": len(part),
                                     "baseline_step_ms": _geomean([r[BASELINE] for r in part])}
         entry.update({style: t_interval(_logs(part, style)) for style in styles})
         out.append(entry)
     return out
 
 
-def shift(before: Sequence[float], after: Sequence[float], resamples: int, seed: int) -> Optional[Dict[str, float]]:
+def shift(before: Sequence[float], after: Sequence[float], resamples: int, seed: int) -> Optional[Dict[str, Any]]:
     """How much slower (%) the blocks after an event ran than those before it: the ratio of their
     geometric means, with a bootstrap 95% interval that resamples each side on its own (the two
     sides cannot be paired: every block before comes before every block after). None with fewer

@@ -14,7 +14,7 @@ import json
 import threading
 import time
 from collections import deque
-from typing import Callable, Deque, Optional
+from typing import Any, Callable, Deque, Dict, Optional
 
 from .blocks import Segment, block_summary, step_lines
 
@@ -30,13 +30,13 @@ class Writer:
         self.untimed = 0  # the counted blocks' steps
         self.cpu_ns = 0  # the thread's CPU time in its drains while the loop runs (its GIL time, nearly)
         self.run_start = 0
-        self.gpu = None  # the probe's GpuTimer, once the GPU is timed
+        self.gpu: Any = None  # the probe's GpuTimer, once the GPU is timed
         self._segments: Deque[Segment] = deque()
         self._gpu_span = (0, 0, None)  # the GPU span the last written step fell in
         self._interval_s = interval_s
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
-        self._files = {}
+        self._files: Dict[str, Any] = {}
         self._periodic: Optional[Callable[[], None]] = None
         self._on_block: Optional[Callable[[dict], None]] = None
         self._failure: Optional[str] = None
