@@ -10,6 +10,7 @@
 #include "ui/charts/overheadchart.h"
 #include "ui/charts/phasestepchart.h"
 #include "ui/charts/queuechart.h"
+#include "ui/charts/sitewaitchart.h"
 #include "ui/charts/stepchart.h"
 
 #include "legendcheck.h"
@@ -458,6 +459,20 @@ private Q_SLOTS:
         QCOMPARE(chart.lastDrawnStep(), 99999.0);
         QVERIFY2(chart.gapNote().contains(QStringLiteral("each point the slowest of about")), qPrintable(chart.gapNote()));
         screenshot(chart, "phase-fast-loop");
+    }
+
+    // With no site yet the wait axis is in milliseconds from 0 to 1, not nanoseconds to 0.001;
+    // with sites, its unit follows the largest bar.
+    void siteChartWithoutSitesHasAnAxisInMilliseconds()
+    {
+        SiteWaitChart chart;
+        chart.setSites({}, QStringLiteral("No sync in the steps so far."));
+        const auto* axis = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(axis);
+        QCOMPARE(axis->titleText(), QStringLiteral("ms per step"));
+        QCOMPARE(axis->max(), 1.0);
+        chart.setSites({ { QStringLiteral("train.py:12 item"), QStringLiteral("train.py:12"), 0.0004 } }, QString());
+        QCOMPARE(axis->titleText(), QStringLiteral("µs per step"));
     }
 
     void everyCatalogStyleHasAColourOfItsOwn()

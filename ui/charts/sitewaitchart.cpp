@@ -72,7 +72,8 @@ void SiteWaitChart::setSites(const std::vector<Site>& sites, const QString& whyN
     // Waits run from nanoseconds (a sync once a run, spread over its steps) to tens of
     // milliseconds: the unit follows the largest bar, so labels never read in exponents.
     const double topMs = values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end());
-    m_scale = topMs >= 0.1 ? 1.0 : topMs >= 1e-4 ? 1e3 : 1e6;
+    // No site yet: milliseconds, 0 to 1, not a nanosecond axis with nothing on it.
+    m_scale = topMs >= 0.1 || values.isEmpty() ? 1.0 : topMs >= 1e-4 ? 1e3 : 1e6;
     const QString unit = m_scale == 1.0 ? tr("ms") : m_scale == 1e3 ? tr("µs") : tr("ns");
     m_axisX->setTitleText(tr("%1 per step").arg(unit));
     for (qreal& v : values)
@@ -90,7 +91,7 @@ void SiteWaitChart::setSites(const std::vector<Site>& sites, const QString& whyN
             m_set->replace(int(i), values[i]);
     }
     const double top = topMs * m_scale;
-    setNiceRange(m_axisX, 0, top > 0 ? top * 1.15 : 0.001, true);
+    setNiceRange(m_axisX, 0, top > 0 ? top * 1.15 : 1.0, true);
     setPlaceholder(labels.isEmpty() ? whyNone : QString());
 }
 
