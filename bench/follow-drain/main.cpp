@@ -94,8 +94,7 @@ bool writeFinished(const QString& writer, const QString& dir, int steps)
     process.start(QStringLiteral("python3"),
         { writer, QStringLiteral("--synthetic-steps"), QString::number(steps), QStringLiteral("--steps-per-s"),
             QStringLiteral("100000000"), dir });
-    return process.waitForFinished(600000) && process.exitStatus() == QProcess::NormalExit
-        && process.exitCode() == 0;
+    return process.waitForFinished(600000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
 }
 
 // --open: the CPU time from asking for the folder until its last step is drawn and the run read
@@ -133,7 +132,8 @@ int openFinished(QApplication& app, const QString& writer, int steps)
         qPrintable(QGuiApplication::platformName()));
     std::printf("  steps read                    %zu   chart's last step %.0f\n", view->controller()->run().stepCount(),
         view->stepChart()->lastDrawnStep());
-    std::printf("  CPU time to show it           %.3f s (wall %.3f s)   goal < 1 s\n", cpu, double(wall.elapsed()) * 1e-3);
+    std::printf(
+        "  CPU time to show it           %.3f s (wall %.3f s)   goal < 1 s\n", cpu, double(wall.elapsed()) * 1e-3);
     std::printf("  window's thread busy at most  %.1f ms\n", busy.longestMs());
     return 0;
 }
@@ -156,7 +156,8 @@ int main(int argc, char** argv)
     const QCommandLineOption probe(QStringLiteral("probe"),
         QStringLiteral("Follow a real CPU loop under the probe (every step timed) instead, for --seconds"));
     const QCommandLineOption open(QStringLiteral("open"),
-        QStringLiteral("Show a finished synthetic folder of N steps; report the CPU time to draw it"), QStringLiteral("N"));
+        QStringLiteral("Show a finished synthetic folder of N steps; report the CPU time to draw it"),
+        QStringLiteral("N"));
     const QCommandLineOption python(QStringLiteral("python"),
         QStringLiteral("The interpreter with torch, for --probe (default: python3)"), QStringLiteral("PATH"),
         QStringLiteral("python3"));
@@ -185,9 +186,9 @@ int main(int argc, char** argv)
         env << QStringLiteral("PYTHONPATH=" SYNCTAX_SOURCE_DIR "/probe");
         process.setEnvironment(env);
         process.start(parser.value(python),
-            { QStringLiteral("-m"), QStringLiteral("synctax_probe"), QStringLiteral("--calib-every"), QStringLiteral("1"),
-                QStringLiteral("--profile-steps"), QStringLiteral("0"), QStringLiteral("--out"), dir,
-                QStringLiteral(SYNCTAX_SOURCE_DIR "/bench/follow-drain/fast_loop.py"), QStringLiteral("--seconds"),
+            { QStringLiteral("-m"), QStringLiteral("synctax_probe"), QStringLiteral("--calib-every"),
+                QStringLiteral("1"), QStringLiteral("--profile-steps"), QStringLiteral("0"), QStringLiteral("--out"),
+                dir, QStringLiteral(SYNCTAX_SOURCE_DIR "/bench/follow-drain/fast_loop.py"), QStringLiteral("--seconds"),
                 parser.value(seconds) });
     } else {
         process.start(QStringLiteral("python3"),

@@ -57,7 +57,8 @@ void readAb(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>&
 // was expected: " + `consequence`), and false; an unfinished last line (the job still writing, or
 // killed mid-line) is left out.
 template <typename Parse, typename Take>
-bool eachLine(const fs::path& path, Parse parse, Take take, std::vector<ConfigError>& errors, const char* only = nullptr)
+bool eachLine(
+    const fs::path& path, Parse parse, Take take, std::vector<ConfigError>& errors, const char* only = nullptr)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -88,7 +89,8 @@ bool eachLine(const fs::path& path, Parse parse, Take take, std::vector<ConfigEr
 void readBlockFirstSteps(const fs::path& path, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
     BlockFirstSteps blocks;
-    if (eachLine(path, parseProbeStep, [&](const ProbeStep& step) { blocks.add(step); }, errors, "\"calib\""))
+    if (eachLine(
+            path, parseProbeStep, [&](const ProbeStep& step) { blocks.add(step); }, errors, "\"calib\""))
         folder.blockFirstStepsMs = blocks.take();
 }
 
@@ -99,7 +101,8 @@ void readAbOfBlocks(
     const fs::path& path, const ProbeStart& probe, ProbeFolder& folder, std::vector<ConfigError>& errors)
 {
     std::vector<ProbeBlock> blocks;
-    if (!eachLine(path, parseProbeBlock, [&](ProbeBlock block) { blocks.push_back(std::move(block)); }, errors))
+    if (!eachLine(
+            path, parseProbeBlock, [&](ProbeBlock block) { blocks.push_back(std::move(block)); }, errors))
         return;
     if (blocks.empty())
         return;
@@ -202,8 +205,8 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     if (fs::is_regular_file(root / "phases.csv", ec)) {
         PhasesFileRead phases = readWrittenPhases(root / "phases.csv", folder);
         // A line refused is the folder refused at it; only a file with no line yet is no error.
-        const bool lineRefused = std::any_of(
-            phases.errors.begin(), phases.errors.end(), [](const ConfigError& e) { return e.line > 0; });
+        const bool lineRefused
+            = std::any_of(phases.errors.begin(), phases.errors.end(), [](const ConfigError& e) { return e.line > 0; });
         if (lineRefused) {
             read.errors.insert(read.errors.end(), phases.errors.begin(), phases.errors.end());
             return read;

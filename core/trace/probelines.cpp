@@ -313,9 +313,10 @@ std::optional<ProbeStep> quickStep(const std::string& line)
         if (!syncs->IsArray())
             return std::nullopt;
         for (const rapidjson::Value& e : syncs->GetArray()) {
-            if (!e.IsArray() || e.Size() != 4 || !e[0].IsString() || !e[1].IsInt() || !e[2].IsInt64() || !e[3].IsString()
-                || e[3].GetStringLength() != 1 || std::string_view("FBO").find(e[3].GetString()[0]) == std::string::npos
-                || e[2].GetInt64() < 0 || double(e[2].GetInt64()) > kMaxNs)
+            if (!e.IsArray() || e.Size() != 4 || !e[0].IsString() || !e[1].IsInt() || !e[2].IsInt64()
+                || !e[3].IsString() || e[3].GetStringLength() != 1
+                || std::string_view("FBO").find(e[3].GetString()[0]) == std::string::npos || e[2].GetInt64() < 0
+                || double(e[2].GetInt64()) > kMaxNs)
                 return std::nullopt;
             s.syncs.push_back({ std::string(e[0].GetString(), e[0].GetStringLength()), e[1].GetInt(), e[2].GetInt64(),
                 e[3].GetString()[0] });

@@ -457,7 +457,8 @@ private Q_SLOTS:
         QVERIFY2(chart.drawnPoints() <= plotWidth / 3 + 2,
             qPrintable(QStringLiteral("%1 points on %2 pixels").arg(chart.drawnPoints()).arg(plotWidth)));
         QCOMPARE(chart.lastDrawnStep(), 99999.0);
-        QVERIFY2(chart.gapNote().contains(QStringLiteral("each point the slowest of about")), qPrintable(chart.gapNote()));
+        QVERIFY2(
+            chart.gapNote().contains(QStringLiteral("each point the slowest of about")), qPrintable(chart.gapNote()));
         screenshot(chart, "phase-fast-loop");
     }
 

@@ -155,8 +155,8 @@ private Q_SLOTS:
         QCOMPARE(view.stepChart()->lastDrawnStep(), 2999.0);
         // Its capture holds no GPU work: the what-if's status says there is none, and why, rather
         // than that it was calibrated.
-        QTRY_VERIFY2_WITH_TIMEOUT(view.whatIfStatus().startsWith(QStringLiteral("No what-if from")),
-            qPrintable(view.whatIfStatus()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            view.whatIfStatus().startsWith(QStringLiteral("No what-if from")), qPrintable(view.whatIfStatus()), 20000);
         QVERIFY2(!view.whatIfStatus().contains(QStringLiteral("calibrated")), qPrintable(view.whatIfStatus()));
     }
 

@@ -231,7 +231,8 @@ void PhaseStepChart::refresh()
                      .arg(qulonglong(span));
     }
     if (kept.size() < count)
-        notes << tr("each point the slowest of about %1 steps").arg(qulonglong((count + kept.size() - 1) / kept.size()));
+        notes
+            << tr("each point the slowest of about %1 steps").arg(qulonglong((count + kept.size() - 1) / kept.size()));
     const QString note = notes.join(QStringLiteral("; "));
     if (note != m_gapNote) {
         m_gapNote = note;

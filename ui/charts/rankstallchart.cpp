@@ -31,7 +31,8 @@ RankStallChart::RankStallChart(QWidget* parent)
     , m_axisX(new QValueAxis(this))
     , m_axisY(new QValueAxis(this))
 {
-    addStepAxes(chart(), m_axisX, tr("measured step of this cell (its blocks in the order they ran)"), m_axisY, tr("ms per step"));
+    addStepAxes(chart(), m_axisX, tr("measured step of this cell (its blocks in the order they ran)"), m_axisY,
+        tr("ms per step"));
     chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart()->setTitle(tr("Rank 0's stall and the other ranks' wait"));
     setPlaceholder(tr("Select a row of the table."));

@@ -538,7 +538,8 @@ TEST(ProbeFolder, EveryStepLineReadsAsItsJsonSays)
     ConfigError error;
     EXPECT_FALSE(parseProbeStep(R"({"step":1,"stage":"block","t_ns":1,"f_ns":"x","b_ns":2,"o_ns":3})", error));
     EXPECT_EQ(error.message, "expected an integer at \"f_ns\", found \"x\"");
-    EXPECT_FALSE(parseProbeStep(R"({"step":1,"stage":"block","t_ns":1,"f_ns":1,"b_ns":2,"o_ns":3,"syncs":[["item",0,-5,"O"]]})", error));
+    EXPECT_FALSE(parseProbeStep(
+        R"({"step":1,"stage":"block","t_ns":1,"f_ns":1,"b_ns":2,"o_ns":3,"syncs":[["item",0,-5,"O"]]})", error));
     EXPECT_EQ(error.message, "expected a wait in ns from 0 to 1e+12 at \"syncs\", found -5");
 }
 
