@@ -251,6 +251,24 @@ std::optional<nlohmann::json> parseProbeJson(const std::string& text, ConfigErro
 
 namespace {
 
+// The bounds of a step line's numbers (what the probe can write), key by key: check(key, value,
+// low, high, what) for each. The quick path and the checked one hold a line to the same bounds.
+template <typename Check> void eachStepBound(const ProbeStep& s, Check&& check)
+{
+    check("step", double(s.step), 0, kMaxCount, "a step number");
+    check("t_ns", double(s.tNs), 0, kMaxCount * 1e6, "a time in ns");
+    check("f_ns", double(s.fNs), 0, kMaxNs, "a time in ns");
+    check("b_ns", double(s.bNs), 0, kMaxNs, "a time in ns");
+    check("o_ns", double(s.oNs), 0, kMaxNs, "a time in ns");
+    check("x_ns", double(s.xNs), 0, kMaxNs, "a time in ns");
+    for (const int64_t wait : s.waitsNs)
+        check("waits_ns", double(wait), 0, kMaxNs, "a wait in ns");
+    for (const ProbeSync& sync : s.syncs)
+        check("syncs", double(sync.waitNs), 0, kMaxNs, "a wait in ns");
+    if (s.gpuMs)
+        check("gpu_ms", *s.gpuMs, 0, kMaxMs, "a time in ms");
+}
+
 // steps.jsonl's lines as the probe writes them, read without building a JSON document of the
 // line (a long run's folder holds a hundred thousand of them); any line this does not take whole
 // (a missing or mistyped key, a value out of range, anything unusual) is read again by
@@ -265,20 +283,20 @@ std::optional<ProbeStep> quickStep(const std::string& line)
         const auto it = doc.FindMember(key);
         return it == doc.MemberEnd() ? nullptr : &it->value;
     };
-    const auto integer = [&](const char* key, int64_t& out, bool required, double low, double high) {
+    const auto integer = [&](const char* key, int64_t& out, bool required) {
         const rapidjson::Value* v = member(key);
         if (!v || v->IsNull())
             return !required;
         if (!v->IsInt64())
             return false;
         out = v->GetInt64();
-        return double(out) >= low && double(out) <= high;
+        return true;
     };
     const auto optionalInt = [&](const char* key, std::optional<int>& out) {
         const rapidjson::Value* v = member(key);
         if (!v || v->IsNull())
             return true;
-        if (!v->IsInt64() || v->GetInt64() < 0 || double(v->GetInt64()) > kMaxCount)
+        if (!v->IsInt64())
             return false;
         out = static_cast<int>(v->GetInt64());
         return true;
@@ -293,20 +311,18 @@ std::optional<ProbeStep> quickStep(const std::string& line)
         return true;
     };
     ProbeStep s;
-    if (!integer("step", s.step, true, 0, kMaxCount) || !text("stage", s.stage, true) || !optionalInt("block", s.block)
-        || !optionalInt("round", s.round) || !text("style", s.style, false)
-        || !integer("t_ns", s.tNs, true, 0, kMaxCount * 1e6) || !integer("f_ns", s.fNs, true, 0, kMaxNs)
-        || !integer("b_ns", s.bNs, true, 0, kMaxNs) || !integer("o_ns", s.oNs, true, 0, kMaxNs)
-        || !integer("x_ns", s.xNs, false, 0, kMaxNs))
+    if (!integer("step", s.step, true) || !text("stage", s.stage, true) || !optionalInt("block", s.block)
+        || !optionalInt("round", s.round) || !text("style", s.style, false) || !integer("t_ns", s.tNs, true)
+        || !integer("f_ns", s.fNs, true) || !integer("b_ns", s.bNs, true) || !integer("o_ns", s.oNs, true)
+        || !integer("x_ns", s.xNs, false))
         return std::nullopt;
     if (const rapidjson::Value* waits = member("waits_ns"); waits && !waits->IsNull()) {
         if (!waits->IsArray() || waits->Size() != 3)
             return std::nullopt;
         for (rapidjson::SizeType i = 0; i < 3; ++i) {
-            const rapidjson::Value& w = (*waits)[i];
-            if (!w.IsInt64() || w.GetInt64() < 0 || double(w.GetInt64()) > kMaxNs)
+            if (!(*waits)[i].IsInt64())
                 return std::nullopt;
-            s.waitsNs[i] = w.GetInt64();
+            s.waitsNs[i] = (*waits)[i].GetInt64();
         }
     }
     if (const rapidjson::Value* syncs = member("syncs"); syncs && !syncs->IsNull()) {
@@ -315,18 +331,23 @@ std::optional<ProbeStep> quickStep(const std::string& line)
         for (const rapidjson::Value& e : syncs->GetArray()) {
             if (!e.IsArray() || e.Size() != 4 || !e[0].IsString() || !e[1].IsInt() || !e[2].IsInt64()
                 || !e[3].IsString() || e[3].GetStringLength() != 1
-                || std::string_view("FBO").find(e[3].GetString()[0]) == std::string::npos || e[2].GetInt64() < 0
-                || double(e[2].GetInt64()) > kMaxNs)
+                || std::string_view("FBO").find(e[3].GetString()[0]) == std::string::npos)
                 return std::nullopt;
             s.syncs.push_back({ std::string(e[0].GetString(), e[0].GetStringLength()), e[1].GetInt(), e[2].GetInt64(),
                 e[3].GetString()[0] });
         }
     }
     if (const rapidjson::Value* gpu = member("gpu_ms"); gpu && !gpu->IsNull()) {
-        if (!gpu->IsNumber() || !(gpu->GetDouble() >= 0 && gpu->GetDouble() <= kMaxMs))
+        if (!gpu->IsNumber())
             return std::nullopt;
         s.gpuMs = gpu->GetDouble();
     }
+    bool inBounds = true;
+    eachStepBound(s, [&](const char*, double value, double low, double high, const char*) {
+        inBounds = inBounds && value >= low && value <= high;
+    });
+    if (!inBounds)
+        return std::nullopt;
     return s;
 }
 
@@ -363,17 +384,9 @@ std::optional<ProbeStep> parseProbeStep(const std::string& line, ConfigError& er
     }
     readSyncs(f, s);
     s.gpuMs = f.nullableNumber("gpu_ms");
-    f.within("step", double(s.step), 0, kMaxCount, "a step number");
-    f.within("t_ns", double(s.tNs), 0, kMaxCount * 1e6, "a time in ns");
-    f.within("f_ns", double(s.fNs), 0, kMaxNs, "a time in ns");
-    f.within("b_ns", double(s.bNs), 0, kMaxNs, "a time in ns");
-    f.within("o_ns", double(s.oNs), 0, kMaxNs, "a time in ns");
-    f.within("x_ns", double(s.xNs), 0, kMaxNs, "a time in ns");
-    for (const int64_t wait : s.waitsNs)
-        f.within("waits_ns", double(wait), 0, kMaxNs, "a wait in ns");
-    for (const ProbeSync& sync : s.syncs)
-        f.within("syncs", double(sync.waitNs), 0, kMaxNs, "a wait in ns");
-    f.within("gpu_ms", s.gpuMs, 0, kMaxMs, "a time in ms");
+    eachStepBound(s, [&](const char* key, double value, double low, double high, const char* what) {
+        f.within(key, value, low, high, what);
+    });
     return f.ok() ? std::optional<ProbeStep>(std::move(s)) : std::nullopt;
 }
 
