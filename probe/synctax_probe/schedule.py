@@ -49,11 +49,9 @@ class Schedule:
         self._order: List[str] = []
         self._intervals: deque = deque(maxlen=2 * _WINDOW)
         self.orders: List[List[str]] = []  # every round's order, for the record
-        # The first block after the capture (None: no capture taken yet), the first of the blocks
-        # just before it that the after-effect is judged against, and whether the capture waited
-        # its longest for a loop still speeding up.
+        # The first block after the capture (None: no capture taken yet), the blocks it waited past
+        # the first point it was due, and whether the loop had stopped speeding up when it came.
         self.capture_block: Optional[int] = None
-        self.capture_window_block = 0
         self.capture_waited_blocks = 0
         self.capture_loop_settled = True
         self._capture_due = self._profiling
@@ -114,9 +112,13 @@ class Schedule:
         self.capture_block = done
         self.capture_loop_settled = settled
         self.capture_waited_blocks = done - self._first_due()
-        # The blocks it is judged against: as many just before it as it waits for at the least.
-        self.capture_window_block = self.capture_waited_blocks
         return True
+
+    @property
+    def capture_window_block(self) -> int:
+        """The first of the blocks the capture's after-effect is judged against: as many just before
+        it as it waits for at the least, so the block number of its wait."""
+        return self.capture_waited_blocks
 
     def _first_due(self) -> int:
         """The block count at which the capture is first due: capture_after_blocks, in whole

@@ -136,7 +136,7 @@ def windows(rounds: List[Dict[str, float]], styles: Sequence[str], size: int) ->
         end = bounds[i + 1] if i + 1 < len(bounds) else len(rounds)
         part = rounds[start:end]
         entry: Dict[str, Any] = {"first_round": start, "rounds": len(part),
-                                    "baseline_step_ms": _geomean([r[BASELINE] for r in part])}
+                                 "baseline_step_ms": _geomean([r[BASELINE] for r in part])}
         entry.update({style: t_interval(_logs(part, style)) for style in styles})
         out.append(entry)
     return out
