@@ -357,8 +357,7 @@ int main(int argc, char** argv)
                 if (*shot)
                     return;
                 const FollowState state = view->controller()->run().state();
-                const bool over
-                    = state == FollowState::Ended || state == FollowState::Crashed || state == FollowState::Deleted;
+                const bool over = isOver(state);
                 const bool enough = stopAtSteps > 0 && qint64(view->controller()->run().stepCount()) >= stopAtSteps;
                 // A crashed job's folder is followed on (a job may start in it again): its state is
                 // its end for the picture.

@@ -35,6 +35,11 @@ std::string thisHost()
 
 } // namespace
 
+bool isOver(FollowState state)
+{
+    return state == FollowState::Ended || state == FollowState::Crashed || state == FollowState::Deleted;
+}
+
 const char* toString(FollowState state)
 {
     switch (state) {

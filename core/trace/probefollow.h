@@ -121,6 +121,9 @@ enum class FollowState {
     Deleted, // the folder went away while followed
 };
 const char* toString(FollowState state);
+// Whether the job writes no more: it ended, crashed or its folder went (Waiting, Running and
+// Stalled may still grow).
+bool isOver(FollowState state);
 
 struct FollowOptions {
     double stallS = 10; // no growth for this long: Stalled

@@ -1,6 +1,7 @@
 #include "ui/charts/downsample.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace synctax {
 
@@ -25,21 +26,39 @@ template <typename ValueAt> void keepMinMax(size_t begin, size_t end, const Valu
         kept.push_back(std::max(lowest, highest));
 }
 
+std::vector<size_t> allIndices(size_t count)
+{
+    std::vector<size_t> kept(count);
+    std::iota(kept.begin(), kept.end(), size_t(0));
+    return kept;
+}
+
 } // namespace
 
 std::vector<size_t> minMaxIndices(const float* values, size_t count, size_t buckets)
 {
+    if (buckets == 0 || count <= 2 * buckets)
+        return allIndices(count);
     std::vector<size_t> kept;
-    if (buckets == 0 || count <= 2 * buckets) {
-        kept.resize(count);
-        for (size_t i = 0; i < count; ++i)
-            kept[i] = i;
-        return kept;
-    }
     kept.reserve(2 * buckets);
     const auto valueAt = [values](size_t i) { return double(values[i]); };
     for (size_t b = 0; b < buckets; ++b)
         keepMinMax(b * count / buckets, (b + 1) * count / buckets, valueAt, kept);
+    return kept;
+}
+
+std::vector<size_t> maxIndices(const float* values, size_t count, size_t buckets)
+{
+    if (buckets == 0 || count <= buckets)
+        return allIndices(count);
+    std::vector<size_t> kept;
+    kept.reserve(buckets);
+    for (size_t b = 0; b < buckets; ++b) {
+        const size_t begin = b * count / buckets;
+        const size_t end = (b + 1) * count / buckets;
+        if (begin < end)
+            kept.push_back(size_t(std::max_element(values + begin, values + end) - values));
+    }
     return kept;
 }
 

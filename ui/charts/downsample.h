@@ -19,6 +19,10 @@ struct SamplePoint {
 // 2 * buckets indices; every index when count <= 2 * buckets or buckets == 0 (no width known).
 std::vector<size_t> minMaxIndices(const float* values, size_t count, size_t buckets);
 
+// The highest point of each of `buckets` runs of equal length (every index when count <= buckets
+// or buckets == 0), ascending: a series' upper outline, one point a bucket.
+std::vector<size_t> maxIndices(const float* values, size_t count, size_t buckets);
+
 // The points kept by minMaxIndices, at x = firstX + index.
 std::vector<SamplePoint> minMaxDownsample(const std::vector<float>& values, size_t buckets, double firstX = 0);
 

@@ -19,30 +19,11 @@ namespace {
 
 const std::array<QColor, 4> bandColors { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xe15759) };
 
-// Each column's slowest step (every step when there are fewer steps than columns): the stack's
-// outline is then a graph, one point a column. Min and max per pixel drew an edge the plot's
-// height tall in every pixel, and Qt's area series took seconds a frame over such an outline (its
-// time grows with the square of the points: 2,600 took 3.8 s, 430 took 50 ms on 2 cores).
+// The stack's outline is each column's slowest step (maxIndices), a graph with one point a column.
+// Min and max per pixel drew an edge the plot's height tall in every pixel, and Qt's area series
+// took seconds a frame over such an outline (its time grows with the square of the points: 2,600
+// took 3.8 s, 430 took 50 ms on 2 cores).
 constexpr int kPixelsPerColumn = 3;
-
-std::vector<size_t> slowestIndices(const float* values, size_t count, size_t columns)
-{
-    std::vector<size_t> kept;
-    if (columns == 0 || count <= columns) {
-        kept.resize(count);
-        for (size_t i = 0; i < count; ++i)
-            kept[i] = i;
-        return kept;
-    }
-    kept.reserve(columns);
-    for (size_t column = 0; column < columns; ++column) {
-        const size_t begin = column * count / columns;
-        const size_t end = (column + 1) * count / columns;
-        if (begin < end)
-            kept.push_back(size_t(std::max_element(values + begin, values + end) - values));
-    }
-    return kept;
-}
 
 } // namespace
 
@@ -160,7 +141,7 @@ void PhaseStepChart::refresh()
     // drawn at the same steps so that the stack stays a stack. Where steps were only counted (the
     // blocks between calibration blocks), the timed steps on either side are kept and the bands
     // fall to zero between them: a gap, not a line joining two measured steps.
-    std::vector<size_t> kept = slowestIndices(c.total->data(), count, size_t(width) / kPixelsPerColumn);
+    std::vector<size_t> kept = maxIndices(c.total->data(), count, size_t(width) / kPixelsPerColumn);
     if (kept.empty() || kept.back() != count - 1)
         kept.push_back(count - 1);
     size_t gaps = 0;

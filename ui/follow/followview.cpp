@@ -26,12 +26,6 @@ namespace synctax {
 
 namespace {
 
-// Whether the job may still write: "so far" is said only then.
-bool isLive(FollowState state)
-{
-    return state == FollowState::Waiting || state == FollowState::Running || state == FollowState::Stalled;
-}
-
 // The folder as far as the what-if's note speaks of it: the A/B measured so far beside the prediction,
 // as synctax-run trace DIR reads it from the same blocks (abOfBlocks).
 std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QString& dir)
@@ -330,7 +324,7 @@ void FollowView::updateBanner()
         m_bannerColor = color;
         m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; border-radius: 4px; }").arg(color));
     }
-    if (run.state() == FollowState::Ended || run.state() == FollowState::Deleted || run.state() == FollowState::Crashed)
+    if (isOver(run.state()))
         m_clock.stop();
 }
 
@@ -364,7 +358,8 @@ void FollowView::updateSites()
                 .arg(s.waitMs, 0, 'f', 2),
             s.waitMs / steps });
     }
-    const QString noSync = isLive(run.state()) ? tr("No sync in the steps so far.") : tr("No sync in the run's steps.");
+    const QString noSync
+        = !isOver(run.state()) ? tr("No sync in the steps so far.") : tr("No sync in the run's steps.");
     m_siteChart->setSites(bars, run.stepCount() == 0 ? tr("Waiting for the job's first step…") : noSync);
 }
 
@@ -400,7 +395,7 @@ void FollowView::updateWhatIf()
         status = tr("No what-if from %1: %2.").arg(trace, QString::fromStdString(loop->reason));
     else if (rows == 0)
         status = tr("What-if of %1, before any calibration block: the profiler's cost per event taken out.").arg(trace);
-    else if (isLive(run.state()))
+    else if (!isOver(run.state()))
         status = tr("What-if of %1, calibrated to the %n calibration block(s) timed so far; recalibrated as blocks "
                     "complete.",
             nullptr, rows)
