@@ -258,26 +258,30 @@ void TraceWhatIfPanel::recompute()
     m_phasesTitle->setEnabled(replayable);
     if (!available) {
         m_model->setWhatIf({});
-        QString note = !loop ? (m_sources.empty() ? tr("No trace open.") : tr("Not available: no replay prepared."))
-                             : tr("Not available: %1.").arg(QString::fromStdString(loop->reason));
         // A probe's folder keeps what it measured (its A/B, the capture check, its own time) when
         // there is nothing to replay: a CPU run's, say.
-        if (m_current >= 0 && m_current < sourceCount() && m_sources[size_t(m_current)].probe)
-            note += QStringLiteral("\n")
-                + QString::fromStdString(formatProbeAnswer(*m_sources[size_t(m_current)].probe, nullptr, 0)).trimmed();
-        m_note->setText(note);
+        m_note->setText(withProbeAnswer(!loop
+                ? (m_sources.empty() ? tr("No trace open.") : tr("Not available: no replay prepared."))
+                : tr("Not available: %1.").arg(QString::fromStdString(loop->reason)),
+            nullptr));
         Q_EMIT whatIfChanged();
         return;
     }
     m_model->setWhatIf(whatIfOf(*loop));
     const WhatIf& w = m_model->whatIf();
-    QString note = tr("Model: %1.\nUncertainty: %2.")
-                       .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w)));
-    const Source& current = m_sources[size_t(m_current)];
-    if (current.probe)
-        note += QStringLiteral("\n") + QString::fromStdString(formatProbeAnswer(*current.probe, &w, 0)).trimmed();
-    m_note->setText(note);
+    m_note->setText(
+        withProbeAnswer(tr("Model: %1.\nUncertainty: %2.")
+                            .arg(QString::fromStdString(w.model), QString::fromStdString(uncertaintyText(w))),
+            &w));
     Q_EMIT whatIfChanged();
+}
+
+QString TraceWhatIfPanel::withProbeAnswer(const QString& note, const WhatIf* whatIf) const
+{
+    if (m_current < 0 || m_current >= sourceCount() || !m_sources[size_t(m_current)].probe)
+        return note;
+    return note + QStringLiteral("\n")
+        + QString::fromStdString(formatProbeAnswer(*m_sources[size_t(m_current)].probe, whatIf, 0)).trimmed();
 }
 
 } // namespace synctax

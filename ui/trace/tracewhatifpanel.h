@@ -82,6 +82,8 @@ Q_SIGNALS:
 private:
     void recompute();
     const ImportedLoop* sourceLoop() const; // the current file's loop as the load built it
+    // The note, and below it the A/B the current probe folder measured (beside whatIf, if any).
+    QString withProbeAnswer(const QString& note, const WhatIf* whatIf) const;
 
     std::vector<Source> m_sources;
     int m_current = -1;
