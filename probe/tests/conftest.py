@@ -43,10 +43,10 @@ def site_lines(script):
 
 # Short stages so that a CPU run of a few hundred milliseconds goes through all of them, the capture
 # right after the warm-up; every block a calibration block, timed step by step (test_run_folder
-# checks the default's counted blocks, test_capture the blocks before the capture).
-FAST = ["--warmup-steps", "5", "--warmup-max-steps", "5", "--profile-steps", "3", "--capture-after-blocks", "0",
-        "--settle-steps", "2",
-        "--block-steps", "10", "--block-ms", "0", "--calib-every", "1"]
+# checks the default's counted blocks, test_capture the blocks before the capture). The corpus's
+# checker (corpus/check.py, run on the GPU too without pytest) holds the list.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus"))
+from check import FAST  # noqa: E402
 
 
 @pytest.fixture
