@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 from .schedule import AB_STYLES, BASELINE_STYLES, CALIBRATION
 from .stats import median
@@ -147,8 +147,8 @@ def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optiona
     numbers = '"t_ns":%d,"f_ns":%d,"b_ns":%d,"o_ns":%d,"x_ns":%d,"waits_ns":'
     plain = (head + numbers + '[0,0,0],"syncs":[],"gpu_ms":%s}\n').__mod__
     full = head + numbers + '[%d,%d,%d],"syncs":%s,"gpu_ms":%s}\n'
-    texts: Dict[Optional[float], str] = {None: "null"}  # a GPU span's steps share its time: formatted once
-    g_text = ["null" if g is None else texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in gpu]
+    texts: Dict[Any, str] = {None: "null"}  # a GPU span's steps share its time: formatted once
+    g_text = [texts.get(g) or texts.setdefault(g, "%.4f" % g) for g in cast(List[Any], gpu)]  # None: "null"
     # Each step's fields (one comprehension), its line as if it had no sync, then the few that did.
     rows = [(first + i, start - run_start, (bs or t0) - start, t0 - bs if bs else 0, t1 - t0, x - t1, g)
             for i, (start, bs, t0, t1, x), g in zip(range(i0, i1), rec, g_text)]
