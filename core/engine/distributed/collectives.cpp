@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <stdexcept>
 
 namespace synctax {
@@ -87,6 +88,10 @@ std::unique_ptr<Collectives> joinRanks(CollectiveBackend backend, const std::str
     double timeoutS, const std::string& device)
 {
     const auto timeout = std::chrono::milliseconds(int64_t(timeoutS * 1000));
+    // A rank that writes to the socket of a rank that died gets SIGPIPE, which would kill it before
+    // it writes what it measured; ignored, the write fails and the collective throws (as under Python,
+    // which ignores SIGPIPE too). A rank's stdout and stderr go to files, so nothing else needs it.
+    std::signal(SIGPIPE, SIG_IGN);
     auto fileStore = c10::make_intrusive<c10d::FileStore>(rendezvous, size);
     // Joining waits for the slowest rank to start (loading LibTorch takes seconds on a loaded
     // machine), so it gets at least a minute; the launcher ends a run whose rank died before then.
