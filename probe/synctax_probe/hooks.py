@@ -8,8 +8,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import Callable, Optional
+from dataclasses import dataclass
 from time import perf_counter_ns as ns
+from typing import Any, Callable, Optional, Protocol
 
 _MISSING = object()
 _MARK = "__synctax_probe__"
@@ -38,11 +39,60 @@ class Patches:
         self._saved = kept[::-1]
 
 
-def install(probe, torch, patches: Patches) -> None:
-    p = probe
+@dataclass
+class HookState:
+    """What the patched functions read and write at each call. The probe owns it and sets it
+    between steps; the hooks see nothing else of the probe but LoopEvents."""
+
+    cpu_mode: bool = False
+    """No CUDA device: the ops that would sync on a GPU are listed for CPU tensors too."""
+    keep_loss: bool = False
+    """An A/B runs: the step's first backward() keeps its tensor in `loss` for the added item."""
+    busy: bool = False
+    """The probe's own work is under way: every hook calls straight through, records nothing."""
+    b_start: int = 0
+    """The clock time the step's first backward() started (0: none yet this step)."""
+    o_depth: int = 0
+    """Optimizer steps under way, nested (a backward() inside one does not start B)."""
+    o_other: bool = False
+    """The optimizer step under way is another's than the loop's (its syncs stay in F or B)."""
+    loss: Any = None
+    """The step's first loss, kept for the A/B's added item (None: none, or forgotten)."""
+    loop_optimizer: Any = None
+    """A weak reference to the loop's optimizer (None until the first step)."""
+    count_opt: Any = None
+    """In a counted block, the loop's optimizer: its step only counts the step (else None)."""
+    other_optimizer_steps: int = 0
+    """Steps of another optimizer than the loop's (a GAN's second)."""
+    synchronize: Any = None
+    """torch.cuda.synchronize as it was: the probe's own drains call it."""
+    added_item: Any = None
+    """Tensor.item as it was: the A/B's added item calls it."""
+    backward_timed: Any = None
+    """torch.autograd.backward for timed steps: starts B, keeps the loss where an A/B runs."""
+    backward_counted: Any = None
+    """torch.autograd.backward for counted blocks' steps: only keeps the loss (or the original)."""
+
+
+class LoopEvents(Protocol):
+    """What the hooks tell the probe: a sync's wait, and the ends of the loop's steps."""
+
+    def sync(self, op: str, t0: int, t1: int) -> None: ...
+
+    def step_end(self, t0: int, t1: int) -> None: ...
+
+    def counted_step_end(self) -> None: ...
+
+    def is_loop_optimizer(self, opt: Any) -> bool: ...
+
+
+def install(h: HookState, events: LoopEvents, torch, patches: Patches) -> None:
+    """Patches torch's syncing calls, backward() and the optimizers' step(): the wrappers read and
+    write `h` and tell `events` of each sync and step end."""
     T = torch.Tensor
-    cpu_mode = p.cpu_mode
+    cpu_mode = h.cpu_mode
     orig_item = T.item
+    sync = events.sync
 
     torch_dir = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "")
     getframe = sys._getframe
@@ -53,7 +103,7 @@ def install(probe, torch, patches: Patches) -> None:
         @functools.wraps(orig)
         def wrapper(self, *args, **kwargs):
             cuda = self.is_cuda
-            if p.busy or not (cuda or record_cpu):
+            if h.busy or not (cuda or record_cpu):
                 return orig(self, *args, **kwargs)
             if not cuda and getframe(1).f_code.co_filename.startswith(torch_dir):
                 # Without a device, torch's own reads of its CPU bookkeeping (Adam's step counts)
@@ -61,7 +111,7 @@ def install(probe, torch, patches: Patches) -> None:
                 return orig(self, *args, **kwargs)
             t0 = ns()
             result = orig(self, *args, **kwargs)
-            p.sync(op, t0, ns())
+            sync(op, t0, ns())
             return result
         return wrapper
 
@@ -75,14 +125,14 @@ def install(probe, torch, patches: Patches) -> None:
 
     @functools.wraps(orig_to)
     def to(self, *args, **kwargs):
-        if p.busy or not self.is_cuda:
+        if h.busy or not self.is_cuda:
             return orig_to(self, *args, **kwargs)
         target, non_blocking = _to_target(args, kwargs, device_types, T)
         if target is None or non_blocking or torch.device(target).type != "cpu":
             return orig_to(self, *args, **kwargs)
         t0 = ns()
         result = orig_to(self, *args, **kwargs)
-        p.sync("to", t0, ns())
+        sync("to", t0, ns())
         return result
     patches.set(T, "to", to)
 
@@ -91,30 +141,30 @@ def install(probe, torch, patches: Patches) -> None:
     @functools.wraps(orig_nonzero)
     def nonzero(*args, **kwargs):
         t = args[0] if args else kwargs.get("input")
-        if p.busy or not isinstance(t, T) or not (t.is_cuda or cpu_mode):
+        if h.busy or not isinstance(t, T) or not (t.is_cuda or cpu_mode):
             return orig_nonzero(*args, **kwargs)
         t0 = ns()
         result = orig_nonzero(*args, **kwargs)
-        p.sync("nonzero", t0, ns())
+        sync("nonzero", t0, ns())
         return result
     patches.set(torch, "nonzero", nonzero)
 
     orig_synchronize = torch.cuda.synchronize
-    p.synchronize = orig_synchronize
+    h.synchronize = orig_synchronize
 
     @functools.wraps(orig_synchronize)
     def synchronize(*args, **kwargs):
-        if p.busy:
+        if h.busy:
             return orig_synchronize(*args, **kwargs)
         t0 = ns()
         result = orig_synchronize(*args, **kwargs)
-        p.sync("synchronize", t0, ns())
+        sync("synchronize", t0, ns())
         return result
     patches.set(torch.cuda, "synchronize", synchronize)
 
-    _install_backward(p, torch, patches)
-    _install_optimizer(p, torch, patches)
-    p.added_item = orig_item
+    _install_backward(h, torch, patches)
+    _install_optimizer(h, events, torch, patches)
+    h.added_item = orig_item
 
 
 def _to_target(args, kwargs, device_types, tensor_type):
@@ -136,20 +186,20 @@ def _to_target(args, kwargs, device_types, tensor_type):
     return target, bool(non_blocking)
 
 
-def _install_backward(p, torch, patches: Patches) -> None:
+def _install_backward(h: HookState, torch, patches: Patches) -> None:
     """B starts at the step's first backward(): one outside the optimizer's step (an LBFGS
     closure's is part of O) and not the probe's own. With an A/B, the tensor it runs on is the
     loss the added item reads. A counted block's steps take torch.autograd.backward as it was, or
-    with an A/B a wrapper that only keeps the step's first loss (Probe._begin swaps them: a module's
-    attribute, set at no cost to the loop)."""
+    with an A/B a wrapper that only keeps the step's first loss (the probe swaps them between
+    blocks: a module's attribute, set at no cost to the loop)."""
     def wrap(orig, keep_loss):
         @functools.wraps(orig)
         def backward(*args, **kwargs):
-            if p.b_start or p.o_depth or p.busy:
+            if h.b_start or h.o_depth or h.busy:
                 return orig(*args, **kwargs)
-            p.b_start = ns()
+            h.b_start = ns()
             if keep_loss:
-                p.loss = loss_of_tensors(args, kwargs)
+                h.loss = loss_of_tensors(args, kwargs)
             return orig(*args, **kwargs)
         return backward
 
@@ -167,16 +217,16 @@ def _install_backward(p, torch, patches: Patches) -> None:
 
     @functools.wraps(orig)
     def keep_loss(*args, **kwargs):
-        if p.loss is None and not p.busy:
-            p.loss = loss_of_tensors(args, kwargs)
+        if h.loss is None and not h.busy:
+            h.loss = loss_of_tensors(args, kwargs)
         return orig(*args, **kwargs)
 
-    p.backward_timed = wrap(orig, p.opts.ab is not None)
-    p.backward_counted = keep_loss if p.opts.ab is not None else orig
-    patches.set(torch.autograd, "backward", p.backward_timed)
+    h.backward_timed = wrap(orig, h.keep_loss)
+    h.backward_counted = keep_loss if h.keep_loss else orig
+    patches.set(torch.autograd, "backward", h.backward_timed)
 
 
-def _install_optimizer(p, torch, patches: Patches) -> None:
+def _install_optimizer(h: HookState, events: LoopEvents, torch, patches: Patches) -> None:
     """The optimizer's step ends a step. Each class that defines a step gets it wrapped once, on
     top of torch's own profiling wrapper (which torch adds at the first instance and marks
     `hooked`): classes already used when attaching, and the others as their first instance is
@@ -190,30 +240,30 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
 
         @functools.wraps(orig)
         def step(opt, *args, **kwargs):
-            if opt is p.count_opt:  # a counted block's step
+            if opt is h.count_opt:  # a counted block's step
                 result = orig(opt, *args, **kwargs)
-                p.counted_step_end()
+                events.counted_step_end()
                 return result
-            if p.o_depth or p.busy:
-                p.o_depth += 1
+            if h.o_depth or h.busy:
+                h.o_depth += 1
                 try:
                     return orig(opt, *args, **kwargs)
                 finally:
-                    p.o_depth -= 1
-            loop = p.loop_optimizer
+                    h.o_depth -= 1
+            loop = h.loop_optimizer
             if loop is None or loop() is not opt:
-                if not p.is_loop_optimizer(opt):
+                if not events.is_loop_optimizer(opt):
                     # Another optimizer's step (a GAN's second): timed within the loop's phase it
                     # falls in, its syncs too (o_depth keeps backward() inside it from starting B).
-                    p.o_depth, p.o_other = 1, True
+                    h.o_depth, h.o_other = 1, True
                     try:
                         return orig(opt, *args, **kwargs)
                     finally:
-                        p.o_depth, p.o_other = 0, False
-                        p.other_optimizer_steps += 1
-                if opt is p.count_opt:  # it took over the loop's steps inside a counted block
+                        h.o_depth, h.o_other = 0, False
+                        h.other_optimizer_steps += 1
+                if opt is h.count_opt:  # it took over the loop's steps inside a counted block
                     result = orig(opt, *args, **kwargs)
-                    p.counted_step_end()
+                    events.counted_step_end()
                     return result
             ends = None  # a closure's first return, where the step was given one
             if args or kwargs:  # step(closure): nothing looked up or made for a plain step()
@@ -221,13 +271,13 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
                 if callable(closure):
                     ends = []
                     args, kwargs = first_call_timed(closure, args, kwargs, ends)
-            p.o_depth = 1
+            h.o_depth = 1
             t0 = ns()
             try:
                 result = orig(opt, *args, **kwargs)
             finally:
-                p.o_depth = 0
-            p.step_end(ends[0] if ends else t0, ns())  # O from the closure's first return, if any
+                h.o_depth = 0
+            events.step_end(ends[0] if ends else t0, ns())  # O from the closure's first return, if any
             return result
         setattr(step, _MARK, True)
         patches.set(cls, "step", step)
@@ -239,12 +289,12 @@ def _install_optimizer(p, torch, patches: Patches) -> None:
         def first(*a, **k):
             if ends:
                 return closure(*a, **k)
-            p.o_depth = 0
+            h.o_depth = 0
             try:
                 return closure(*a, **k)
             finally:
                 ends.append(ns())
-                p.o_depth = 1
+                h.o_depth = 1
 
         if "closure" in kwargs:
             return args, dict(kwargs, closure=first)

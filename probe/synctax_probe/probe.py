@@ -30,69 +30,59 @@ _TAKE_OVER = 3  # steps in a row of another optimizer, none of the loop's, that 
 
 
 class Probe:
+    """The probe attached to one loop. The patched functions' state is `hooks` (hooks.HookState);
+    the rest is the probe's own, on the loop's thread unless said."""
+
     def __init__(self, torch, options: Options, folder: str, info: Dict[str, Any]):
         self.torch = torch
         self.opts = options
-        self.folder = folder
-        self.info = info
-        self.cpu_mode = not torch.cuda.is_available()
+        self.folder = folder  # the run folder
+        self.info = info  # probe.json's record, completed at the end
+        self.cpu_mode = not torch.cuda.is_available()  # no device: nothing waits, the syncs are listed
         package_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
         torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
-        self.sites = SiteTable((torch_dir, package_dir))
-        self.writer = Writer(options.queue_size)
-        self.book = BlockBook(options.ab is not None)
+        self.sites = SiteTable((torch_dir, package_dir))  # every sync's site, its waits
+        self.writer = Writer(options.queue_size)  # the writer thread: steps, blocks, phases
+        self.book = BlockBook(options.ab is not None)  # blocks' wall times and the A/B's rounds
         self.sched = Schedule(options, profiling=True, speeding_up=self.book.speeding_up)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
-        self.patches = hooks.Patches()
-        self.gpu: Optional[GpuTimer] = None
-        self.gpu_from_step: Optional[int] = None
-        self.cuda_device: Optional[str] = None
-        self.said_no_cuda = False
+        self.patches = hooks.Patches()  # every patched function, to put back at the end
+        self.hooks = hooks.HookState(cpu_mode=self.cpu_mode, keep_loss=options.ab is not None)
+        self.gpu: Optional[GpuTimer] = None  # the GPU's step times, once the script uses CUDA
+        self.gpu_from_step: Optional[int] = None  # the step the GPU timer started at
+        self.cuda_device: Optional[str] = None  # the device's name
+        self.said_no_cuda = False  # the "no CUDA" note was printed
         self._span_ns = int(options.gpu_span_ms * 1e6)
         self._gpu_next = 0  # the clock time after which a step's end ends a GPU span
-        # The step under way: its start, its first backward()'s start, the segment it goes into.
+        # The step under way: its index, its start, the segment it goes into and that segment's
+        # bytes' extend, and whether it adds the A/B's item.
         self.step = 0
-        self.b_start = 0
+        self.step_start = ns()
         self.seg: Segment = None  # type: ignore[assignment]  # None until start() opens the first
-        self._append: Any = None  # the segment's bytes' extend
-        self.loss = None
+        self._append: Any = None
         self.inject = False
         # When a step's end does more than record the step: at this step count, or once the
         # clock passes slow_t (the next GPU span's end).
         self.slow_at = 0
         self.slow_t = 0
         self._sched_step = 0  # the steps the schedule has been told of
-        # Re-entry guards: the probe's own work (busy), the optimizer's step under way.
-        self.busy = False
-        self.o_depth = 0
-        self.o_other = False  # the optimizer's step under way is another's than the loop's
-        self.tid = threading.get_ident()
-        self.loop_optimizer: Any = None  # a weak reference to the loop's optimizer
-        # A counted block (not timed step by step): the loop's optimizer while one is under way
-        # (None otherwise; its step's wrapper then only counts) and the steps left in it.
-        self.count_opt: Any = None
+        self.tid = threading.get_ident()  # the loop's thread: syncs on others are not the loop's
+        # A counted block (not timed step by step): the steps left in it, and its length.
         self.countdown = 0
         self._count_len = 0
-        # torch.autograd.backward for timed steps, for counted ones, and as it is current
-        # (hooks.install sets them).
-        self.backward_timed: Any = None
-        self.backward_counted: Any = None
-        self._backward: Any = None
-        self.other_optimizer_steps = 0
-        self.loop_optimizer_changes = 0
+        self._backward: Any = None  # torch.autograd.backward as the probe last set it
+        self.loop_optimizer_changes = 0  # times a new optimizer took over the loop's steps
         self.taken_over_steps = 0  # steps of a new loop optimizer before it took over (not timed)
         self._rival: Any = None  # another optimizer stepping while the loop's does not, and how often
         self._rival_mark = (0, 0)
         self._rival_steps = 0
-        self.syncs_total = 0
-        self.syncs_unlisted = 0
-        self.synchronize: Any = None  # torch.cuda.synchronize as it was (set by hooks.install)
-        self.added_item: Any = None  # Tensor.item as it was
-        self.drains = 0
+        self.syncs_total = 0  # the loop's syncs
+        self.syncs_unlisted = 0  # those past _SYNCS_PER_STEP in a step: counted, not listed
+        self.drains = 0  # the A/B's synchronize at blocks' ends
         self.probe_ms: list = []  # each block's median probe time after a step (the writer's thread)
-        self.run_start = self.step_start = ns()
+        self.run_start = ns()  # the clock at start(): steps.jsonl's times count from it
         self.wall_start = time.time()
-        self._finished: Optional[Dict[str, Any]] = None
+        self._finished: Optional[Dict[str, Any]] = None  # finish()'s end record, once written
 
     # -- attach / detach
     def start(self) -> None:
@@ -102,7 +92,7 @@ class Probe:
                          periodic=self.write_sites, on_block=self._block_written)
         self._open_segment(0, self.run_start)
         self.writer.start()
-        hooks.install(self, self.torch, self.patches)
+        hooks.install(self.hooks, self, self.torch, self.patches)
         event = self.sched.initial  # without a warm-up, what its end would start starts now
         if event:
             self._boundary(event, ns(), 0)
@@ -112,7 +102,8 @@ class Probe:
         """Puts every patched function back and writes what the run leaves behind. Runs once."""
         if self._finished is not None:
             return self._finished
-        self.busy = True
+        h = self.hooks
+        h.busy = True
         self.patches.restore()
         self.capture.abandon()
         self.capture.restore_environment()
@@ -121,14 +112,14 @@ class Probe:
         seg = self.seg
         if seg is not None and seg.counted and not seg.closed:
             seg.count = self._count_len - self.countdown  # the steps it went
-        self.count_opt = None
+        h.count_opt = None
         unfinished = None
         if seg is not None and seg.block is not None and not seg.closed and seg.steps():
             unfinished = dict(seg.block, steps=seg.steps())
         writer_error = self.writer.close()
         self._finished = report.finish(self, outcome, unfinished, writer_error)
         release(self.folder)
-        self.loss = None
+        h.loss = None
         return self._finished
 
     def write_sites(self) -> None:
@@ -147,9 +138,10 @@ class Probe:
         or after a restart): that one takes over, and the change is counted. Another optimizer's
         steps meanwhile (a GAN's second) are timed within the phase they fall in and counted."""
         # A weak reference, not id(): a freed optimizer's id can come back as another's.
-        current = self.loop_optimizer() if self.loop_optimizer is not None else None
+        loop = self.hooks.loop_optimizer
+        current = loop() if loop is not None else None
         if current is None:
-            if self.loop_optimizer is not None:
+            if loop is not None:
                 self.loop_optimizer_changes += 1
             self._adopt(opt)
             return True
@@ -161,19 +153,21 @@ class Probe:
         if self._rival_steps < _TAKE_OVER:
             return False
         self.loop_optimizer_changes += 1
-        self.other_optimizer_steps -= _TAKE_OVER - 1  # its steps before this one were the loop's
+        self.hooks.other_optimizer_steps -= _TAKE_OVER - 1  # its steps before this one were the loop's
         self.taken_over_steps += _TAKE_OVER - 1
         self._adopt(opt)
         return True
 
     def _adopt(self, opt) -> None:
-        self.loop_optimizer = weakref.ref(opt)
+        h = self.hooks
+        h.loop_optimizer = weakref.ref(opt)
         self._rival = None
-        if self.count_opt is not None:  # inside a counted block: its steps are counted from now
-            self.count_opt = opt
+        if h.count_opt is not None:  # inside a counted block: its steps are counted from now
+            h.count_opt = opt
 
     def sync(self, op: str, t0: int, t1: int) -> None:
-        if self.busy or threading.get_ident() != self.tid:
+        h = self.hooks
+        if h.busy or threading.get_ident() != self.tid:
             return
         wait = t1 - t0
         site = self.sites.site(op)
@@ -184,7 +178,7 @@ class Probe:
             seg.syncs += 1
             seg.wait_ns += wait
             return
-        phase = 2 if self.o_depth and not self.o_other else 1 if self.b_start else 0
+        phase = 2 if h.o_depth and not h.o_other else 1 if h.b_start else 0
         extra = seg.extra
         e = extra.get(self.step)
         if e is None:
@@ -202,12 +196,13 @@ class Probe:
         """The loop's optimizer.step() ran from t0 to t1: the step is over. The loop waits for
         this, so most steps only append their five numbers; the rest (the schedule, a GPU span's
         end, a block's end) comes at the step count or clock time _plan set."""
+        h = self.hooks
         x = t1
-        if self.inject and self.loss is not None and self._add_item(self.loss):
+        if self.inject and h.loss is not None and self._add_item(h.loss):
             x = ns()
-        self._append(_pack(self.step_start, self.b_start, t0, t1, x))
+        self._append(_pack(self.step_start, h.b_start, t0, t1, x))
         n = self.step = self.step + 1
-        self.b_start = 0
+        h.b_start = 0
         if n >= self.slow_at or t1 >= self.slow_t:
             self._step_boundary(n, x)
         else:
@@ -216,9 +211,10 @@ class Probe:
     def counted_step_end(self) -> None:
         """A step of a counted block is over: with an A/B, the added item where the block adds it
         (the loss is forgotten in every style alike); the block's end at its last step."""
-        loss = self.loss
+        h = self.hooks
+        loss = h.loss
         if loss is not None:
-            self.loss = None
+            h.loss = None
             if self.inject and self._add_item(loss):
                 self.seg.added += 1
         left = self.countdown = self.countdown - 1
@@ -229,7 +225,7 @@ class Probe:
 
     # -- inside step_end
     def _step_boundary(self, n: int, t_end: int) -> None:
-        self.busy = True
+        self.hooks.busy = True
         try:
             sched = self.sched
             seg = self.seg
@@ -246,7 +242,7 @@ class Probe:
                 self._boundary(event, t_end, n)
             self._begin(event, n)
         finally:
-            self.busy = False
+            self.hooks.busy = False
 
     def _begin(self, event: int, n: int) -> None:
         """The next step (after n) starts: whether it adds the item, its start (a block's first
@@ -254,14 +250,15 @@ class Probe:
         sched = self.sched
         self.tid = threading.get_ident()
         self.inject = sched.stage == BLOCK and sched.style == "item"
-        self.loss = None
+        h = self.hooks
+        h.loss = None
         seg = self.seg
         if seg.counted:
-            self.count_opt = self.loop_optimizer()
+            h.count_opt = h.loop_optimizer()
             self.countdown = self._count_len = sched.block_len - sched.steps_in_block
         else:
-            self.count_opt = None
-        backward = self.backward_counted if seg.counted else self.backward_timed
+            h.count_opt = None
+        backward = h.backward_counted if seg.counted else h.backward_timed
         if backward is not self._backward:
             self._backward = self.torch.autograd.backward = backward
         self.step_start = ns()
@@ -286,14 +283,15 @@ class Probe:
     def _add_item(self, loss) -> bool:
         """The A/B's added loss.item(); False where the loss cannot be read (the block then runs
         without it)."""
-        self.busy = True
+        h = self.hooks
+        h.busy = True
         try:
-            self.added_item(loss if loss.numel() == 1 else loss.detach().reshape(-1)[0])
+            h.added_item(loss if loss.numel() == 1 else loss.detach().reshape(-1)[0])
         except Exception:
-            self.loss = None
+            h.loss = None
             return False
         finally:
-            self.busy = False
+            h.busy = False
         return True
 
     def _start_gpu(self, n: int, t_end: int) -> None:
@@ -329,8 +327,8 @@ class Probe:
                      "after_capture": sched.capture_block is not None and sched.block >= sched.capture_block}
         # A block other than a calibration block is only counted, where the loop's optimizer is
         # known (its step's wrapper tells the loop's steps by it).
-        counted = (block is not None and sched.style != CALIBRATION and self.loop_optimizer is not None
-                   and self.loop_optimizer() is not None)
+        loop = self.hooks.loop_optimizer
+        counted = block is not None and sched.style != CALIBRATION and loop is not None and loop() is not None
         seg = self.seg = Segment(sched.stage, n, block, counted)
         self._append = seg.rec.extend
         self.writer.put_segment(seg)
@@ -347,7 +345,7 @@ class Probe:
             if event & (BLOCK_END | BLOCK_START) and self.opts.ab is not None and self.gpu is not None:
                 # Each A/B block closes with the GPU's work done and the next starts from an idle
                 # GPU, as SyncTax's own runner does: no block is charged for another's queue.
-                self.synchronize()
+                self.hooks.synchronize()
                 t_mark = ns()
                 drain = t_mark - t_end
                 self.drains += 1

@@ -173,7 +173,7 @@ def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_er
         "cuda_device": probe.cuda_device,
         "syncs": probe.syncs_total,
         "syncs_unlisted": probe.syncs_unlisted,
-        "other_optimizer_steps": probe.other_optimizer_steps,
+        "other_optimizer_steps": probe.hooks.other_optimizer_steps,
         "loop_optimizer_changes": probe.loop_optimizer_changes,
         "steps_before_take_over": probe.taken_over_steps,
         "probe_us_per_step": round(stats.median(probe.probe_ms) * 1e3, 3) if probe.probe_ms else None,
