@@ -2,9 +2,9 @@
 # What docs/validation.md claims, measured again on a GPU machine whose LibTorch is python3's torch
 # (no Qt needed). Builds the runner and the gpu tests without the GUI, runs the gpu-labelled tests,
 # the presets seed and middle-regime with the queue model's prediction against each measured cell
-# (synctax-run simulate over the run's results), and the Python what-if check (the loops of
-# scripts/gpu/whatif-traces.py measured and recorded, then scripts/gpu/whatif-compare.py with each
-# block's phases, as `synctax-run trace --phases-file`); prints one summary table last.
+# (synctax-run simulate over the run's results), and the Python what-if check (the loops measured
+# and recorded by `scripts/gpu/whatif-traces.py record`, then its `compare` with each block's
+# phases, as `synctax-run trace --phases-file`); prints one summary table last.
 #
 #   scripts/gpu/validate.sh [--only PARTS] [--out DIR] [--build DIR] [--budget S] [--archive]
 #                           [--cpus LIST] [--repeats N]
@@ -178,10 +178,10 @@ if wants python; then
     else
         t0=$(date +%s)
         rm -rf "$out/python"
-        echo "python: measuring and recording the loops (python3 scripts/gpu/whatif-traces.py)"
-        python3 scripts/gpu/whatif-traces.py "$out/python" --recordings 2 --no-stack-too >"$out/python.log" 2>&1
+        echo "python: measuring and recording the loops (python3 scripts/gpu/whatif-traces.py record)"
+        python3 scripts/gpu/whatif-traces.py record "$out/python" --recordings 2 --no-stack-too >"$out/python.log" 2>&1
         rc=$?
-        python3 scripts/gpu/whatif-compare.py "$out/python" "$runner" --phases phases_idle_us --spread phases_idle \
+        python3 scripts/gpu/whatif-traces.py compare "$out/python" "$runner" --phases phases_idle_us --spread phases_idle \
             --json "$out/python-compare.json" >"$out/python-compare.txt" 2>&1
         tail -n 2 "$out/python-compare.txt"
         within=$(sed -nE 's/^within 3 points: ([0-9]+ of [0-9]+).*/\1/p' "$out/python-compare.txt")
