@@ -3,9 +3,9 @@
 #include "core/trace/tracewatch.h"
 #include "progressprinter.h"
 
+#include "core/probe/probefolder.h"
+#include "core/probe/traceopen.h"
 #include "core/results/outputpaths.h"
-#include "core/trace/probefolder.h"
-#include "core/trace/traceopen.h"
 #include "core/trace/tracesummary.h"
 #include "core/trace/tracetable.h"
 #include "core/trace/tracewhatif.h"

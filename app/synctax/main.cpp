@@ -2,7 +2,7 @@
 // load and saves it, for tests and documentation.
 #include "app/synctax/outputchecks.h"
 #include "core/config/experimentconfig.h"
-#include "core/trace/probefolder.h"
+#include "core/probe/probefolder.h"
 #include "core/trace/tracewhatif.h"
 #include "synctax_version.h"
 #include "ui/charts/phasestepchart.h"

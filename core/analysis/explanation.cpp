@@ -106,14 +106,6 @@ std::string noiseSentence(const GroupResult& group)
 
 } // namespace
 
-std::string formatMs(double ms)
-{
-    if (!std::isfinite(ms))
-        return "?";
-    const double a = std::fabs(ms);
-    return formatNumber(a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", ms);
-}
-
 std::string regimeTitle(const RegimeMeasurement& regime)
 {
     if (!regime.available)

@@ -7,9 +7,6 @@
 
 namespace synctax {
 
-// Milliseconds with about three significant digits: "32.1", "8.54", "0.231". No unit.
-std::string formatMs(double ms);
-
 // "GPU-bound", "Dispatch-bound", "Balanced", or "No GPU queue" when the regime was not measured.
 std::string regimeTitle(const RegimeMeasurement& regime);
 

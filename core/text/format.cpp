@@ -81,6 +81,14 @@ std::string formatNumber(const char* pattern, double v)
     return text;
 }
 
+std::string formatMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return "?";
+    const double a = std::fabs(ms);
+    return formatNumber(a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f", ms);
+}
+
 std::string formatOverhead(const Interval& pct)
 {
     const auto part = [](double v, const char* pattern) { return std::isfinite(v) ? formatNumber(pattern, v) : ""; };

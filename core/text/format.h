@@ -34,6 +34,9 @@ std::string csvField(const std::string& s);
 // One number through a printf pattern, C locale: formatNumber("%.1f", 2.5) is "2.5".
 std::string formatNumber(const char* pattern, double v);
 
+// Milliseconds with about three significant digits: "32.1", "8.54", "0.231". No unit.
+std::string formatMs(double ms);
+
 // "+1.4% [+0.9, +1.9]": an overhead and its 95% interval; empty parts where a bound is not finite.
 std::string formatOverhead(const Interval& pct);
 

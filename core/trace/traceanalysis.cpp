@@ -2,6 +2,7 @@
 
 #include "core/analysis/explanation.h"
 #include "core/queuemodel/regime.h"
+#include "core/text/format.h"
 #include "core/trace/tracebubble.h"
 #include "core/trace/traceexplanation.h"
 #include "core/trace/tracefinisher.h"

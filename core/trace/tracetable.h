@@ -7,7 +7,7 @@
 namespace synctax {
 
 // The text of `synctax-run trace`, each line under 80 columns: what a Kineto trace says about its
-// steps and its syncs, durations as formatMs spells them (core/analysis/explanation.h).
+// steps and its syncs, durations as formatMs spells them (core/text/format.h).
 
 // One row per step (D, G, K, syncs, their wait and bubble, the tax, the deepest queue, the lag),
 // then the mean of the steps.

@@ -1,6 +1,6 @@
 #include "ui/follow/followcalibrator.h"
 
-#include "core/trace/traceopen.h"
+#include "core/probe/traceopen.h"
 
 #include <QMetaObject>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/trace/probefollow.h"
+#include "core/probe/probefollow.h"
 #include "ui/follow/followrun.h"
 
 #include <QObject>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/trace/probefolder.h"
-#include "core/trace/probefollow.h"
+#include "core/probe/probefolder.h"
+#include "core/probe/probefollow.h"
 
 #include <cstdint>
 #include <optional>

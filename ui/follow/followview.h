@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/probe/probefollow.h"
 #include "core/queuemodel/stylereplay.h"
-#include "core/trace/probefollow.h"
 
 #include <QElapsedTimer>
 #include <QString>

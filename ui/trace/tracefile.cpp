@@ -1,6 +1,6 @@
 #include "ui/trace/tracefile.h"
 
-#include "core/trace/traceopen.h"
+#include "core/probe/traceopen.h"
 
 namespace synctax {
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/probe/probefolder.h"
 #include "core/trace/kinetotrace.h"
-#include "core/trace/probefolder.h"
 #include "core/trace/tracereport.h"
 #include "core/trace/tracewhatif.h"
 #include "ui/trace/timelinelanes.h"

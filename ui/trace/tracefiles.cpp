@@ -1,6 +1,6 @@
 #include "ui/trace/tracefiles.h"
 
-#include "core/trace/probefolder.h"
+#include "core/probe/probefolder.h"
 
 #include "core/results/resultsloader.h"
 

@@ -1,6 +1,6 @@
 #include "ui/trace/tracewhatifpanel.h"
 
-#include "core/trace/traceopen.h"
+#include "core/probe/traceopen.h"
 
 #include "core/text/format.h"
 #include "core/trace/tracewhatiftable.h"

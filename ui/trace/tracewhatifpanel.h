@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/trace/probefolder.h"
+#include "core/probe/probefolder.h"
 #include "core/trace/tracewhatif.h"
 
 #include <QString>

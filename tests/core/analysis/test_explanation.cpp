@@ -1,4 +1,5 @@
 #include "core/analysis/explanation.h"
+#include "core/text/format.h"
 
 #include <gtest/gtest.h>
 

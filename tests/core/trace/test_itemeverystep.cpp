@@ -2,7 +2,7 @@
 // torchvision's ResNet-50, `loss.item()` after `optimizer.step()`, before `prof.step()`, no stacks):
 // the what-if replays the whole step, every launch of it whatever the sync in it, and removing the
 // sync saves what the same loop's unprofiled paired measurement (measurements/measured.json) says it costs.
-#include "core/trace/traceopen.h"
+#include "core/probe/traceopen.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // Traces that cannot be right, or that hold nothing to explain, are said to be so: a note names
 // what is impossible, and no regime, tax or what-if is built on it.
+#include "core/probe/traceopen.h"
 #include "core/trace/kinetoreader.h"
 #include "core/trace/traceanalysis.h"
 #include "core/trace/traceexplanation.h"
-#include "core/trace/traceopen.h"
 #include "core/trace/tracetable.h"
 #include "core/trace/tracewhatif.h"
 #include "core/trace/tracewhatiftable.h"

@@ -1,3 +1,4 @@
+#include "core/text/format.h"
 #include "core/trace/tracetable.h"
 
 #include "sampletracereport.h"

@@ -1,5 +1,6 @@
 // The what-if block of synctax-run trace over a hand-built loop and rows: every number below is
 // written here, so the text is checked against values that no model computed.
+#include "core/text/format.h"
 #include "core/trace/tracewhatiftable.h"
 
 #include "tests/core/textlines.h"

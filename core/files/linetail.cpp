@@ -1,4 +1,4 @@
-#include "core/trace/linetail.h"
+#include "core/files/linetail.h"
 
 #include <algorithm>
 #include <fstream>

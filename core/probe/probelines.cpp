@@ -1,4 +1,4 @@
-#include "core/trace/probelines.h"
+#include "core/probe/probelines.h"
 
 #include <nlohmann/json.hpp>
 #include <rapidjson/document.h>

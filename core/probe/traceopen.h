@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/probe/probefolder.h"
 #include "core/trace/kinetoreader.h"
 #include "core/trace/kinetotrace.h"
-#include "core/trace/probefolder.h"
 #include "core/trace/tracereport.h"
 #include "core/trace/tracewhatif.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/config/configerror.h"
-#include "core/trace/probefollow.h"
+#include "core/probe/probefollow.h"
 
 #include <array>
 #include <cstddef>

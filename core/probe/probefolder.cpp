@@ -1,11 +1,11 @@
-#include "core/trace/probefolder.h"
+#include "core/probe/probefolder.h"
 
 #include "core/config/configerror.h"
 #include "core/config/inputsource.h"
+#include "core/probe/probelines.h"
 #include "core/statistics/statistics.h"
 #include "core/text/format.h"
 #include "core/text/textwrap.h"
-#include "core/trace/probelines.h"
 #include "core/trace/tracewhatif.h"
 #include "core/trace/tracewhatiftable.h"
 

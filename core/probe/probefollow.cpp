@@ -1,6 +1,6 @@
-#include "core/trace/probefollow.h"
+#include "core/probe/probefollow.h"
 
-#include "core/trace/probelines.h"
+#include "core/probe/probelines.h"
 
 #include <array>
 #include <cerrno>

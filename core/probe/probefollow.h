@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/files/linetail.h"
 #include "core/statistics/statistics.h"
-#include "core/trace/linetail.h"
 
 #include <array>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // SyncTax's pairedOverheadPct (trimmed, expanded interval): the window shows this beside the
 // probe's ab.json, and once the job ends the two must say the same numbers. Python's Mersenne
 // Twister, its seeding and math.fsum are reproduced so that they do, to rounding.
-#include "core/trace/probefollow.h"
+#include "core/probe/probefollow.h"
 
 #include "core/statistics/statistics.h"
 

@@ -1,9 +1,9 @@
 // A run folder as `python3 -m synctax_probe --ab item` wrote it on the H200 (tests/data/probe): read
 // back, the what-if calibrated to its blocks' phases with an interval on each row, and the A/B it
 // measured said beside the prediction; and the folders a reader must refuse or qualify.
-#include "core/trace/probefolder.h"
-#include "core/trace/probelines.h"
-#include "core/trace/traceopen.h"
+#include "core/probe/probefolder.h"
+#include "core/probe/probelines.h"
+#include "core/probe/traceopen.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "core/trace/traceopen.h"
+#include "core/probe/traceopen.h"
 
 #include "core/text/format.h"
 #include "core/trace/traceanalysis.h"

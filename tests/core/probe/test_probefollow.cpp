@@ -2,7 +2,7 @@
 // land mid-line; back-pressure instead of drops; a restarted run, a malformed line, a stall, a
 // crash, a deleted folder; the trace handed out once it is whole; the live A/B against the probe's
 // ab.json; and the replay script's synthetic run followed end to end.
-#include "core/trace/probefollow.h"
+#include "core/probe/probefollow.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
