@@ -1,17 +1,18 @@
 """synctax_probe: SyncTax's probe for a PyTorch training loop as it is.
 
-    python3 -m synctax_probe [--out DIR] [--ab item] train.py ARGS...
+    python3 -m synctax_probe [--out DIR] [--ab item|defer|defer:FILE:LINE] train.py ARGS...
 
 or, from a notebook:
 
     import synctax_probe
-    synctax_probe.attach(out="probe-run", ab="item")
+    synctax_probe.attach(out="probe-run", ab="item")   # or ab="defer", ab="defer:train.py:88"
     ... train ...
     synctax_probe.detach()
 
 It times the loop's phases and syncs without the profiler, reads the GPU's step time from CUDA
 events without a sync, captures a few profiled steps for SyncTax's what-if, and with `ab="item"`
-measures what a `loss.item()` after each optimizer step costs, paired in rounds of blocks. The run
+measures what a `loss.item()` after each optimizer step costs, paired in rounds of blocks (with
+`ab="defer"`, what deferring one line's syncs saves: its values read one call late). The run
 folder's format: docs/probe-folder.md. Importing this module changes nothing until attach();
 detach() puts every patched function back."""
 from __future__ import annotations
@@ -40,7 +41,8 @@ def attach(out: Optional[str] = None, ab: Optional[str] = None, *, script: Optio
     keyword options are Options' fields (block_steps=20, profile_steps=5, quiet=False, ...).
 
     A folder that holds a run is refused unless force; one another job writes is refused always.
-    Raises TypeError for an option that does not exist, ValueError for one out of range,
+    Raises TypeError for an option that does not exist, ValueError for one out of range (or a
+    FILE:LINE of ab="defer:FILE:LINE" or keep with no such file or no code on that line),
     ProbeStartError without torch and RunFolderError where the folder cannot be written or is
     refused; nothing is patched then."""
     unknown = sorted(set(options) - {f.name for f in fields(Options)})
@@ -55,6 +57,8 @@ def _attach(options: Options, out: Optional[str], script: Optional[str], argv: O
     if _probe is not None:
         raise RuntimeError("synctax_probe is attached already; detach() first")
     options.check()
+    from .defersite import resolve_options
+    defer_lines = resolve_options(options, script)  # ValueError before anything is made
     torch = import_torch()  # before the folder: no empty run folder where there is no torch
     now = time.time()
     env = os.environ
@@ -77,7 +81,7 @@ def _attach(options: Options, out: Optional[str], script: Optional[str], argv: O
             write_json(folder, PROBE, info)
         except OSError as e:
             raise RunFolderError(folder, e.strerror or str(e)) from None
-        probe = Probe(torch, options, folder, info)
+        probe = Probe(torch, options, folder, info, defer_lines)
         probe.start()
     except BaseException:
         release(folder)

@@ -51,13 +51,21 @@ def _milliseconds(text: str) -> float:
     return value
 
 
+class _Append(argparse.Action):
+    """Each use of a repeatable option adds its value to the tuple (the field's default: none)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, tuple(getattr(namespace, self.dest) or ()) + (values,))
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line: --out, --force, -m and the script, and one option for each of Options'
     fields (its help and bounds are the field's)."""
     p = argparse.ArgumentParser(
         prog=_PROG, description="Run a PyTorch training script unchanged and measure what its syncs cost: "
         "phases and syncs per step without the profiler, GPU step times from CUDA events, a short "
-        "profiled capture, and with --ab item a paired measurement of loss.item() after each step.",
+        "profiled capture, and with --ab item a paired measurement of loss.item() after each step (with --ab "
+        "defer, of one sync deferred).",
         epilog="The run folder's format: docs/probe-folder.md.")
     p.add_argument("--out", metavar="DIR", help="run folder (default: synctax-probe/<script>-<date-time>; "
                    "under torchrun one rank-N folder per rank inside it)")
@@ -65,8 +73,10 @@ def parser() -> argparse.ArgumentParser:
         flag, meta = "--" + f.name.replace("_", "-"), f.metadata
         if meta["unit"] == "":
             p.add_argument(flag, action="store_true", help=meta["help"])
-        elif "choices" in meta:
-            p.add_argument(flag, choices=meta["choices"], help=meta["help"])
+        elif meta.get("many"):
+            p.add_argument(flag, action=_Append, default=f.default, metavar=meta["unit"], help=meta["help"])
+        elif meta.get("text"):  # Options.check reads it
+            p.add_argument(flag, metavar=meta["unit"], help=meta["help"])
         else:
             kind = _milliseconds if meta["unit"] == "MS" else _count(int(meta["bounds"][0]))
             said = meta["help"]
@@ -135,6 +145,9 @@ def _start(ns, options: Options, theirs: List[str]) -> int:
         _attach(options, ns.out, script, script_argv, mode="command", force=ns.force)
     except (RunFolderError, ProbeStartError) as e:
         print(f"{_PROG}: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # --ab defer:FILE:LINE or --keep naming no code
+        print(f"{_PROG}: error: {e}", file=sys.stderr)
         return 2
     if ns.module is not None:
         return _run(lambda: runpy.run_module(ns.module, run_name="__main__", alter_sys=True), script, script_argv,

@@ -13,7 +13,7 @@ import math
 import struct
 from typing import Any, Dict, List, Optional, Tuple, cast
 
-from .schedule import AB_STYLES, BASELINE_STYLES, CALIBRATION
+from .schedule import AB_STYLES, BASELINE_STYLES, CALIBRATION, DEFER
 from .stats import median
 
 # The phases file's bounds (core/trace: readPhasesMs takes 0.001 to 1e6 ms).
@@ -39,7 +39,7 @@ class Segment:
     counted segment (a block not timed step by step) holds no steps, only their number once it
     is closed (`count`), and its syncs' number and waits."""
     __slots__ = ("stage", "block", "first", "rec", "extra", "closed", "t0", "written", "drop", "gpu",
-                 "counted", "count", "syncs", "wait_ns", "added")
+                 "counted", "count", "syncs", "wait_ns", "added", "deferred", "deferred_waits")
 
     def __init__(self, stage: str, first: int, block: Optional[dict] = None, counted: bool = False):
         self.stage = stage
@@ -57,6 +57,8 @@ class Segment:
         self.syncs = 0  # a counted segment's syncs and their waits
         self.wait_ns = 0
         self.added = 0  # a counted segment's added items (an A/B's item blocks)
+        self.deferred = 0  # a defer block's reads answered late, and those that waited
+        self.deferred_waits = 0
 
     def steps(self) -> int:
         return self.count if self.counted else len(self.rec) // STEP.size
@@ -77,6 +79,10 @@ class BlockBook:
         self.rounds: List[Dict[str, float]] = []  # complete rounds: style -> ms per step
         self.round_steps: List[int] = []  # the steps of each complete round's blocks
         self.rounds_after_capture: List[bool] = []  # of each complete round
+        # Of each complete round: its defer block deferred a line (--ab defer picks one after the
+        # warm-up; a round before the pick measured nothing). True for every round of --ab item.
+        self.rounds_deferring: List[bool] = []
+        self._partial_void: Dict[int, bool] = {}
         # The loop as it is (none and none_aa blocks), ms per step, before and after the capture.
         self.baseline_before: List[float] = []
         self.baseline_before_blocks: List[int] = []  # their block numbers
@@ -126,11 +132,14 @@ class BlockBook:
         r = block["round"]
         styles = self._partial.setdefault(r, {})
         styles[block["style"]] = block["ms_per_step"]
+        if block["style"] == DEFER:
+            self._partial_void[r] = block.get("deferred_site") is None
         if len(styles) == len(AB_STYLES) and min(styles.values()) > 0:
             del self._partial[r]
             self.rounds.append(styles)
             self.round_steps.append(block["steps"])
             self.rounds_after_capture.append(bool(block.get("after_capture")))
+            self.rounds_deferring.append(not self._partial_void.pop(r, False))
 
 
 def step_lines(seg: Segment, i0: int, i1: int, run_start: int, gpu: List[Optional[float]]) -> str:
@@ -199,6 +208,7 @@ def block_summary(seg: Segment) -> Tuple[dict, Optional[str]]:
         "o_wait_ms": ms(waits[2]) if extra else 0.0,
         "syncs_per_step": syncs / n, "added_item_ms_per_step": round(x_total * 1e-6 / n, 6),
         "probe_ms": ms(own) if own else None, "drain_ms": drain, "timed": True})
+    _add_deferred(block, seg)
     _add_gpu(block, seg)
     line = None
     if block["style"] == CALIBRATION:
@@ -214,8 +224,16 @@ def counted_block_summary(seg: Segment) -> dict:
     drain = block.pop("drain_ms")
     block.update({"syncs_per_step": seg.syncs / n, "wait_ms_per_step": round(seg.wait_ns * 1e-6 / n, 6),
                   "added_items": seg.added, "drain_ms": drain, "timed": False})
+    _add_deferred(block, seg)
     _add_gpu(block, seg)
     return block
+
+
+def _add_deferred(block: dict, seg: Segment) -> None:
+    """A defer block's reads at the deferred line: answered late, and those that waited."""
+    if block["style"] == DEFER:
+        block["deferred"] = seg.deferred
+        block["deferred_waited"] = seg.deferred_waits
 
 
 def _add_gpu(block: dict, seg: Segment) -> None:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from time import perf_counter_ns as ns
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Dict, Optional, Protocol
+
+from .defer import DEFERRABLE
 
 _MISSING = object()
 _MARK = "__synctax_probe__"
@@ -47,7 +49,9 @@ class HookState:
     cpu_mode: bool = False
     """No CUDA device: the ops that would sync on a GPU are listed for CPU tensors too."""
     keep_loss: bool = False
-    """An A/B runs: the step's first backward() keeps its tensor in `loss` for the added item."""
+    """An A/B adds an item: the step's first backward() keeps its tensor in `loss` for it."""
+    deferring: bool = False
+    """A defer block of --ab defer is under way: deferrable reads go to LoopEvents.defer."""
     busy: bool = False
     """The probe's own work is under way: every hook calls straight through, records nothing."""
     b_start: int = 0
@@ -72,12 +76,16 @@ class HookState:
     """torch.autograd.backward for timed steps: starts B, keeps the loss where an A/B runs."""
     backward_counted: Any = None
     """torch.autograd.backward for counted blocks' steps: only keeps the loss (or the original)."""
+    originals: Dict[str, Callable[..., Any]] = field(default_factory=dict)
+    """The patched Tensor reads as they were, by op (item, float, ...): what deferred reads call."""
 
 
 class LoopEvents(Protocol):
     """What the hooks tell the probe: a sync's wait, and the ends of the loop's steps."""
 
-    def sync(self, op: str, t0: int, t1: int) -> None: ...
+    def sync(self, op: str, t0: int, t1: int, result: Any = None) -> None: ...
+
+    def defer(self, op: str, tensor: Any, orig: Callable[[Any], Any]) -> Any: ...
 
     def step_end(self, t0: int, t1: int) -> None: ...
 
@@ -93,12 +101,14 @@ def install(h: HookState, events: LoopEvents, torch, patches: Patches) -> None:
     cpu_mode = h.cpu_mode
     orig_item = T.item
     sync = events.sync
+    defer = events.defer
 
     torch_dir = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "")
     getframe = sys._getframe
 
     def tensor_op(orig, op: str, on_cpu: bool):
         record_cpu = cpu_mode and on_cpu
+        deferrable = op in DEFERRABLE
 
         @functools.wraps(orig)
         def wrapper(self, *args, **kwargs):
@@ -109,16 +119,19 @@ def install(h: HookState, events: LoopEvents, torch, patches: Patches) -> None:
                 # Without a device, torch's own reads of its CPU bookkeeping (Adam's step counts)
                 # are no place a GPU run would wait: its counters stay on the CPU there too.
                 return orig(self, *args, **kwargs)
+            if deferrable and h.deferring and not args and not kwargs:
+                return defer(op, self, orig)
             t0 = ns()
             result = orig(self, *args, **kwargs)
-            sync(op, t0, ns())
+            sync(op, t0, ns(), result)
             return result
         return wrapper
 
     for name, op, on_cpu in (("item", "item", True), ("tolist", "tolist", True), ("cpu", "cpu", False),
                              ("numpy", "numpy", False), ("nonzero", "nonzero", True),
                              ("__bool__", "bool", True), ("__float__", "float", True), ("__int__", "int", True)):
-        patches.set(T, name, tensor_op(getattr(T, name), op, on_cpu))
+        h.originals[op] = getattr(T, name)
+        patches.set(T, name, tensor_op(h.originals[op], op, on_cpu))
 
     orig_to = T.to
     device_types = (str, torch.device)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Dict, Optional, Tuple
 
-AB_STYLES = ("item",)
+# The changes an A/B tries: the style of its treatment blocks; defer also as defer:FILE:LINE.
+AB_STYLES = ("item", "defer")
 
 
 def _option(default: Any, help: str, bounds: Optional[Tuple[float, float]] = None, unit: str = "N") -> Any:
@@ -18,9 +19,20 @@ def _option(default: Any, help: str, bounds: Optional[Tuple[float, float]] = Non
 
 @dataclass
 class Options:
-    # --ab: the change tried in alternate blocks (None: every measured block is a calibration block)
+    # --ab: the change tried in alternate blocks (None: every measured block is a calibration block):
+    # item, defer (the sync with the largest wait per step that can be deferred, picked after the
+    # warm-up) or defer:FILE:LINE (that line's syncs).
     ab: Optional[str] = field(default=None, metadata={
-        "help": "alternate blocks with and without this change, paired", "choices": AB_STYLES, "unit": "STYLE"})
+        "help": "alternate blocks with and without this change, paired: item (a loss.item() added after each "
+                "step), defer (the sync with the largest wait per step, deferred: its value read one call late) "
+                "or defer:FILE:LINE (that line's syncs deferred)", "unit": "STYLE", "text": True})
+    # --keep: lines --ab defer must not pick (their values must not come late).
+    keep: Tuple[str, ...] = field(default=(), metadata={
+        "help": "with --ab defer, a line it must not pick (repeatable)", "unit": "FILE:LINE", "many": True})
+    # A deferred call answers with a value at most defer_lag calls old; where every copy of that many
+    # calls before it is still in flight, it waits as the loop does without the probe.
+    defer_lag: int = _option(8, "with --ab defer, the most calls late a deferred value may be; beyond, the call "
+                             "waits", (1, 1000))
     # A block holds at least block_steps steps, and as many more as take block_ms at the loop's
     # speed (measured on the blocks before; one length for every block of a round): the work at a
     # block's end, on the loop's thread and the writer's, is then paid once every block_ms however
@@ -67,8 +79,19 @@ class Options:
 
     def check(self) -> None:
         """Raises ValueError naming the first option out of range."""
-        if self.ab is not None and self.ab not in AB_STYLES:
-            raise ValueError(f"ab: expected one of {', '.join(AB_STYLES)}, got {self.ab!r}")
+        if self.ab is not None and (not isinstance(self.ab, str) or self.ab_style not in AB_STYLES):
+            raise ValueError(f"ab: expected item, defer or defer:FILE:LINE, got {self.ab!r}")
+        if isinstance(self.ab, str) and self.ab.startswith("defer:"):
+            parse_line(self.ab[len("defer:"):], "ab")
+        if isinstance(self.keep, str) or not isinstance(self.keep, (list, tuple)):
+            raise ValueError(f"keep: expected a list of FILE:LINE, got {self.keep!r}")
+        self.keep = tuple(self.keep)
+        for kept in self.keep:
+            parse_line(kept, "keep")
+        if self.keep and self.ab_style != "defer":
+            raise ValueError(f"keep: only with --ab defer (it names lines defer must not pick), got {self.keep[0]!r}")
+        if self.keep and self.ab != "defer":
+            raise ValueError(f"keep: --ab {self.ab} names its line already; --keep is for --ab defer's own pick")
         for f in fields(self):
             bounds, unit, value = f.metadata.get("bounds"), f.metadata.get("unit"), getattr(self, f.name)
             if bounds is None:
@@ -85,3 +108,27 @@ class Options:
 
     def as_dict(self) -> Dict[str, Any]:
         return asdict(self)
+
+    @property
+    def ab_style(self) -> Optional[str]:
+        """The A/B's treatment style: item, defer (for defer and defer:FILE:LINE), or None."""
+        if not isinstance(self.ab, str):
+            return None
+        return "defer" if self.ab == "defer" or self.ab.startswith("defer:") else self.ab
+
+    @property
+    def defer_line(self) -> Optional[Tuple[str, int]]:
+        """(FILE, LINE) as --ab defer:FILE:LINE names them; None for --ab defer or no defer."""
+        ab = self.ab
+        if not isinstance(ab, str) or not ab.startswith("defer:"):
+            return None
+        return parse_line(ab[len("defer:"):], "ab")
+
+
+def parse_line(text: str, option: str) -> Tuple[str, int]:
+    """FILE:LINE as (FILE, LINE); ValueError naming the option where it is not one."""
+    file, _, line = text.rpartition(":") if isinstance(text, str) else ("", "", "")
+    if not file or not line.isdigit() or int(line) < 1:
+        raise ValueError(f"{option}: expected FILE:LINE (a file and a line number from 1), got {text!r}"
+                         + (" (--ab defer:FILE:LINE)" if option == "ab" else ""))
+    return file, int(line)

@@ -8,15 +8,16 @@ import threading
 import time
 import weakref
 from time import perf_counter_ns as ns
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence
 
-from . import hooks, report
+from . import defer, hooks, report
 from .blocks import STEP, BlockBook, Segment
 from .capture import Capture
+from .defersite import DeferSite
 from .gputimer import GpuTimer
 from .options import Options
 from .runfolder import BLOCKS, PHASES, STEPS, TRACE, release
-from .schedule import (BLOCK, BLOCK_END, BLOCK_START, CALIBRATION, CAPTURE_START, CAPTURE_STOP, PROFILE,
+from .schedule import (BLOCK, BLOCK_END, BLOCK_START, CALIBRATION, CAPTURE_START, CAPTURE_STOP, DEFER, PROFILE,
                        Schedule)
 from .sites import SiteTable
 from .writer import Writer
@@ -33,7 +34,8 @@ class Probe:
     """The probe attached to one loop. The patched functions' state is `hooks` (hooks.HookState);
     the rest is the probe's own, on the loop's thread unless said."""
 
-    def __init__(self, torch, options: Options, folder: str, info: Dict[str, Any]):
+    def __init__(self, torch, options: Options, folder: str, info: Dict[str, Any],
+                 defer_lines: Sequence[Any] = (None, ())):
         self.torch = torch
         self.opts = options
         self.folder = folder  # the run folder
@@ -47,7 +49,17 @@ class Probe:
         self.sched = Schedule(options, profiling=True, speeding_up=self.book.speeding_up)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
         self.patches = hooks.Patches()  # every patched function, to put back at the end
-        self.hooks = hooks.HookState(cpu_mode=self.cpu_mode, keep_loss=options.ab is not None)
+        self.hooks = hooks.HookState(cpu_mode=self.cpu_mode, keep_loss=options.ab_style == "item")
+        # --ab defer: the line it defers (defer_lines: the one named, and --keep's) and its values.
+        self.defer_site: Optional[DeferSite] = None
+        self.deferrer: Optional[defer.Deferrer] = None
+        if options.ab_style == DEFER:
+            named, kept = defer_lines
+            self.defer_site = DeferSite(named, kept, options.quiet)
+            self.deferrer = defer.Deferrer(defer.make_copies(torch, self.cpu_mode), self.hooks.originals,
+                                           options.defer_lag)
+            self.sites.on_new = self.defer_site.on_new
+        self._copies_ready = False  # the deferrer's events made (at a block's start, with CUDA in use)
         self.gpu: Optional[GpuTimer] = None  # the GPU's step times, once the script uses CUDA
         self.gpu_from_step: Optional[int] = None  # the step the GPU timer started at
         self.cuda_device: Optional[str] = None  # the device's name
@@ -165,12 +177,15 @@ class Probe:
         if h.count_opt is not None:  # inside a counted block: its steps are counted from now
             h.count_opt = opt
 
-    def sync(self, op: str, t0: int, t1: int) -> None:
+    def sync(self, op: str, t0: int, t1: int, result: Any = None, site: Any = None) -> None:
         h = self.hooks
         if h.busy or threading.get_ident() != self.tid:
             return
         wait = t1 - t0
-        site = self.sites.site(op)
+        if site is None:
+            site = self.sites.site(op)
+        if site.defer and result is not None and self.deferrer is not None:
+            self.deferrer.saw(site, op, result, self._serial())  # outside a defer block
         site.add(wait)
         self.syncs_total += 1
         seg = self.seg
@@ -191,6 +206,48 @@ class Probe:
             e[3].append(entry)
         else:
             self.syncs_unlisted += 1
+
+    def defer(self, op: str, tensor, orig):
+        """A deferrable read in a defer block (HookState.deferring): where it is at the deferred
+        line, answered by the Deferrer (late, or after its wait, counted as a sync); else the call as
+        it was, its sync recorded."""
+        site = self.sites.site(op) if threading.get_ident() == self.tid else None
+        deferrer = self.deferrer
+        if site is None or not site.defer or deferrer is None:
+            t0 = ns()
+            result = orig(tensor)
+            self.sync(op, t0, ns(), result, site)
+            return result
+        h = self.hooks
+        h.busy = True
+        t0 = ns()
+        try:
+            answer, how = deferrer.call(site, op, tensor, self._serial())
+        except Exception as e:  # a copy that fails costs the A/B its answer, never the loop's call
+            deferrer.error = f"{type(e).__name__}: {e}"
+            assert self.defer_site is not None  # set with the deferrer
+            self.defer_site.refuse(f"deferring stopped: {deferrer.error}")
+            how = defer.AS_BEFORE
+        finally:
+            h.busy = False
+        t1 = ns()
+        seg = self.seg
+        if how == defer.LATE:
+            seg.deferred += 1
+            return answer
+        if how == defer.AS_BEFORE:
+            t0 = ns()
+            answer = orig(tensor)
+            t1 = ns()
+        else:
+            seg.deferred_waits += 1
+        self.sync(op, t0, t1, None, site)
+        return answer
+
+    def _serial(self) -> int:
+        """The loop's steps so far (in a counted block, the steps of it gone by too)."""
+        seg = self.seg
+        return self.step + (self._count_len - self.countdown if seg is not None and seg.counted else 0)
 
     def step_end(self, t0: int, t1: int) -> None:
         """The loop's optimizer.step() ran from t0 to t1: the step is over. The loop waits for
@@ -238,11 +295,24 @@ class Probe:
             elif t_end >= self._gpu_next or (event & BLOCK_END and self.opts.ab is not None):
                 gpu.mark(n)
                 self._gpu_next = t_end + self._span_ns
+            if event & BLOCK_START and self.defer_site is not None:
+                self._defer_ready(n)
             if event or self.capture.running:
                 self._boundary(event, t_end, n)
             self._begin(event, n)
         finally:
             self.hooks.busy = False
+
+    def _defer_ready(self, n: int) -> None:
+        """At a block's start: --ab defer's line picked, where it has none yet, and its copies'
+        events made once the script uses CUDA (never before: the probe does not start CUDA)."""
+        ds, deferrer = self.defer_site, self.deferrer
+        assert ds is not None and deferrer is not None  # made together
+        if ds.line is None:
+            ds.try_pick(self.sites.all(), n)
+        if not self._copies_ready and self.gpu is not None:
+            self._copies_ready = True
+            deferrer.copies.prepare(deferrer.lag + 2)
 
     def _begin(self, event: int, n: int) -> None:
         """The next step (after n) starts: whether it adds the item, its start (a block's first
@@ -251,6 +321,9 @@ class Probe:
         self.tid = threading.get_ident()
         self.inject = sched.stage == BLOCK and sched.style == "item"
         h = self.hooks
+        ds = self.defer_site
+        h.deferring = (sched.stage == BLOCK and sched.style == DEFER and ds is not None and ds.line is not None
+                       and ds.refused is None)
         h.loss = None
         seg = self.seg
         if seg.counted:
@@ -325,6 +398,9 @@ class Probe:
             block = {"block": sched.block, "round": sched.round, "style": sched.style, "first_step": n,
                      "t_ms": round((t - self.run_start) * 1e-6, 6),
                      "after_capture": sched.capture_block is not None and sched.block >= sched.capture_block}
+            if sched.style == DEFER:  # the line it defers; None: none yet (its round is left out)
+                ds = self.defer_site
+                block["deferred_site"] = ds.line.name if ds is not None and ds.line is not None else None
         # A block other than a calibration block is only counted, where the loop's optimizer is
         # known (its step's wrapper tells the loop's steps by it).
         loop = self.hooks.loop_optimizer

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from . import stats
+from .defer import MAX_ELEMENTS
+from .defersite import about
 from .options import Options
 from .runfolder import AB, END, FORMAT_VERSION, PROBE, SITES, finite, write_json
-
-_AB_COMPARED = ("item", stats.CONTROL, "calib")
+from .schedule import DEFER
 # The capture's after-effect the probe lets pass (%): more, outside its interval, is flagged.
 CAPTURE_LIMIT_PCT = 1.0
 
@@ -72,37 +73,103 @@ def capture_check(probe) -> Dict[str, Any]:
 
 def ab_result(probe, check: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """The A/B over its complete rounds; where the capture left the loop changed (check flagged),
-    over the rounds before it alone, and it says so."""
+    over the rounds before it alone, and it says so. With --ab defer, over the rounds whose defer
+    block deferred a line, and `defer` says which line and what became of its reads; no estimate
+    where it deferred nothing (the line refused, never picked or never synced)."""
     opts, book = probe.opts, probe.book
-    rounds, rounds_from = book.rounds, "all"
+    style = opts.ab_style or "item"
+    kept, rounds_from = [True] * len(book.rounds), "all"
     if check is not None and check["flagged"]:
-        rounds = [r for r, after in zip(book.rounds, book.rounds_after_capture) if not after]
+        kept = [not after for after in book.rounds_after_capture]
         rounds_from = "before the capture"
-    result = stats.analyse(rounds, _AB_COMPARED, opts.bootstrap, opts.seed, opts.window_rounds)
+    if style == DEFER:
+        kept = [k and deferring for k, deferring in zip(kept, book.rounds_deferring)]
+    rounds = [r for r, k in zip(book.rounds, kept) if k]
+    result = stats.analyse(rounds, (style, stats.CONTROL, "calib"), opts.bootstrap, opts.seed, opts.window_rounds)
     result["rounds_from"] = rounds_from
     result["rounds_before_capture"] = book.rounds_after_capture.count(False)
     estimates: Dict[str, Dict[str, Any]] = result.get("estimates") or {}
     for est in estimates.values():
         est["text"] = _interval_text(est)
     result.update({
-        "format_version": FORMAT_VERSION, "ab": opts.ab, "seed": opts.seed, "resamples": opts.bootstrap,
+        "format_version": FORMAT_VERSION, "ab": style, "seed": opts.seed, "resamples": opts.bootstrap,
         "block_steps": round(stats.median(book.round_steps)) if book.round_steps else opts.block_steps,
         "block_ms": opts.block_ms, "window_rounds": opts.window_rounds,
         "styles": {"none": "the loop as it is, steps counted", "none_aa": "the loop as it is (A/A control)",
-                   "item": "loss.item() added after optimizer.step()",
+                   style: STYLE_TEXT[style],
                    "calib": "the loop as it is, every step timed (calibration: its phases go to phases.csv)"},
         "warmup_steps_dropped": probe.sched.warmup_steps,
         "blocks_end_with_synchronize": probe.gpu is not None,
         # Blocks only counted, not timed step by step: calib against none is then what timing a
         # step costs this loop.
-        "counted_styles": ["none", "none_aa", "item"],
+        "counted_styles": ["none", "none_aa", style],
         # Without a device the added item waits for nothing: what is measured is its Python call.
-        "measures": ("the Python cost of loss.item(): no device to wait for" if probe.cpu_mode
-                     else "loss.item() after optimizer.step(): its wait for the GPU and its call"),
+        "measures": MEASURES[style][probe.cpu_mode],
         "partial_rounds_dropped": len(probe.sched.orders) - len(book.rounds),
         "orders": probe.sched.orders,
         "round_ms_per_step": book.rounds})
+    if style == DEFER:
+        _add_defer(result, probe)
     return finite(result)
+
+
+STYLE_TEXT = {"item": "loss.item() added after optimizer.step()",
+              DEFER: "the deferred line's reads answered with the newest earlier value whose non-blocking copy "
+                     "into pinned memory had completed (ab.json's defer says which line)"}
+MEASURES = {"item": {False: "loss.item() after optimizer.step(): its wait for the GPU and its call",
+                     True: "the Python cost of loss.item(): no device to wait for"},
+            DEFER: {False: "deferring one line's syncs: the waits they no longer do, less what their copies and "
+                           "events cost",
+                    True: "the Python cost of deferring one line's reads: no device to wait for"}}
+
+
+def _add_defer(result: Dict[str, Any], probe) -> None:
+    """ab.json's `defer` (DeferSite.record), its measured answer and closing text; no estimates
+    where the A/B deferred nothing."""
+    w = probe.writer
+    steps = w.written + w.dropped + w.untimed
+    rec = probe.defer_site.record(probe.opts, probe.sites.all(), steps, probe.deferrer.report())
+    rec["rounds_without_line"] = probe.book.rounds_deferring.count(False)  # left out: before the pick
+    estimates = result.get("estimates")
+    if rec["refused"] is not None:
+        for key in ("estimates", "noise_floor", "drift", "tax_drift", "windows"):
+            result.pop(key, None)
+        result["estimates"] = None
+        result["reason"] = f"--ab defer deferred nothing: {rec['refused']}"
+    elif estimates:
+        rec["measured"] = {k: estimates[DEFER][k] for k in ("pct", "ci_low", "ci_high", "text")}
+        rec["text"] = defer_lines(dict(result, defer=rec), probe.cpu_mode)[0]
+    result["defer"] = rec
+
+
+def defer_lines(ab: Dict[str, Any], cpu_mode: bool) -> List[str]:
+    """The closing lines of --ab defer: what deferring the line saves, measured; how late the loop
+    saw its values; the what-if beside it."""
+    d, est, floor = ab["defer"], ab["estimates"][DEFER], ab["estimates"][stats.CONTROL]
+    only = " before the capture, which left the loop changed" if ab.get("rounds_from") != "all" else ""
+    cpu = "; no device: the Python cost of deferring, not a sync" if cpu_mode else ""
+    drift = ", drift flagged" if ab["drift"]["flagged"] else ""
+    lines = [f"deferring {d['site']} ({about(d)}) {'saves' if est['pct'] <= 0 else 'costs'} {est['text']} of the "
+             f"step, measured in your loop ({ab['rounds']} rounds{only}, paired, A/A {floor['text']}{drift}{cpu})"]
+    r = d["deferred"]
+    late = f"in its blocks the loop saw that line's values late: {r['late']} of {r['calls']} reads"
+    if r["lag_calls"]:
+        calls, steps = r["lag_calls"], r["lag_steps"]
+        late += (f", {_n(calls['median'], 'read')} ({_n(steps['median'], 'step')}) late at the median, "
+                 f"{_n(calls['max'], 'read')} at most")
+    waited = r["waited_first"] + r["waited_in_flight"]
+    if waited:
+        late += (f"; {waited} waited as before (a first read, or copies still in flight {r['lag_limit_calls']} "
+                 f"reads on)")
+    if r["not_deferred"]:
+        late += f"; {r['not_deferred']} not deferred (over {MAX_ELEMENTS} elements, or more than 4096 a step)"
+    lines.append(late)
+    lines.append(f"the what-if's prediction without {d['site']}: none here ({d['whatif_reason']})")
+    return lines
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count} {what}{'' if count == 1 else 's'}"
 
 
 def finish(probe, outcome: Dict[str, Any], unfinished: Optional[dict], writer_error: Optional[str]) -> Dict[str, Any]:
@@ -206,13 +273,16 @@ def _say(end: Dict[str, Any], ab: Optional[Dict[str, Any]], probe) -> None:
         lines.append("synctax_probe: " + capture_text(end, ab is not None))
     if ab is not None and not probe.opts.quiet:
         estimates = ab.get("estimates")
-        if estimates:
+        if estimates and ab.get("ab") == DEFER:
+            lines += ["synctax_probe: " + line for line in defer_lines(ab, probe.cpu_mode)]
+        elif estimates:
             item, floor = estimates["item"], estimates[stats.CONTROL]
             only = " before the capture (it left the loop changed)" if ab.get("rounds_from") != "all" else ""
             cpu = "; no device: the Python cost of the call, not a sync" if probe.cpu_mode else ""
             lines.append(f"synctax_probe: {ab['ab']} {item['text']} over {ab['rounds']} rounds{only} "
                          f"(A/A {floor['text']}{', drift flagged' if ab['drift']['flagged'] else ''}{cpu})")
-            moved = (ab.get("tax_drift") or {}).get("item")
+        if estimates:
+            moved = (ab.get("tax_drift") or {}).get(ab.get("ab"))
             if moved and moved["flagged"]:
                 a, b = moved["first_half"], moved["second_half"]
                 lines.append(f"synctax_probe: the tax moved during the run: {a['pct']:+.1f}% "

@@ -17,7 +17,8 @@ from .stats import median
 WARMUP, PROFILE, SETTLE, BLOCK = "warmup", "profile", "settle", "block"
 CALIBRATION = "calib"
 NONE = "none"  # the loop as it is, its steps only counted
-AB_STYLES = (NONE, "none_aa", "item", CALIBRATION)
+DEFER = "defer"  # --ab defer's blocks: one line's syncs deferred
+AB_STYLES = (NONE, "none_aa", "item", CALIBRATION)  # a round's blocks; --ab defer's with defer for item
 BASELINE_STYLES = (NONE, "none_aa")  # the loop as it is, its steps only counted
 _WINDOW = 10  # steps per warm-up window
 _SETTLED = 0.10  # two windows' medians within 10%
@@ -25,6 +26,11 @@ CAPTURE_WAIT = 4  # the capture comes after at most this many times capture_afte
 
 # What happened at a step's end (step_done's answer, bits).
 CAPTURE_START, CAPTURE_STOP, BLOCK_END, BLOCK_START = 1, 2, 4, 8
+
+
+def ab_styles(options: Options) -> tuple:
+    """A round's styles: AB_STYLES, the A/B's own style in item's place."""
+    return tuple((options.ab_style or "item") if s == "item" else s for s in AB_STYLES)
 
 
 class Schedule:
@@ -36,6 +42,7 @@ class Schedule:
         self._speeding_up = speeding_up
         self._profiling = profiling and options.profile_steps > 0
         self._rng = random.Random(options.seed)
+        self.styles = ab_styles(options)
         self.stage = WARMUP
         self.block = -1  # the block under way (-1: none yet)
         self.round: Optional[int] = None
@@ -183,6 +190,6 @@ class Schedule:
         if not self._order:
             self.block_len = self._length()  # one length for the round's blocks: they are compared
             self.round = (self.round if self.round is not None else -1) + 1
-            self._order = self._rng.sample(AB_STYLES, len(AB_STYLES))
+            self._order = self._rng.sample(self.styles, len(self.styles))
             self.orders.append(list(self._order))
         self.style = self._order.pop(0)

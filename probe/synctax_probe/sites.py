@@ -10,7 +10,7 @@ import random
 import sys
 import sysconfig
 import types
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .stats import median
 
@@ -33,7 +33,7 @@ def _is_library(filename: str, dirs: Tuple[str, ...]) -> bool:
 
 
 class Site:
-    __slots__ = ("id", "op", "file", "line", "function", "user", "count", "total_ns", "max_ns", "samples")
+    __slots__ = ("id", "op", "file", "line", "function", "user", "count", "total_ns", "max_ns", "samples", "defer")
 
     def __init__(self, site_id: int, op: str, file: str, line: int, function: str,
                  user: Optional[Tuple[str, int, str]] = None):
@@ -47,6 +47,7 @@ class Site:
         self.total_ns = 0
         self.max_ns = 0
         self.samples: List[int] = []
+        self.defer = False  # --ab defer defers its calls in the defer blocks
 
     def add(self, wait_ns: int, rand=random.random) -> None:
         self.count += 1
@@ -78,6 +79,7 @@ class SiteTable:
         self._library: Dict[object, bool] = {}  # code object -> installed code (not the user's)
         self._sites: Dict[tuple, Site] = {}
         self._getframe = sys._getframe
+        self.on_new: Optional[Callable[[Site], None]] = None  # told of each site as it is first seen
 
     def site(self, op: str) -> Site:
         """The site of `op` called from the frames above this call."""
@@ -106,7 +108,13 @@ class SiteTable:
                 assert code is not None  # the frame f was found from
                 found = Site(len(self._sites), op, code.co_filename, line, code.co_name, user)
             self._sites[key] = found
+            if self.on_new is not None:
+                self.on_new(found)
         return found
+
+    def all(self) -> List[Site]:
+        """Every site so far (on the loop's thread)."""
+        return list(self._sites.values())
 
     def _user_frame(self, f):
         """The first frame from f outward in the user's own code (neither installed nor torch's)."""
