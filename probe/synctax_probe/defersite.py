@@ -11,8 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .defer import DEFERRABLE, refusal
 from .options import Options, parse_line
 
-WHATIF_ABSENT = ("the probe has no what-if of its own: SyncTax's (synctax-run trace DIR, the app) replays the "
-                 "captured trace and predicts the loop without all of its syncs, not without one line's")
+WHATIF_ABSENT = ("SyncTax's what-if (synctax-run trace DIR, the app) predicts the loop without all of its syncs, "
+                 "not without one line's, and the probe has none of its own")
 
 
 class Line:
@@ -169,9 +169,11 @@ def about(rec: Dict[str, Any]) -> str:
 
 
 def _about(summary: Dict[str, Any], steps: int) -> str:
+    """A line's syncs so far, at the pick: their count in the steps seen (a read after the
+    optimizer's step counts in the next step: the first step has none)."""
     wait = summary["median_wait_ns"]
-    return about({"ops": summary["ops"], "calls_per_step": summary["count"] / max(1, steps),
-                  "wait_ms": wait * 1e-6 if wait is not None else None})
+    ops = ", ".join(summary["ops"])
+    return f"`{ops}`, {summary['count']} in {steps} steps" + (f", {duration_ms(wait * 1e-6)} wait" if wait else "")
 
 
 def duration_ms(ms: float) -> str:
