@@ -27,9 +27,10 @@ std::optional<ExperimentConfig> loadOrReport(const std::string& nameOrPath)
     return loaded.config;
 }
 
-int validateCommand(const std::string& config,
+int validateCommand(const ValidateOptions& options,
     const std::function<std::vector<ConfigError>(const ExperimentConfig&)>& checkModels, bool* needsEngine)
 {
+    const std::string& config = options.config;
     auto loaded = loadOrReport(config);
     if (!loaded)
         return 2;
@@ -66,8 +67,9 @@ int presetsCommand()
     return 0;
 }
 
-int printConfigCommand(const std::string& preset)
+int printConfigCommand(const PrintConfigOptions& options)
 {
+    const std::string& preset = options.name;
     auto text = presetText(preset);
     if (!text) {
         std::cerr << preset << ": no such preset; run 'synctax-run presets' for the list\n";
@@ -77,8 +79,10 @@ int printConfigCommand(const std::string& preset)
     return 0;
 }
 
-int diffCommand(const std::string& a, const std::string& b)
+int diffCommand(const DiffOptions& options)
 {
+    const std::string& a = options.a;
+    const std::string& b = options.b;
     const ResultsLoadResult ra = loadResultsFile(a);
     const ResultsLoadResult rb = loadResultsFile(b);
     if (!ra.result || !rb.result) {
@@ -89,9 +93,9 @@ int diffCommand(const std::string& a, const std::string& b)
     return 0;
 }
 
-int showCommand(const std::string& path)
+int showCommand(const ShowOptions& options)
 {
-    const ResultsLoadResult loaded = loadResultsFile(path);
+    const ResultsLoadResult loaded = loadResultsFile(options.results);
     if (!loaded.result) {
         std::cerr << formatErrors(loaded.errors);
         return 2;
