@@ -4,27 +4,16 @@
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
 #include "core/probe/probefolder.h"
-#include "core/results/ranktable.h"
 #include "core/results/resultsjson.h"
 #include "core/results/resultsloader.h"
 #include "core/results/runoutputs.h"
-#include "core/results/stepcsvreader.h"
-#include "core/results/sweeptable.h"
 #include "core/text/format.h"
-#include "ui/charts/hostworktaxchart.h"
-#include "ui/charts/overheadchart.h"
-#include "ui/charts/queuechart.h"
-#include "ui/charts/stepchart.h"
 #include "ui/configpanel.h"
 #include "ui/follow/followview.h"
 #include "ui/launcherrun.h"
 #include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
 #include "ui/results/diffdialog.h"
-#include "ui/results/explanationpanel.h"
-#include "ui/results/ranksmodel.h"
-#include "ui/results/ranksview.h"
-#include "ui/results/reportwriter.h"
 #include "ui/startpage.h"
 #include "ui/teach/teachview.h"
 #include "ui/trace/tracefiles.h"
@@ -52,13 +41,11 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
+#include <QTime>
 #include <QToolBar>
 #include <QToolButton>
 
 #include <algorithm>
-#include <cmath>
-#include <optional>
 
 namespace synctax {
 
@@ -75,21 +62,6 @@ QString joinedErrors(const std::vector<ConfigError>& errors)
 }
 
 QString durationText(double seconds) { return QString::fromStdString(formatDuration(seconds)); }
-
-// A group as the Model box holds it: model, mode, host work (µs) and batch.
-QStringList groupData(const GroupKey& g)
-{
-    return { QString::fromStdString(g.model), QString::fromStdString(g.mode), QString::number(g.hostWorkUs),
-        QString::number(g.batch) };
-}
-
-std::optional<GroupKey> groupOfData(const QVariant& data)
-{
-    const QStringList g = data.toStringList();
-    if (g.size() != 4)
-        return std::nullopt;
-    return GroupKey { g[0].toStdString(), g[1].toStdString(), g[2].toLongLong(), g[3].toLongLong() };
-}
 
 } // namespace
 
@@ -132,12 +104,7 @@ MainWindow::~MainWindow()
 
 void MainWindow::createViews()
 {
-    m_comparison = new ComparisonModel(this);
-    m_table = new ComparisonView(this);
-    m_table->setObjectName(QStringLiteral("comparisonView"));
-    m_table->setComparisonModel(m_comparison);
     m_central = new QStackedWidget(this);
-    m_central->addWidget(m_table);
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pages"));
     m_pages->setDocumentMode(true);
@@ -147,67 +114,18 @@ void MainWindow::createViews()
     connect(m_pages, &QTabWidget::currentChanged, this, &MainWindow::hideDocksForPage);
     createTraceViews();
 
-    auto dock = [this](QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(widget);
-        addDockWidget(area, d);
-        return d;
-    };
     m_configPanel = new ConfigPanel(this);
-    dock(m_configPanel, tr("Experiment"), QStringLiteral("experimentDock"), Qt::LeftDockWidgetArea);
-
-    m_overheadChart = new OverheadChart(this);
-    // The least room in which every style's label stays whole (tst_charts checks it).
-    m_overheadChart->setMinimumSize(560, 340);
-    auto* overheadDock = dock(m_overheadChart, tr("Overhead"), QStringLiteral("overheadDock"), Qt::RightDockWidgetArea);
-    // Beside the overhead chart, shown only for a run that swept host work (showResult).
-    m_hostWorkTaxChart = new HostWorkTaxChart(this);
-    m_hostWorkTaxChart->setMinimumSize(560, 340);
-    m_hostWorkTaxDock
-        = dock(m_hostWorkTaxChart, tr("Tax vs host work"), QStringLiteral("hostWorkTaxDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(overheadDock, m_hostWorkTaxDock);
-    overheadDock->raise();
-    m_hostWorkTaxDock->hide();
-    m_explanation = new ExplanationPanel(this);
-    dock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
-
-    m_stepChart = new StepChart(this);
-    // No history until a run starts: the per-step charts say what shows there and how.
-    m_stepChart->setHistory(nullptr);
-    m_stepChart->setNoHistoryText(tr("No run yet: press Run to see the time of every step here."));
-    m_stepChart->setMinimumHeight(240);
-    auto* stepDock = dock(m_stepChart, tr("Step time"), QStringLiteral("stepDock"), Qt::BottomDockWidgetArea);
-    m_queueChart = new QueueChart(this);
-    m_queueChart->setHistory(nullptr, &m_shown.config);
-    m_queueChart->setNoHistoryText(tr("No run yet: press Run to see how far the host runs ahead of the GPU."));
-    m_queueChart->setMinimumHeight(240);
-    auto* queueDock = dock(m_queueChart, tr("Queue"), QStringLiteral("queueDock"), Qt::BottomDockWidgetArea);
-    splitDockWidget(stepDock, queueDock, Qt::Horizontal);
-
+    auto* experimentDock = new QDockWidget(tr("Experiment"), this);
+    experimentDock->setObjectName(QStringLiteral("experimentDock"));
+    experimentDock->setWidget(m_configPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
-    auto* logDock = dock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(queueDock, logDock);
-    queueDock->raise();
-    // Beside the queue, shown only for a data-parallel run's results (updateRanks).
-    m_ranks = new RanksModel(this);
-    m_ranksView = new RanksView(this);
-    m_ranksView->setRanksModel(m_ranks);
-    m_ranksDock = dock(m_ranksView, tr("Ranks"), QStringLiteral("ranksDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(queueDock, m_ranksDock);
-    m_ranksDock->hide();
-
-    connect(m_table, &ComparisonView::cellSelected, this,
-        [this](const GroupKey& group, const QString& style) { showCell(group, style); });
-    connect(m_table, &ComparisonView::groupSelected, this, [this](const GroupKey& group) {
-        const int index = m_groupBox->findData(groupData(group));
-        if (index >= 0 && index != m_groupBox->currentIndex()) {
-            m_followRun = false;
-            m_groupBox->setCurrentIndex(index);
-        }
-    });
+    // The table and the docks around it, the log's among them.
+    m_results = new ResultsPage(this, m_log);
+    connect(m_results, &ResultsPage::noteAvailable, this, &MainWindow::log);
+    m_central->addWidget(m_results->table());
 }
 
 TeachView* MainWindow::teachView()
@@ -219,40 +137,6 @@ TeachView* MainWindow::teachView()
         m_teach->resize(1400, 900);
     }
     return m_teach;
-}
-
-bool MainWindow::showCell(const QString& model, const QString& mode, const QString& style)
-{
-    for (int i = 0; i < m_groupBox->count(); ++i) {
-        const std::optional<GroupKey> group = groupOfData(m_groupBox->itemData(i));
-        if (group && QString::fromStdString(group->model) == model && QString::fromStdString(group->mode) == mode)
-            return showCell(*group, style);
-    }
-    return false;
-}
-
-bool MainWindow::showCell(const GroupKey& group, const QString& style)
-{
-    const int index = m_groupBox->findData(groupData(group));
-    if (index < 0)
-        return false;
-    m_followRun = false;
-    m_groupBox->setCurrentIndex(index);
-    // A data-parallel run's stall chart shows the same cell.
-    const bool ranked = m_ranksView->selectCell(group, style.toStdString());
-    // The steps on screen (the step chart's): the run's in this window, or those read beside an opened
-    // results file.
-    const RunHistory* shown = m_stepChart->history();
-    if (!shown)
-        return ranked;
-    for (const CellPlan& c : shown->cells()) {
-        if (groupKeyOf(c) == group && QString::fromStdString(c.style) == style) {
-            m_queueChart->setCell(int(c.index));
-            m_queueChart->refresh();
-            return true;
-        }
-    }
-    return ranked;
 }
 
 void MainWindow::createActions()
@@ -381,7 +265,7 @@ void MainWindow::createActions()
     predictions->setShortcut(QKeySequence(tr("Ctrl+P")));
     predictions->setObjectName(QStringLiteral("predictionsAction"));
     predictions->setToolTip(tr("Beside each measured overhead, what the queue model predicts from D, G, L, K and H"));
-    connect(predictions, &QAction::toggled, m_comparison, &ComparisonModel::setShowPredictions);
+    connect(predictions, &QAction::toggled, m_results->comparisonModel(), &ComparisonModel::setShowPredictions);
     auto* whatIf = m_viewMenu->addAction(tr("What If: &Host Work"), this, &MainWindow::focusTraceWhatIf);
     whatIf->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
     whatIf->setObjectName(QStringLiteral("whatIfAction"));
@@ -420,18 +304,7 @@ void MainWindow::createActions()
     bar->addAction(m_stopAction);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr("Model: "), this));
-    m_groupBox = new QComboBox(this);
-    m_groupBox->setObjectName(QStringLiteral("groupBox"));
-    m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_groupBox->setPlaceholderText(tr("(no run yet)"));
-    m_groupBox->setEnabled(false);
-    m_groupBox->setToolTip(tr("The model (and mode) shown by the step-time chart and the explanation"));
-    bar->addWidget(m_groupBox);
-    connect(m_groupBox, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
-        m_followRun = false;
-        selectGroup(index);
-    });
-    connect(m_groupBox, QOverload<int>::of(&QComboBox::currentIndexChanged), this, &MainWindow::selectGroup);
+    bar->addWidget(m_results->groupBox());
 }
 
 void MainWindow::createStatusBar()
@@ -462,28 +335,12 @@ void MainWindow::createStatusBar()
 void MainWindow::connectController()
 {
     connect(&m_controller, &RunController::runStarted, this, [this] {
-        m_followRun = true;
-        m_fileSteps.clear();
-        m_stepChart->setHistory(&m_controller.history());
-        m_queueChart->setHistory(&m_controller.history(), &m_shown.config);
-        m_shown = m_controller.result();
-        showResult(m_shown);
+        m_results->showRunSteps(m_controller.history());
+        showResult(m_controller.result());
     });
-    connect(&m_controller, &RunController::stepsAvailable, this, [this] {
-        // Once per drain: each chart replaces its series at most once.
-        if (m_followRun && m_controller.history().lastCell() >= 0) {
-            const CellPlan& cell = m_controller.history().cells()[size_t(m_controller.history().lastCell())];
-            const int index = m_groupBox->findData(groupData(groupKeyOf(cell)));
-            if (index >= 0 && index != m_groupBox->currentIndex())
-                m_groupBox->setCurrentIndex(index);
-        }
-        m_stepChart->refresh();
-        m_queueChart->refresh();
-    });
-    connect(&m_controller, &RunController::resultAvailable, this, [this] {
-        m_shown = m_controller.result();
-        showResult(m_shown);
-    });
+    connect(&m_controller, &RunController::stepsAvailable, this,
+        [this] { m_results->updateRunSteps(m_controller.history()); });
+    connect(&m_controller, &RunController::resultAvailable, this, [this] { showResult(m_controller.result()); });
     connect(&m_controller, &RunController::progress, this, &MainWindow::onProgress);
     connect(&m_controller, &RunController::noteAvailable, this, [this](const QString& note) {
         log(note);
@@ -517,10 +374,7 @@ bool MainWindow::run()
                 .arg(config.processes));
         config.processes = 1;
     }
-    m_shownName = tr("the run of %1 made here").arg(QString::fromStdString(config.name));
-    m_ranksView->setResultsFolder(QString());
-    m_shown = ExperimentResult {};
-    m_shown.config = config;
+    m_results->beginRun(config);
     if (!m_controller.start(config))
         return false;
     log(tr("Run started: %1").arg(QString::fromStdString(config.name)));
@@ -560,13 +414,12 @@ void MainWindow::onProgress(double fraction, const QString& cell, double elapsed
 void MainWindow::onRunFinished(bool stopped)
 {
     setRunning(false);
-    m_shown = m_controller.result();
-    showResult(m_shown);
-    m_stepChart->refresh();
-    m_queueChart->refresh();
+    showResult(m_controller.result());
+    m_results->refreshSteps();
     m_progress->setValue(m_progress->maximum());
-    const QString what = stopped ? tr("Run stopped after %1; partial results kept").arg(durationText(m_shown.durationS))
-                                 : tr("Run finished in %1").arg(durationText(m_shown.durationS));
+    const double durationS = m_results->result().durationS;
+    const QString what = stopped ? tr("Run stopped after %1; partial results kept").arg(durationText(durationS))
+                                 : tr("Run finished in %1").arg(durationText(durationS));
     m_cellLabel->setText(what);
     log(what);
     autosave();
@@ -609,97 +462,14 @@ void MainWindow::setRunning(bool running)
 
 void MainWindow::updateStartPage()
 {
-    const bool somethingToShow = isRunning() || !m_shown.cells.empty();
-    m_central->setCurrentWidget(somethingToShow ? static_cast<QWidget*>(m_table) : m_startPage);
+    const bool somethingToShow = isRunning() || !m_results->result().cells.empty();
+    m_central->setCurrentWidget(somethingToShow ? static_cast<QWidget*>(m_results->table()) : m_startPage);
 }
 
 void MainWindow::showResult(const ExperimentResult& result)
 {
-    m_comparison->setResult(result);
-    m_overheadChart->setResult(result);
-    updateHostWorkTax(result);
-    updateRanks(result);
-    m_explanation->setResult(result);
-    updateGroups();
+    m_results->showResult(result, m_controller.isRunning() ? &m_controller.history() : nullptr);
     updateStartPage();
-}
-
-void MainWindow::updateGroups()
-{
-    std::vector<GroupKey> groups;
-    auto add = [&](const GroupKey& g) {
-        if (std::find(groups.begin(), groups.end(), g) == groups.end())
-            groups.push_back(g);
-    };
-    if (m_controller.isRunning()) {
-        for (const CellPlan& c : m_controller.history().cells())
-            add(groupKeyOf(c));
-    }
-    for (const CellResult& c : m_shown.cells)
-        add(groupKeyOf(c));
-    const SweptKeys swept = sweptKeys(m_shown.config);
-    QList<std::pair<QString, QStringList>> items;
-    for (const GroupKey& g : groups) {
-        const QString model = QString::fromStdString(g.model + sweepPointSuffix(swept, g));
-        items.append({ g.mode == "eager" ? model : QStringLiteral("%1 (%2)").arg(model, QString::fromStdString(g.mode)),
-            groupData(g) });
-    }
-    bool same = items.size() == m_groupBox->count();
-    for (int i = 0; same && i < items.size(); ++i)
-        same = m_groupBox->itemText(i) == items[i].first && m_groupBox->itemData(i).toStringList() == items[i].second;
-    if (same)
-        return;
-    const QVariant current = m_groupBox->currentData();
-    QSignalBlocker block(m_groupBox);
-    m_groupBox->clear();
-    for (const auto& [text, data] : items)
-        m_groupBox->addItem(text, data);
-    const int index = std::max(0, m_groupBox->findData(current));
-    m_groupBox->setCurrentIndex(index);
-    m_groupBox->setEnabled(m_groupBox->count() > 0);
-    selectGroup(index);
-}
-
-void MainWindow::selectGroup(int index)
-{
-    const std::optional<GroupKey> group = groupOfData(m_groupBox->itemData(index));
-    if (!group)
-        return;
-    m_stepChart->setGroup(*group, m_groupBox->itemText(index));
-    m_explanation->setGroup(*group);
-    m_stepChart->refresh();
-}
-
-void MainWindow::updateHostWorkTax(const ExperimentResult& result)
-{
-    m_hostWorkTaxChart->setResult(result);
-    const bool swept = HostWorkTaxChart::hasCurves(result);
-    // Shown once when a result first has a sweep, so that it is seen; hidden again for one without.
-    if (swept && m_hostWorkTaxDock->isHidden()) {
-        m_hostWorkTaxDock->show();
-        // Raised once the dock's tab exists: a window not shown yet (a file opened at start) has none.
-        QTimer::singleShot(0, m_hostWorkTaxDock, [dock = m_hostWorkTaxDock] { dock->raise(); });
-    } else if (!swept) {
-        m_hostWorkTaxDock->hide();
-    }
-}
-
-void MainWindow::updateRanks(const ExperimentResult& result)
-{
-    m_ranks->setResult(result);
-    if (m_ranks->hasRanks() && m_ranksDock->isHidden()) {
-        m_ranksDock->show();
-        // As for the host-work dock: raised once its tab exists; wide enough for two ranks' columns
-        // (the step chart beside it has nothing to show for a results file).
-        QTimer::singleShot(0, m_ranksDock, [this] {
-            m_ranksDock->raise();
-            resizeDocks({ m_ranksDock }, { width() * 3 / 5 }, Qt::Horizontal);
-            // And tall enough for the table and the stall chart under it.
-            resizeDocks({ m_ranksDock }, { height() / 2 }, Qt::Vertical);
-        });
-    } else if (!m_ranks->hasRanks()) {
-        m_ranksDock->hide();
-    }
 }
 
 bool MainWindow::openConfig(const QString& path, QString* error)
@@ -729,41 +499,6 @@ bool MainWindow::saveConfig(const QString& path, QString* error)
     return true;
 }
 
-void MainWindow::showStepsBeside(const QString& resultsPath)
-{
-    m_fileSteps.clear();
-    const QString dir = resultsFolderOf(resultsPath);
-    QString csv = QDir(dir).filePath(QStringLiteral("steps.csv"));
-    QString who;
-    if (m_shown.distributed) {
-        const auto& ranks = m_shown.distributed->ranks;
-        const auto rank0 = std::find_if(ranks.begin(), ranks.end(), [](const RankOutcome& r) { return r.rank == 0; });
-        if (rank0 != ranks.end()) {
-            csv = QString::fromStdString(rankStepsPath(dir.toStdString(), *rank0));
-            who = tr("rank 0's ");
-        }
-    }
-    QString noSteps;
-    if (!QFileInfo::exists(csv)) {
-        // Results files hold blocks, not steps: the per-step charts say so instead of waiting for data.
-        noSteps = tr("No steps.csv beside this results file: per-step times show while a run is measured here, "
-                     "or from the steps.csv synctax-run writes beside its results.json.");
-    } else if (const StepsCsvLoadResult loaded = loadStepsCsvFile(csv.toStdString()); !loaded.steps) {
-        noSteps = tr("%1steps.csv could not be read: %2").arg(who, joinedErrors(loaded.errors));
-        log(noSteps);
-    } else {
-        m_fileSteps.reset(loaded.steps->cells, 0);
-        const size_t kept = m_fileSteps.append(loaded.steps->records);
-        log(tr("Read %1 measured steps from %2steps.csv (%3)").arg(kept).arg(who, csv));
-        m_stepChart->setHistory(&m_fileSteps);
-        m_queueChart->setHistory(&m_fileSteps, &m_shown.config);
-        if (kept == 0)
-            noSteps = tr("%1steps.csv has no measured steps (only warm-up rounds).").arg(who);
-    }
-    m_stepChart->setNoHistoryText(noSteps);
-    m_queueChart->setNoHistoryText(noSteps);
-}
-
 bool MainWindow::openResults(const QString& path, QString* error)
 {
     // Opening a file replaces what is on screen: a run in progress stops first, and keeps what it measured.
@@ -782,23 +517,17 @@ bool MainWindow::openResults(const QString& path, QString* error)
         return false;
     }
     m_controller.clear();
-    m_shownName = path;
-    m_stepChart->setHistory(nullptr);
-    m_queueChart->setHistory(nullptr, &m_shown.config);
-    m_shown = *loaded.result;
-    m_followRun = false;
-    showStepsBeside(path);
-    // A data-parallel run's ranks wrote their steps.csv into folders beside its results.json.
-    m_ranksView->setResultsFolder(resultsFolderOf(path));
-    showResult(m_shown);
-    m_configPanel->setConfig(m_shown.config);
+    m_results->showResultsFile(*loaded.result, path, resultsFolderOf(path));
+    updateStartPage();
+    const ExperimentResult& shown = m_results->result();
+    m_configPanel->setConfig(shown.config);
     addRecentFile(path);
     setWindowTitle(QStringLiteral("SyncTax — %1").arg(QFileInfo(path).fileName()));
     log(tr("Opened results %1 (%2, %3)")
             .arg(path,
-                QString::fromStdString(m_shown.environment.deviceName.empty() ? m_shown.environment.device
-                                                                              : m_shown.environment.deviceName),
-                QString::fromStdString(m_shown.startedAt)));
+                QString::fromStdString(
+                    shown.environment.deviceName.empty() ? shown.environment.device : shown.environment.deviceName),
+                QString::fromStdString(shown.startedAt)));
     return true;
 }
 
@@ -809,8 +538,9 @@ DiffDialog* MainWindow::compareWith(const QString& path, QString* error)
         fail(tr("Cannot compare"), joinedErrors(loaded.errors), error);
         return nullptr;
     }
+    const QString shownName = m_results->resultName();
     auto* dialog = new DiffDialog(
-        m_shown, m_shownName.isEmpty() ? tr("the results on screen") : m_shownName, *loaded.result, path, this);
+        m_results->result(), shownName.isEmpty() ? tr("the results on screen") : shownName, *loaded.result, path, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     log(tr("Compared with %1").arg(path));
@@ -820,7 +550,7 @@ DiffDialog* MainWindow::compareWith(const QString& path, QString* error)
 bool MainWindow::saveResults(const QString& path, QString* error)
 {
     try {
-        writeJsonFileAtomically(path.toStdString(), toJson(m_shown));
+        writeJsonFileAtomically(path.toStdString(), toJson(m_results->result()));
     } catch (const std::exception& e) {
         fail(tr("Cannot save results"), QString::fromStdString(e.what()), error);
         return false;
@@ -844,52 +574,18 @@ bool MainWindow::exportAll(const QString& dir, QStringList* written, QString* er
         return false;
     }
     QStringList files;
-    const QDir out(dir);
-    std::vector<std::pair<const char*, ChartPanel*>> charts
-        = { { "overhead", m_overheadChart }, { "step-time", m_stepChart }, { "queue", m_queueChart } };
-    const std::string sweepTables = formatSweepTables(m_shown);
-    if (!sweepTables.empty())
-        charts.emplace_back("tax-vs-host-work", m_hostWorkTaxChart);
-    for (const auto& [name, chart] : charts) {
-        const QString base = out.filePath(QString::fromLatin1(name));
-        if (!chart->exportPng(base + QStringLiteral(".png")) || !chart->exportSvg(base + QStringLiteral(".svg"))
-            || !chart->exportPdf(base + QStringLiteral(".pdf"))) {
-            fail(
-                tr("Cannot export"), tr("%1: could not write the %2 chart").arg(dir, QString::fromLatin1(name)), error);
-            return false;
-        }
-        files << base + QStringLiteral(".png") << base + QStringLiteral(".svg") << base + QStringLiteral(".pdf");
-    }
     QString why;
-    const QString report = out.filePath(QStringLiteral("report.pdf"));
-    if (!writeReportPdf(report, m_shown, m_overheadChart->renderImage(QSize(900, 520), 2.0), &why)) {
+    if (!m_results->exportCharts(dir, &files, &why)) {
         fail(tr("Cannot export"), why, error);
         return false;
-    }
-    files << report;
-    // The runner's tables after its table, as text: the curve's numbers beside its chart, and a
-    // data-parallel run's cells rank by rank. Each starts with a blank line, not kept in the file.
-    const std::pair<const char*, std::string> tables[]
-        = { { "tax-vs-host-work.txt", sweepTables }, { "ranks.txt", formatRankTable(m_shown) } };
-    for (const auto& [name, text] : tables) {
-        if (text.empty())
-            continue;
-        const QString path = out.filePath(QString::fromLatin1(name));
-        try {
-            writeFileAtomically(path.toStdString(), [&text = text](std::ostream& o) { o << text.substr(1); });
-        } catch (const std::exception& e) {
-            fail(tr("Cannot export"), QString::fromStdString(e.what()), error);
-            return false;
-        }
-        files << path;
     }
     // The same results.json, summary.csv, steps.csv and trace as synctax-run writes
     // (docs/results-schema.md); steps only for a run made here, a results file holds none.
     const bool hasSteps = m_controller.history().totalSteps() > 0;
     const std::vector<StepRecord> steps = hasSteps ? m_controller.history().records() : std::vector<StepRecord>();
-    RunOutputs outputs { m_shown, &steps, &m_controller.history().cells(), hasSteps };
+    RunOutputs outputs { m_results->result(), &steps, &m_controller.history().cells(), hasSteps };
     if (hasSteps)
-        outputs.tracePath = out.filePath(QString::fromLatin1(traceFileName)).toStdString();
+        outputs.tracePath = QDir(dir).filePath(QString::fromLatin1(traceFileName)).toStdString();
     try {
         for (const std::string& path : writeRunOutputs(dir.toStdString(), outputs))
             files << QString::fromStdString(path);
@@ -1002,13 +698,7 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_layoutRestored)
         return;
     m_layoutRestored = true;
-    // Dock sizes only take once the window has its size: the overhead chart gets room for its labels.
-    auto* overhead = findChild<QDockWidget*>(QStringLiteral("overheadDock"));
-    auto* explanation = findChild<QDockWidget*>(QStringLiteral("explanationDock"));
-    resizeDocks({ overhead }, { int(width() * 0.4) }, Qt::Horizontal);
-    auto* step = findChild<QDockWidget*>(QStringLiteral("stepDock"));
-    resizeDocks({ step }, { std::max(280, height() / 3) }, Qt::Vertical);
-    resizeDocks({ overhead, explanation }, { 2 * height() / 5, height() / 5 }, Qt::Vertical);
+    m_results->sizeDocks();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -2,6 +2,7 @@
 
 #include "core/analysis/experimentresult.h"
 #include "core/config/experimentconfig.h"
+#include "ui/results/resultspage.h"
 #include "ui/runcontroller.h"
 #include "ui/trace/tracefile.h"
 
@@ -92,28 +93,33 @@ public:
     bool exportAll(const QString& dir, QStringList* written = nullptr, QString* error = nullptr);
     // Shows this cell's queue and its group's step times and explanation (for a data-parallel run's
     // results also its stall chart in the Ranks dock); false when there is no such cell.
-    bool showCell(const GroupKey& group, const QString& style);
+    bool showCell(const GroupKey& group, const QString& style) { return m_results->showCell(group, style); }
     // The same for the first group of this model and mode (of a sweep, its first point): synctax --cell.
-    bool showCell(const QString& model, const QString& mode, const QString& style);
+    bool showCell(const QString& model, const QString& mode, const QString& style)
+    {
+        return m_results->showCell(model, mode, style);
+    }
     void setQuiet(bool quiet) { m_quiet = quiet; } // no message boxes (tests, screenshots)
 
     RunController& controller() { return m_controller; }
     // A data-parallel run (`distributed:`) goes through synctax-run, which starts its ranks; this runs it.
     LauncherRun* launcherRun() const { return m_launcher; }
     ConfigPanel* configPanel() const { return m_configPanel; }
-    ComparisonModel* comparisonModel() const { return m_comparison; }
-    ComparisonView* comparisonView() const { return m_table; }
-    StepChart* stepChart() const { return m_stepChart; }
-    QueueChart* queueChart() const { return m_queueChart; }
-    OverheadChart* overheadChart() const { return m_overheadChart; }
+    // The experiment page's table, charts and docks (ui/results/resultspage.h).
+    ResultsPage* resultsPage() const { return m_results; }
+    ComparisonModel* comparisonModel() const { return m_results->comparisonModel(); }
+    ComparisonView* comparisonView() const { return m_results->table(); }
+    StepChart* stepChart() const { return m_results->stepChart(); }
+    QueueChart* queueChart() const { return m_results->queueChart(); }
+    OverheadChart* overheadChart() const { return m_results->overheadChart(); }
     // Tax against host work, in a dock beside the overhead chart, shown for a run that swept host work.
-    HostWorkTaxChart* hostWorkTaxChart() const { return m_hostWorkTaxChart; }
-    QDockWidget* hostWorkTaxDock() const { return m_hostWorkTaxDock; }
+    HostWorkTaxChart* hostWorkTaxChart() const { return m_results->hostWorkTaxChart(); }
+    QDockWidget* hostWorkTaxDock() const { return m_results->hostWorkTaxDock(); }
     // A data-parallel run's cells rank by rank, in a dock beside the queue, shown for such a result only.
-    RanksModel* ranksModel() const { return m_ranks; }
-    RanksView* ranksView() const { return m_ranksView; }
-    QDockWidget* ranksDock() const { return m_ranksDock; }
-    ExplanationPanel* explanationPanel() const { return m_explanation; }
+    RanksModel* ranksModel() const { return m_results->ranksModel(); }
+    RanksView* ranksView() const { return m_results->ranksView(); }
+    QDockWidget* ranksDock() const { return m_results->ranksDock(); }
+    ExplanationPanel* explanationPanel() const { return m_results->explanationPanel(); }
     // Shown instead of the table until there is a run or a result: what to do first.
     StartPage* startPage() const { return m_startPage; }
     // The simulator's Teach window (created on first use): D, G, H, L, K, Q and the sync interval
@@ -129,7 +135,7 @@ public:
     // Shows the Trace page and puts the keyboard on its what-if's host-work slider (Ctrl+Shift+H).
     void focusTraceWhatIf();
     // What the views show: the live or finished run, or the opened file.
-    const ExperimentResult& shownResult() const { return m_shown; }
+    const ExperimentResult& shownResult() const { return m_results->result(); }
     QString lastSavedRun() const { return m_lastSavedRun; }
 
 public Q_SLOTS:
@@ -153,10 +159,6 @@ private:
     void showResult(const ExperimentResult& result);
     void updateStartPage();
     void sizeToScreen();
-    void updateGroups();
-    void selectGroup(int index);
-    void updateHostWorkTax(const ExperimentResult& result);
-    void updateRanks(const ExperimentResult& result);
     void onProgress(double fraction, const QString& cell, double elapsedS, double remainingS);
     void onRunFinished(bool stopped);
     // The data-parallel run's side: the launcher started, its lines logged, its results opened.
@@ -180,39 +182,21 @@ private:
     void pumpWatchQueue();
     void setTraceLoading(bool loading);
     void writeSettings();
-    // The steps.csv synctax-run wrote beside the results file (a data-parallel run: rank 0's, in
-    // its folder) into the step and queue charts; where there is none, they say so.
-    void showStepsBeside(const QString& resultsPath);
 
     RunController m_controller;
-    RunHistory m_fileSteps; // the opened results' steps.csv, when one was read
     LauncherRun* m_launcher = nullptr;
-    ExperimentResult m_shown;
     bool m_quiet = false;
     bool m_restoreSettings = true;
     bool m_layoutRestored = false; // a saved window state was applied; the default dock sizes are not
-    bool m_followRun = true; // the group selector follows the cell being measured
     QString m_configPath;
-    QString m_shownName; // where the shown result came from: a file, or the run made here
     QString m_lastSavedRun;
 
     ConfigPanel* m_configPanel = nullptr;
-    ComparisonModel* m_comparison = nullptr;
-    ComparisonView* m_table = nullptr;
+    ResultsPage* m_results = nullptr;
     QStackedWidget* m_central = nullptr;
     StartPage* m_startPage = nullptr;
-    StepChart* m_stepChart = nullptr;
-    QueueChart* m_queueChart = nullptr;
-    OverheadChart* m_overheadChart = nullptr;
-    HostWorkTaxChart* m_hostWorkTaxChart = nullptr;
-    QDockWidget* m_hostWorkTaxDock = nullptr;
-    RanksModel* m_ranks = nullptr;
-    RanksView* m_ranksView = nullptr;
-    QDockWidget* m_ranksDock = nullptr;
-    ExplanationPanel* m_explanation = nullptr;
     TeachView* m_teach = nullptr;
     QPlainTextEdit* m_log = nullptr;
-    QComboBox* m_groupBox = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_cellLabel = nullptr;
     QLabel* m_etaLabel = nullptr;

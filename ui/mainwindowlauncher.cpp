@@ -3,10 +3,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/text/format.h"
-#include "ui/charts/queuechart.h"
-#include "ui/charts/stepchart.h"
 #include "ui/launcherrun.h"
-#include "ui/results/ranksview.h"
 
 #include <QLabel>
 #include <QProgressBar>
@@ -33,17 +30,10 @@ bool MainWindow::runWithLauncher(const ExperimentConfig& config)
         return false;
     }
     m_controller.clear();
-    m_shownName = tr("the run of %1 made here").arg(QString::fromStdString(config.name));
-    m_ranksView->setResultsFolder(QString());
-    m_shown = ExperimentResult {};
-    m_shown.config = config;
-    const QString noSteps = tr("The ranks run in their own processes: their steps show in the Ranks dock when the "
-                               "run ends.");
-    m_stepChart->setNoHistoryText(noSteps);
-    m_queueChart->setNoHistoryText(noSteps);
-    m_stepChart->setHistory(nullptr);
-    m_queueChart->setHistory(nullptr, &m_shown.config);
-    showResult(m_shown);
+    m_results->beginRun(config);
+    m_results->showNoSteps(
+        tr("The ranks run in their own processes: their steps show in the Ranks dock when the run ends."));
+    showResult(m_results->result());
     log(tr("Run started: %1, %2 ranks through %3, in %4")
             .arg(QString::fromStdString(config.name))
             .arg(config.distributed->ranks)
@@ -68,8 +58,8 @@ void MainWindow::onLauncherResults(const QString& path, int exitCode)
     }
     m_lastSavedRun = path;
     // 130: stopped, the ranks kept what they measured; 1: a rank failed, the others' cells are kept.
-    const bool stopped = m_shown.stopped || exitCode == 130;
-    const QString duration = QString::fromStdString(formatDuration(m_shown.durationS));
+    const bool stopped = m_results->result().stopped || exitCode == 130;
+    const QString duration = QString::fromStdString(formatDuration(m_results->result().durationS));
     QString what = stopped ? tr("Run stopped after %1; partial results kept").arg(duration)
                            : tr("Run finished in %1").arg(duration);
     if (exitCode == 1)
