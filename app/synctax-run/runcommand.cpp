@@ -1,13 +1,11 @@
 #include "runcommand.h"
 
-#include "childprocess.h"
 #include "inputcommands.h"
-
+#include "processcommand.h"
 #include "progressprinter.h"
 #include "rankcommand.h"
-#include "terminal.h"
+#include "runresult.h"
 
-#include "core/analysis/processmerge.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
@@ -18,11 +16,8 @@
 #include "core/results/folderclaim.h"
 #include "core/results/journal.h"
 #include "core/results/resultsjson.h"
-#include "core/results/resultsloader.h"
-#include "core/results/resulttable.h"
 #include "core/results/runoutputs.h"
 #include "core/results/stepcsvwriter.h"
-#include "core/results/sweeptable.h"
 #include "core/steps/stepring.h"
 #include "core/text/format.h"
 #ifdef SYNCTAX_HAVE_C10D
@@ -32,19 +27,15 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -65,139 +56,6 @@ void stopWithLauncher()
     if (getppid() == 1) // the launcher was gone before the line above
         g_stopRequested.store(true);
 #endif
-}
-
-void writeText(const std::filesystem::path& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out)
-        throw std::runtime_error("cannot write '" + path.string() + "'");
-}
-
-// The table on stdout under one line naming the run; `more` ends that line.
-void printTable(const std::string& name, const ExperimentResult& result, const std::string& more = "")
-{
-    std::cout << "\n"
-              << name << " on " << result.environment.device << " (" << result.environment.deviceName << "), torch "
-              << result.environment.torchVersion << ", " << formatDuration(result.durationS) << more << "\n";
-    std::cout << formatTable(result, terminalColumns(stdout)) << formatSweepTables(result) << std::flush;
-    if (anyTooNoisy(result))
-        std::cerr << "synctax-run: too noisy to tell styles apart; no overhead in the table is a finding (its last "
-                     "lines say why)\n";
-}
-
-int exitCodeFor(const ExperimentResult& result)
-{
-    if (result.stopped)
-        return 130;
-    for (const auto& cell : result.cells) {
-        if (!cell.ok)
-            return 1;
-    }
-    return 0;
-}
-
-// Runs this program again as `synctax-run run CONFIG --out DIR`, its table into DIR/table.txt and
-// its progress to this stderr; forwards a stop request (SIGINT, SIGTERM) to it. Returns its exit
-// code, or -1 when it could not be started.
-int runChild(const std::filesystem::path& config, const std::filesystem::path& dir, const std::string& tracePath,
-    const std::string& kinetoDir)
-{
-    // --force: this process checked DIR before making it, and holds the lock of the folder above.
-    std::vector<std::string> args { "synctax-run", "run", config.string(), "--out", dir.string(), "--force" };
-    if (!tracePath.empty()) {
-        args.push_back("--trace");
-        args.push_back(tracePath);
-    }
-    if (!kinetoDir.empty()) {
-        args.push_back("--kineto");
-        args.push_back(kinetoDir);
-    }
-    const pid_t pid = spawnSelf(args, (dir / "table.txt").string());
-    if (pid < 0)
-        return -1;
-    bool forwarded = false;
-    for (;;) {
-        int status = 0;
-        const pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        if (done < 0 && errno != EINTR)
-            return -1;
-        // A Ctrl+C reaches the child through the terminal too; a signal sent to this process alone
-        // is passed on, once.
-        if (g_stopRequested.load() && !forwarded) {
-            kill(pid, SIGINT);
-            forwarded = true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-}
-
-// The run spread over config.processes fresh processes, one after another (docs/method.md): each
-// writes its own outputs into DIR/process-K/; the merged results.json and summary.csv go to DIR.
-int runInProcesses(const ExperimentConfig& config, const std::filesystem::path& outDir, const RunOptions& options)
-{
-    const int count = config.processes;
-    std::cerr << "synctax-run: " << config.name << " spread over " << count << " processes; results in "
-              << outDir.string() << "\n";
-    const auto start = std::chrono::steady_clock::now();
-    g_stopRequested.store(false);
-    std::signal(SIGINT, requestStop);
-    std::signal(SIGTERM, requestStop);
-    std::vector<ExperimentResult> parts;
-    for (int i = 0; i < count && !g_stopRequested.load(); ++i) {
-        const std::filesystem::path dir = outDir / ("process-" + std::to_string(i + 1));
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        const std::filesystem::path childConfig = dir / "config.yaml";
-        try {
-            writeText(childConfig, toYaml(configForProcess(config, i, count)));
-        } catch (const std::exception& e) {
-            std::cerr << "synctax-run: " << e.what() << "\n";
-            return 2;
-        }
-        std::cerr << "process " << i + 1 << " of " << count << "\n";
-        const std::string trace = options.tracePath.empty() ? std::string() : (dir / "trace.json").string();
-        const std::string kineto = options.kinetoDir.empty() ? std::string() : (dir / "kineto").string();
-        const int rc = runChild(childConfig, dir, trace, kineto);
-        if (rc == 2 || rc < 0) {
-            std::cerr << "synctax-run: process " << i + 1 << " could not run (exit " << rc << "); see above\n";
-            return 2;
-        }
-        const ResultsLoadResult loaded = loadResultsFile((dir / "results.json").string());
-        if (!loaded.result) {
-            std::cerr << formatErrors(loaded.errors);
-            return 1;
-        }
-        parts.push_back(*loaded.result);
-        if (rc == 130)
-            break;
-    }
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    if (parts.empty()) {
-        std::cerr << "synctax-run: interrupted before any process finished\n";
-        return 130;
-    }
-    ExperimentResult result = mergeProcessResults(config, parts);
-    result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.stopped = result.stopped || g_stopRequested.load() || int(parts.size()) < count;
-    printTable(config.name, result, ", " + std::to_string(parts.size()) + " processes");
-    try {
-        writeRunOutputs(outDir.string(), { result });
-    } catch (const std::exception& e) {
-        std::cerr << "synctax-run: " << e.what() << "\n";
-        return 1;
-    }
-    std::cerr << "wrote " << (outDir / "results.json").string() << " and summary.csv (all processes); steps.csv, "
-              << "journal.jsonl" << (options.tracePath.empty() ? "" : ", trace.json") << " and table.txt of each in "
-              << (outDir / "process-N").string() << "\n";
-    if (result.stopped)
-        std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
-    // A process's own exit code (a failed cell, an interruption) shows in the merged result too.
-    return exitCodeFor(result);
 }
 
 // Why this build cannot run config's distributed: (empty when it can, or there is none).
@@ -247,9 +105,27 @@ bool gpuPresetOnCpu(const std::string& source, const std::string& device)
     }
 }
 
-} // namespace
+// The config as the command line changes it.
+void applyOptions(ExperimentConfig& config, const RunOptions& options)
+{
+    if (options.quick)
+        applyQuick(config);
+    if (options.seed)
+        config.seed = *options.seed;
+    if (!options.device.empty())
+        config.device = options.device;
+    if (options.processes)
+        config.processes = *options.processes;
+    if (options.ranks) {
+        if (!config.distributed)
+            config.distributed = DistributedSpec {};
+        config.distributed->ranks = *options.ranks;
+    }
+}
 
-int runCommand(const RunOptions& options)
+// The config to run, the options applied, checked as a whole and against this build; or nothing,
+// the reasons said on stderr.
+std::optional<ExperimentConfig> checkConfig(const RunOptions& options)
 {
     std::string source = options.config;
     if (source.empty()) {
@@ -259,32 +135,20 @@ int runCommand(const RunOptions& options)
     }
     auto config = loadOrReport(source);
     if (!config)
-        return 2;
-    if (options.quick)
-        applyQuick(*config);
-    if (options.seed)
-        config->seed = *options.seed;
-    if (!options.device.empty())
-        config->device = options.device;
-    if (options.processes)
-        config->processes = *options.processes;
-    if (options.ranks) {
-        if (!config->distributed)
-            config->distributed = DistributedSpec {};
-        config->distributed->ranks = *options.ranks;
-    }
+        return std::nullopt;
+    applyOptions(*config, options);
     // The options may contradict the config (--device cpu with cuda_graph): check the result as a whole.
     if (const ConfigLoadResult checked = loadConfigText(toJson(*config).dump(1), source); !checked.config) {
         for (const auto& e : checked.errors)
             std::cerr << source << " with the command-line options: " << e.message << "\n";
         std::cerr << "nothing was run\n";
-        return 2;
+        return std::nullopt;
     }
     // A rank's launcher checked the same files before it started the ranks.
     if (const auto errors = options.rank < 0 ? checkModelFiles(*config) : std::vector<ConfigError> {};
         !errors.empty()) {
         std::cerr << formatErrors(errors) << errors.size() << " error(s) in the torchscript models; nothing was run\n";
-        return 2;
+        return std::nullopt;
     }
     if (gpuPresetOnCpu(source, config->device))
         std::cerr << "synctax-run: warning: preset '" << source << "' is sized for a GPU: on the CPU a step takes "
@@ -293,129 +157,177 @@ int runCommand(const RunOptions& options)
 
     if (const std::string why = whyNoRanks(*config); !why.empty()) {
         std::cerr << "synctax-run: " << why << "; nothing was run\n";
-        return 2;
+        return std::nullopt;
     }
     if (const std::string why = whyNoKineto(options.kinetoDir, config->device); !why.empty()) {
         std::cerr << "synctax-run: " << why << "; nothing was run\n";
-        return 2;
+        return std::nullopt;
     }
+    return config;
+}
 
-    const std::filesystem::path outDir = options.outDir.empty()
-        ? std::filesystem::path("results") / runFolderName(config->name, std::chrono::system_clock::now())
+// The output folder, claimed for this run: its lock is held while this lives.
+struct ClaimedFolder {
+    std::filesystem::path dir;
+    bool existed = false; // else made here, and removed again should the run not start
+    FolderClaim claim;
+};
+
+// The folder left as it was found: the lock's file goes, and so does a folder made here (if empty).
+void giveBack(ClaimedFolder& folder)
+{
+    folder.claim.lock.reset();
+    std::error_code ec;
+    if (!folder.existed)
+        std::filesystem::remove(folder.dir, ec);
+}
+
+// The output folder made and held for every output this run writes there; or nothing, the reason
+// said on stderr.
+std::optional<ClaimedFolder> claimFolder(const ExperimentConfig& config, const RunOptions& options)
+{
+    ClaimedFolder folder;
+    folder.dir = options.outDir.empty()
+        ? std::filesystem::path("results") / runFolderName(config.name, std::chrono::system_clock::now())
         : std::filesystem::path(options.outDir);
     std::error_code ec;
-    const bool outDirExisted = std::filesystem::exists(outDir, ec);
-    std::filesystem::create_directories(outDir, ec);
+    folder.existed = std::filesystem::exists(folder.dir, ec);
+    std::filesystem::create_directories(folder.dir, ec);
     if (ec) {
-        std::cerr << outDir.string() << ": cannot create the output directory: " << ec.message() << "\n";
-        return 2;
+        std::cerr << folder.dir.string() << ": cannot create the output directory: " << ec.message() << "\n";
+        return std::nullopt;
     }
 
     std::vector<std::string> outputs;
     for (const char* name : { resultsFileName, summaryFileName })
-        outputs.push_back((outDir / name).string());
+        outputs.push_back((folder.dir / name).string());
     // Spread over processes, each writes its steps, journal and trace into its own process-K/.
-    if (config->processes <= 1) {
+    if (config.processes <= 1) {
         for (const char* name : { stepsFileName, journalFileName })
-            outputs.push_back((outDir / name).string());
+            outputs.push_back((folder.dir / name).string());
         if (!options.tracePath.empty())
             outputs.push_back(options.tracePath);
     }
-    FolderClaim claim = claimOutputFolder(outDir.string(), outputs, options.force);
-    if (!claim.lock) {
-        std::cerr << "synctax-run: " << claim.why
-                  << (claim.refusal == FolderClaim::Refusal::EarlierResults
+    folder.claim = claimOutputFolder(folder.dir.string(), outputs, options.force);
+    if (!folder.claim.lock) {
+        std::cerr << "synctax-run: " << folder.claim.why
+                  << (folder.claim.refusal == FolderClaim::Refusal::EarlierResults
                              ? "; choose another --out, or add --force to overwrite them"
                              : "")
                   << "; nothing was run\n";
-        if (!outDirExisted)
-            std::filesystem::remove(outDir, ec); // only if empty: made here, for nothing
-        return 2;
+        giveBack(folder); // only if empty: made here, for nothing
+        return std::nullopt;
     }
+    return folder;
+}
 
-    if (config->processes > 1)
-        return runInProcesses(*config, outDir, options);
-    if (config->distributed && options.rank < 0)
-        return runRanks(*config, outDir, options);
-
-    StepRing ring;
-    std::unique_ptr<ExperimentRunner> runner;
+// The experiment of this process; in a rank of a data-parallel run, with the group it joined,
+// which the runner's lockstep uses as long as it runs.
+struct Runner {
 #ifdef SYNCTAX_HAVE_C10D
-    std::optional<RankRun> rank; // a rank of a data-parallel run: the group it joined
+    std::optional<RankRun> rank;
 #endif
+    std::unique_ptr<ExperimentRunner> experiment;
+};
+
+// The runner made, its steps into `ring`; false, the reason said on stderr, when it cannot start
+// (no such device, the ranks not met).
+bool startRunner(ExperimentConfig& config, const RunOptions& options, StepRing& ring, Runner& runner)
+{
     try {
 #ifdef SYNCTAX_HAVE_C10D
-        if (config->distributed && options.rank >= 0) {
-            rank = joinRun(*config, options.rank, options.rendezvous);
-            config->device = rank->device;
+        if (config.distributed && options.rank >= 0) {
+            runner.rank = joinRun(config, options.rank, options.rendezvous);
+            config.device = runner.rank->device;
         }
 #endif
-        runner = std::make_unique<ExperimentRunner>(*config, &ring);
-        runner->kinetoDir = options.kinetoDir;
+        runner.experiment = std::make_unique<ExperimentRunner>(config, &ring);
+        runner.experiment->kinetoDir = options.kinetoDir;
 #ifdef SYNCTAX_HAVE_C10D
-        if (rank)
-            runner->lockstep = rank->lockstep;
+        if (runner.rank)
+            runner.experiment->lockstep = runner.rank->lockstep;
 #endif
+        return true;
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
-        claim.lock.reset(); // its file goes, so that a folder made here is empty again
-        if (!outDirExisted)
-            std::filesystem::remove(outDir, ec);
-        return 2;
+        return false;
     }
-    std::cerr << "synctax-run: " << config->name << " on " << runner->device() << ", " << runner->cells().size()
-              << " cells; results in " << outDir.string() << "\n";
+}
 
-    std::unique_ptr<StepCsvWriter> csvWriter;
-    std::unique_ptr<Journal> journalWriter;
+// Where a run's records go while it measures.
+struct Recorders {
+    StepRing ring; // the runner's steps, drained into csv
+    std::unique_ptr<StepCsvWriter> csv; // steps.csv
+    std::unique_ptr<Journal> journal; // journal.jsonl: each block, group and note as it comes
+    std::vector<StepRecord> traceRecords; // kept for the trace only: a million steps take 50 MB here
+};
+
+// steps.csv and journal.jsonl opened; false, the reason said on stderr, when one cannot be.
+bool openRecorders(Recorders& recorders, const ExperimentConfig& config, const ExperimentRunner& runner,
+    const std::filesystem::path& outDir)
+{
     try {
-        csvWriter = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner->cells(),
-            config->distributed ? StepCsvColumns::WithCollectiveWait : StepCsvColumns::Plain);
-        journalWriter = std::make_unique<Journal>(
-            (outDir / journalFileName).string(), *config, describeEnvironment(runner->device()), runner->cells());
+        recorders.csv = std::make_unique<StepCsvWriter>((outDir / stepsFileName).string(), runner.cells(),
+            config.distributed ? StepCsvColumns::WithCollectiveWait : StepCsvColumns::Plain);
+        recorders.journal = std::make_unique<Journal>(
+            (outDir / journalFileName).string(), config, describeEnvironment(runner.device()), runner.cells());
+        return true;
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
-        return 2;
+        return false;
     }
-    StepCsvWriter& csv = *csvWriter;
-    Journal& journal = *journalWriter;
-    runner->onBlockMeasured = [&](const CellPlan& cell, int round, int64_t steps, double msPerStep) {
-        journal.block(cell, round, steps, msPerStep);
-    };
-    runner->onGroupFinished
-        = [&](const GroupResult& group, const std::vector<CellResult>& cells) { journal.group(group, cells); };
-    std::atomic<bool> runFinished { false };
-    // Kept for the trace only: a million steps take 50 MB here.
-    std::vector<StepRecord> traceRecords;
-    std::thread drainer([&] {
+}
+
+// The ring drained into steps.csv every 20 ms until `finished`, then once more; the records kept
+// in `kept` too where given.
+std::thread drainSteps(
+    StepRing& ring, StepCsvWriter& csv, std::vector<StepRecord>* kept, const std::atomic<bool>& finished)
+{
+    return std::thread([&ring, &csv, kept, &finished] {
         std::vector<StepRecord> batch;
         for (;;) {
-            const bool last = runFinished.load();
+            const bool last = finished.load();
             batch.clear();
             ring.drain(batch);
             csv.write(batch);
-            if (!options.tracePath.empty())
-                traceRecords.insert(traceRecords.end(), batch.begin(), batch.end());
+            if (kept)
+                kept->insert(kept->end(), batch.begin(), batch.end());
             if (last)
                 break;
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
         csv.flush();
     });
+}
+
+// The experiment measured until its end or a stop (SIGINT, SIGTERM; a rank's also when its
+// launcher dies), its progress on stderr and its records where `recorders` keep them.
+ExperimentResult measure(
+    ExperimentRunner& runner, Recorders& recorders, const ExperimentConfig& config, const RunOptions& options)
+{
+    Journal& journal = *recorders.journal;
+    runner.onBlockMeasured = [&](const CellPlan& cell, int round, int64_t steps, double msPerStep) {
+        journal.block(cell, round, steps, msPerStep);
+    };
+    runner.onGroupFinished
+        = [&](const GroupResult& group, const std::vector<CellResult>& cells) { journal.group(group, cells); };
+    std::atomic<bool> runFinished { false };
+    std::thread drainer = drainSteps(
+        recorders.ring, *recorders.csv, options.tracePath.empty() ? nullptr : &recorders.traceRecords, runFinished);
 
     ProgressPrinter progress(stderr);
-    runner->onProgress = [&](const RunProgress& p) { progress.update(p); };
-    runner->onNote = [&journal](const std::string& note) {
+    runner.onProgress = [&](const RunProgress& p) { progress.update(p); };
+    runner.onNote = [&journal](const std::string& note) {
         std::cerr << "note: " << note << "\n";
         journal.note(note);
     };
     g_stopRequested.store(false);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
-    if (config->distributed && options.rank >= 0)
+    if (config.distributed && options.rank >= 0)
         stopWithLauncher();
-    ExperimentResult result = runner->run(g_stopRequested);
-    if (config->distributed)
+    ExperimentResult result = runner.run(g_stopRequested);
+    if (config.distributed)
         result.distributed = DistributedResult { options.rank, {}, {} };
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
@@ -423,16 +335,23 @@ int runCommand(const RunOptions& options)
     journal.end(result.stopped);
     runFinished.store(true);
     drainer.join();
+    return result;
+}
 
+// The table, then results.json, summary.csv and the trace beside steps.csv and journal.jsonl; the
+// run's exit code.
+int writeResults(const ExperimentConfig& config, const RunOptions& options, const std::filesystem::path& outDir,
+    const ExperimentResult& result, const Recorders& recorders, const std::vector<CellPlan>& cells)
+{
     // The table first: should a file fail now (a full disk), what was measured is still shown.
-    printTable(config->name, result);
+    printRunTable(config.name, result);
     try {
-        writeRunOutputs(outDir.string(), { result, &traceRecords, &runner->cells(), false, options.tracePath });
+        writeRunOutputs(outDir.string(), { result, &recorders.traceRecords, &cells, false, options.tracePath });
     } catch (const std::exception& e) {
         std::cerr << "synctax-run: " << e.what() << "\n";
         return 1;
     }
-    std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << csv.rows()
+    std::cerr << "wrote " << (outDir / "results.json").string() << ", steps.csv (" << recorders.csv->rows()
               << " steps), summary.csv, journal.jsonl\n";
     if (!options.tracePath.empty())
         std::cerr << "wrote " << options.tracePath << " (open it in ui.perfetto.dev)\n";
@@ -440,7 +359,42 @@ int runCommand(const RunOptions& options)
         std::cerr << "note: " << result.droppedRecords << " step records were dropped (the writer fell behind)\n";
     if (result.stopped)
         std::cerr << "synctax-run: interrupted; the blocks measured so far are saved\n";
-    return exitCodeFor(result);
+    return runExitCode(result);
+}
+
+// The experiment run in this process, as one process or as a rank of a data-parallel run.
+int runHere(ExperimentConfig& config, const RunOptions& options, ClaimedFolder& folder)
+{
+    Recorders recorders;
+    Runner runner;
+    if (!startRunner(config, options, recorders.ring, runner)) {
+        giveBack(folder);
+        return 2;
+    }
+    ExperimentRunner& experiment = *runner.experiment;
+    std::cerr << "synctax-run: " << config.name << " on " << experiment.device() << ", " << experiment.cells().size()
+              << " cells; results in " << folder.dir.string() << "\n";
+    if (!openRecorders(recorders, config, experiment, folder.dir))
+        return 2;
+    const ExperimentResult result = measure(experiment, recorders, config, options);
+    return writeResults(config, options, folder.dir, result, recorders, experiment.cells());
+}
+
+} // namespace
+
+int runCommand(const RunOptions& options)
+{
+    std::optional<ExperimentConfig> config = checkConfig(options);
+    if (!config)
+        return 2;
+    std::optional<ClaimedFolder> folder = claimFolder(*config, options);
+    if (!folder)
+        return 2;
+    if (config->processes > 1)
+        return runInProcesses(*config, folder->dir, options);
+    if (config->distributed && options.rank < 0)
+        return runRanks(*config, folder->dir, options);
+    return runHere(*config, options, *folder);
 }
 
 } // namespace synctax

@@ -23,6 +23,8 @@ struct RunOptions {
     std::string rendezvous;
 };
 
+// Checks the config with the options applied, claims its output folder, runs it (here, spread over
+// processes or over ranks) and writes its results there.
 // Exit codes: 0 ok, 1 a cell failed, 2 bad input (nothing ran: a bad config, an output that cannot
 // be written, an outDir in use by another run or holding results without force), 130 interrupted
 // (results kept).
