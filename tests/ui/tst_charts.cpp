@@ -236,6 +236,46 @@ private Q_SLOTS:
         }
     }
 
+    // The step chart's columns: equal spans of the step axis, not of the step count, so a run whose
+    // timed steps come in blocks gets columns as wide as the pixels they cover (spans of the count
+    // put several columns in one pixel over a block, drawn over each other); a gap ends a column
+    // and no column spans it; each column keeps its slowest step.
+    void maxBinsSpanTheXAxisAndStopAtGaps()
+    {
+        std::vector<double> x;
+        std::vector<float> values;
+        for (int block = 0; block < 10; ++block) {
+            for (int s = 0; s < 1000; ++s) {
+                x.push_back(double(block * 4000 + s));
+                values.push_back(float((s * 37) % 101));
+            }
+        }
+        values[2500] = 1000; // one slow step
+        size_t gaps = 0;
+        const size_t buckets = 300;
+        const std::vector<XBin> bins = maxBinsOverX(x.data(), values.data(), x.size(), buckets, gaps);
+        QCOMPARE(gaps, size_t(9));
+        QVERIFY(bins.size() <= buckets + gaps);
+        const double span = x.back() - x.front() + 1;
+        for (size_t k = 0; k < bins.size(); ++k) {
+            const XBin& b = bins[k];
+            QVERIFY(b.first <= b.highest && b.highest <= b.last);
+            // Every point of a bin in one bucket of the x axis, and no bin across a gap.
+            QCOMPARE(size_t(x[b.first] / span * buckets), size_t(x[b.last] / span * buckets));
+            QVERIFY(x[b.last] - x[b.first] == double(b.last - b.first));
+            for (size_t i = b.first; i <= b.last; ++i)
+                QVERIFY(values[i] <= values[b.highest]);
+            if (k > 0)
+                QCOMPARE(b.first, bins[k - 1].last + 1);
+        }
+        QCOMPARE(bins.front().first, size_t(0));
+        QCOMPARE(bins.back().last, x.size() - 1);
+        const auto slow = std::find_if(bins.begin(), bins.end(), [](const XBin& b) { return b.highest == 2500; });
+        QVERIFY(slow != bins.end());
+        // 1,000 steps a block in a 40,000-step axis of 300 buckets: about 7.5 bins a block, not 30.
+        QVERIFY2(bins.size() <= 10 * 9, qPrintable(QString::number(bins.size())));
+    }
+
     void downsampleWithXValuesKeepsSpikesAndGaps()
     {
         std::vector<SamplePoint> points;

@@ -47,19 +47,31 @@ std::vector<size_t> minMaxIndices(const float* values, size_t count, size_t buck
     return kept;
 }
 
-std::vector<size_t> maxIndices(const float* values, size_t count, size_t buckets)
+std::vector<XBin> maxBinsOverX(const double* x, const float* values, size_t count, size_t buckets, size_t& gaps)
 {
-    if (buckets == 0 || count <= buckets)
-        return allIndices(count);
-    std::vector<size_t> kept;
-    kept.reserve(buckets);
-    for (size_t b = 0; b < buckets; ++b) {
-        const size_t begin = b * count / buckets;
-        const size_t end = (b + 1) * count / buckets;
-        if (begin < end)
-            kept.push_back(size_t(std::max_element(values + begin, values + end) - values));
+    std::vector<XBin> bins;
+    gaps = 0;
+    if (count == 0)
+        return bins;
+    buckets = std::max<size_t>(1, buckets);
+    const double first = x[0];
+    const double span = std::max(1.0, x[count - 1] - first + 1);
+    size_t bucket = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const size_t at = std::min(buckets - 1, size_t((x[i] - first) / span * double(buckets)));
+        const bool gap = i > 0 && x[i] > x[i - 1] + 1.5;
+        gaps += gap ? 1 : 0;
+        if (bins.empty() || at != bucket || gap) {
+            bins.push_back({ i, i, i });
+            bucket = at;
+            continue;
+        }
+        XBin& bin = bins.back();
+        bin.last = i;
+        if (values[i] > values[bin.highest])
+            bin.highest = i;
     }
-    return kept;
+    return bins;
 }
 
 std::vector<SamplePoint> minMaxDownsample(const std::vector<float>& values, size_t buckets, double firstX)

@@ -19,9 +19,19 @@ struct SamplePoint {
 // 2 * buckets indices; every index when count <= 2 * buckets or buckets == 0 (no width known).
 std::vector<size_t> minMaxIndices(const float* values, size_t count, size_t buckets);
 
-// The highest point of each of `buckets` runs of equal length (every index when count <= buckets
-// or buckets == 0), ascending: a series' upper outline, one point a bucket.
-std::vector<size_t> maxIndices(const float* values, size_t count, size_t buckets);
+// A run of consecutive points in one bucket of the x axis: its first and last index and the index
+// of its highest value.
+struct XBin {
+    size_t first = 0;
+    size_t last = 0;
+    size_t highest = 0;
+};
+
+// The points (x ascending) in `buckets` equal spans of the x range from x[0] to x[count - 1] + 1, each
+// span's points one bin, ascending: a series' upper outline, one bin a bucket. A step of more than
+// 1.5 in x (points missing, as steps only counted) ends a bin, and the spans over it get none;
+// `gaps` is how many there were. At most buckets + gaps bins.
+std::vector<XBin> maxBinsOverX(const double* x, const float* values, size_t count, size_t buckets, size_t& gaps);
 
 // The points kept by minMaxIndices, at x = firstX + index.
 std::vector<SamplePoint> minMaxDownsample(const std::vector<float>& values, size_t buckets, double firstX = 0);

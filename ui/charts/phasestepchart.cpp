@@ -5,9 +5,9 @@
 #include "ui/charts/downsample.h"
 #include "ui/charts/fittedlegend.h"
 
-#include <QAreaSeries>
+#include <QGraphicsItem>
 #include <QLegend>
-#include <QLineSeries>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -19,13 +19,90 @@ namespace {
 
 const std::array<QColor, 4> bandColors { QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xe15759) };
 
-// The stack's outline is each column's slowest step (maxIndices), a graph with one point a column.
-// Min and max per pixel drew an edge the plot's height tall in every pixel, and Qt's area series
-// took seconds a frame over such an outline (its time grows with the square of the points: 2,600
-// took 3.8 s, 430 took 50 ms on 2 cores).
+// Each column of three pixels shows its slowest step, so one slow step still shows.
 constexpr int kPixelsPerColumn = 3;
 
+// A column ends one step after its last step.
+constexpr double kOneStep = 1.0;
+
 } // namespace
+
+// The stacked bands, drawn as one rectangle per column and band. Qt's area series fills each band
+// as a polygon whose cost grows with the square of its points (four bands of 340 points took 18 ms
+// a frame, 530 points 45 ms: the window's thread held that long at every update of a followed job);
+// rectangles cost the pixels they cover.
+class PhaseStepChart::StackedColumns : public QGraphicsItem {
+public:
+    struct Column {
+        double x0 = 0; // the column's first step and the step where it ends
+        double x1 = 0;
+        std::array<double, 4> top {}; // the stack's height after each band (ms)
+    };
+
+    StackedColumns(QChart* chart, QValueAxis* axisX, QValueAxis* axisY)
+        : QGraphicsItem(chart)
+        , m_chart(chart)
+        , m_axisX(axisX)
+        , m_axisY(axisY)
+    {
+        // Above the plot's background and grid, below the series (the GPU's points).
+        setZValue(4);
+    }
+
+    void setColumns(std::vector<Column> columns, const std::array<QColor, 4>& colors)
+    {
+        m_columns = std::move(columns);
+        m_colors = colors;
+        changed();
+    }
+
+    void changed()
+    {
+        prepareGeometryChange();
+        m_plot = m_chart->plotArea();
+        update();
+    }
+
+    QRectF boundingRect() const override { return m_plot; }
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
+        const double xMin = m_axisX->min();
+        const double xSpan = m_axisX->max() - xMin;
+        const double yMax = m_axisY->max();
+        if (m_columns.empty() || m_plot.isEmpty() || xSpan <= 0 || yMax <= 0)
+            return;
+        // Whole pixels: columns that meet share no pixel (with the bands' alpha, one shared
+        // would show as a darker seam).
+        const auto px = [&](double x) {
+            return int(std::lround(
+                std::clamp(m_plot.left() + (x - xMin) / xSpan * m_plot.width(), m_plot.left(), m_plot.right())));
+        };
+        const auto py = [&](double y) {
+            return int(std::lround(m_plot.bottom() - std::clamp(y / yMax, 0.0, 1.0) * m_plot.height()));
+        };
+        const int bottom = int(std::lround(m_plot.bottom()));
+        for (const Column& c : m_columns) {
+            const int left = px(c.x0);
+            const int right = std::max(left + 1, px(c.x1));
+            int below = bottom;
+            for (size_t band = 0; band < c.top.size(); ++band) {
+                const int above = py(c.top[band]);
+                if (above < below)
+                    painter->fillRect(QRect(left, above, right - left, below - above), m_colors[band]);
+                below = std::min(below, above);
+            }
+        }
+    }
+
+private:
+    QChart* m_chart;
+    QValueAxis* m_axisX;
+    QValueAxis* m_axisY;
+    QRectF m_plot;
+    std::vector<Column> m_columns;
+    std::array<QColor, 4> m_colors {};
+};
 
 PhaseStepChart::PhaseStepChart(QWidget* parent)
     : ChartPanel(parent)
@@ -36,26 +113,13 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
     const QStringList names { tr("F: forward (host)"), tr("B: backward (host)"), tr("O: optimizer step (host)"),
         tr("sync waits") };
     std::vector<FittedLegend::Entry> entries;
-    for (size_t i = 0; i < m_bands.size(); ++i) {
-        m_upper[i] = new QLineSeries(this);
-        QLineSeries* lower = nullptr;
-        if (i > 0) {
-            m_lower[i - 1] = new QLineSeries(this);
-            lower = m_lower[i - 1];
-        }
-        m_bands[i] = new QAreaSeries(m_upper[i], lower);
-        m_bands[i]->setName(names[int(i)]);
-        QColor fill = bandColors[i];
-        fill.setAlpha(i == 3 ? 200 : 150);
-        m_bands[i]->setBrush(fill);
-        // No outline: an area's pen draws its lower edge too, so over a spike one pixel wide the
-        // top band's outline would colour the whole spike as that band (sync waits where none were).
-        m_bands[i]->setPen(Qt::NoPen);
-        chart()->addSeries(m_bands[i]);
-        m_bands[i]->attachAxis(m_axisX);
-        m_bands[i]->attachAxis(m_axisY);
+    for (size_t i = 0; i < bandColors.size(); ++i) {
+        m_bandFill[i] = bandColors[i];
+        m_bandFill[i].setAlpha(i == 3 ? 200 : 150);
         entries.push_back({ names[int(i)], QPen(bandColors[i], 6) });
     }
+    m_bands = new StackedColumns(chart(), m_axisX, m_axisY);
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { m_bands->changed(); });
     // The GPU's time as points, not a line: a line would join the timed steps across the steps
     // that were only counted, values nobody measured.
     m_gpu = new QScatterSeries;
@@ -69,9 +133,7 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
     m_gpu->attachAxis(m_axisX);
     m_gpu->attachAxis(m_axisY);
     entries.push_back({ m_gpu->name(), QPen(gpuColor, 2.5, Qt::DotLine) });
-    // The bands' edges jump from each pixel column's fastest step to its slowest: filled with
-    // antialiasing, thousands of such edges the plot's height apart cost the raster engine seconds
-    // a frame (a fast CPU loop held the window for that long); without it, milliseconds.
+    // Columns meet edge to edge: antialiased, each edge would show as a seam.
     setRenderHint(QPainter::Antialiasing, false);
     chart()->legend()->hide();
     m_legend = new FittedLegend(chart(), Qt::AlignBottom);
@@ -114,7 +176,7 @@ void PhaseStepChart::resizeEvent(QResizeEvent* event)
 
 void PhaseStepChart::adaptToPlotArea() { m_legend->layOut(); }
 
-int PhaseStepChart::drawnPoints() const { return int(m_upper[3]->count()); }
+int PhaseStepChart::drawnPoints() const { return m_drawnColumns; }
 
 int PhaseStepChart::drawnGpuPoints() const { return int(m_gpu->count()); }
 
@@ -128,34 +190,19 @@ void PhaseStepChart::refresh()
     m_drawnCount = count;
     m_drawnWidth = width;
     if (count == 0) {
-        for (QLineSeries* s : m_upper)
-            s->clear();
-        for (QLineSeries* s : m_lower)
-            s->clear();
+        m_bands->setColumns({}, m_bandFill);
+        m_drawnColumns = 0;
         m_gpu->clear();
         m_lastStep = -1;
         setPlaceholder(tr("Waiting for the job's first step…"));
         return;
     }
-    // The slowest step of every three pixels: a single slow step still shows, and every band is
-    // drawn at the same steps so that the stack stays a stack. Where steps were only counted (the
-    // blocks between calibration blocks), the timed steps on either side are kept and the bands
-    // fall to zero between them: a gap, not a line joining two measured steps.
-    std::vector<size_t> kept = maxIndices(c.total->data(), count, size_t(width) / kPixelsPerColumn);
-    if (kept.empty() || kept.back() != count - 1)
-        kept.push_back(count - 1);
+    // The slowest step of every three pixels of the step axis: a single slow step still shows,
+    // and every band is drawn at the same steps so that the stack stays a stack. Where steps were
+    // only counted (the blocks between calibration blocks), no column covers them: a gap.
     size_t gaps = 0;
-    for (size_t i = 0; i + 1 < count; ++i) {
-        if ((*c.step)[i + 1] > (*c.step)[i] + 1.5) {
-            kept.push_back(i);
-            kept.push_back(i + 1);
-            ++gaps;
-        }
-    }
-    if (gaps > 0) {
-        std::sort(kept.begin(), kept.end());
-        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-    }
+    const std::vector<XBin> bins = maxBinsOverX(
+        c.step->data(), c.total->data(), count, std::max<size_t>(1, size_t(width) / kPixelsPerColumn), gaps);
     // The GPU's time comes per span of steps (the probe's --gpu-span-ms, 100 ms by default), so one
     // slow span is several equal points: the ceiling leaves out the slowest 2%, not 1%.
     constexpr double shownQuantile = 0.98;
@@ -163,37 +210,21 @@ void PhaseStepChart::refresh()
         * std::max(robustQuantile(c.total->data(), count, shownQuantile),
             c.gpu ? robustQuantile(c.gpu->data(), count, shownQuantile) : 0.0);
     setNiceRange(m_axisY, 0, ceiling > 0 ? ceiling : 1, true);
-    // Points far above the plot are drawn at its top: what shows is the same, and the raster
-    // engine fills a polygon a thousand times the plot's height for seconds (a step that waited
-    // a second in a loop of 50 µs steps held the window for minutes).
+    // Points far above the plot are drawn at its top (a step that waited a second in a loop of
+    // 50 µs steps).
     const double top = m_axisY->max() * 1.02;
     const auto shown = [top](double y) { return std::clamp(y, 0.0, top); };
-    std::array<QList<QPointF>, 4> upper;
-    for (QList<QPointF>& points : upper)
-        points.reserve(qsizetype(kept.size()) + 2 * qsizetype(gaps));
-    size_t previous = count;
-    for (const size_t i : kept) {
-        const double x = (*c.step)[i];
-        if (previous + 1 == i && x > (*c.step)[previous] + 1.5) {
-            for (QList<QPointF>& points : upper) {
-                points.append(QPointF((*c.step)[previous], 0));
-                points.append(QPointF(x, 0));
-            }
-        }
-        previous = i;
+    std::vector<StackedColumns::Column> columns;
+    columns.reserve(bins.size());
+    for (const XBin& bin : bins) {
+        const size_t i = bin.highest;
         const double f = (*c.forward)[i];
         const double fb = f + double((*c.backward)[i]);
         const double fbo = fb + double((*c.optimizer)[i]);
-        upper[0].append(QPointF(x, shown(f)));
-        upper[1].append(QPointF(x, shown(fb)));
-        upper[2].append(QPointF(x, shown(fbo)));
-        upper[3].append(QPointF(x, shown(std::max(fbo, double((*c.total)[i])))));
+        columns.push_back({ (*c.step)[bin.first], (*c.step)[bin.last] + kOneStep,
+            { shown(f), shown(fb), shown(fbo), shown(std::max(fbo, double((*c.total)[i]))) } });
     }
-    for (size_t band = 0; band < m_upper.size(); ++band) {
-        if (band > 0)
-            m_lower[band - 1]->replace(upper[band - 1]);
-        m_upper[band]->replace(upper[band]);
-    }
+    m_drawnColumns = int(columns.size());
     QList<QPointF> gpu;
     if (c.gpu) {
         for (const size_t i : minMaxIndices(c.gpu->data(), count, size_t(width))) {
@@ -204,6 +235,7 @@ void PhaseStepChart::refresh()
     m_gpu->replace(gpu);
     m_lastStep = c.step->back();
     setNiceRange(m_axisX, c.step->front(), std::max(c.step->front() + 1, m_lastStep), false, 1);
+    m_bands->setColumns(std::move(columns), m_bandFill);
     const double span = m_lastStep - c.step->front() + 1;
     QStringList notes;
     if (gaps > 0) {
@@ -211,9 +243,9 @@ void PhaseStepChart::refresh()
                      .arg(qulonglong(count))
                      .arg(qulonglong(span));
     }
-    if (kept.size() < count)
+    if (bins.size() < count)
         notes
-            << tr("each point the slowest of about %1 steps").arg(qulonglong((count + kept.size() - 1) / kept.size()));
+            << tr("each point the slowest of about %1 steps").arg(qulonglong((count + bins.size() - 1) / bins.size()));
     const QString note = notes.join(QStringLiteral("; "));
     if (note != m_gapNote) {
         m_gapNote = note;

@@ -2,14 +2,13 @@
 
 #include "ui/charts/chartpanel.h"
 
+#include <QColor>
 #include <QString>
 
 #include <array>
 #include <cstddef>
 #include <vector>
 
-class QAreaSeries;
-class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
 
@@ -60,9 +59,10 @@ private:
     void updateTitle();
 
     Columns m_columns;
-    std::array<QLineSeries*, 4> m_upper {};
-    std::array<QLineSeries*, 3> m_lower {}; // the bands above the first rest on the one below
-    std::array<QAreaSeries*, 4> m_bands {};
+    class StackedColumns;
+    StackedColumns* m_bands = nullptr; // owned by the chart
+    std::array<QColor, 4> m_bandFill {};
+    int m_drawnColumns = 0;
     QScatterSeries* m_gpu = nullptr;
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
