@@ -1,6 +1,7 @@
 #include "ui/follow/followcalibrator.h"
 
 #include "core/probe/traceopen.h"
+#include "ui/follow/backgroundthread.h"
 
 #include <QMetaObject>
 
@@ -72,6 +73,7 @@ void FollowCalibrator::startPending()
     m_worker
         = std::thread([this, generation = m_generation, path = m_pendingPath.toStdString(), phases = m_pendingPhases,
                           firstSteps = std::move(m_pendingFirstSteps), opened, cancel = m_cancel] {
+              yieldToTheWindowThread();
               std::shared_ptr<const ImportedLoop> first = opened;
               std::shared_ptr<const ImportedLoop> loop;
               QString error;

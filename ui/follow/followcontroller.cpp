@@ -1,5 +1,7 @@
 #include "ui/follow/followcontroller.h"
 
+#include "ui/follow/backgroundthread.h"
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -127,6 +129,7 @@ bool FollowController::start(const QString& dir, const FollowOptions& options)
     m_channel->capacity = std::max<size_t>(1, m_capacity);
     m_worker = std::thread(
         [channel = m_channel, path = dir.toStdString(), options, pollMs = m_pollMs, steps = m_stepsPerPoll] {
+            yieldToTheWindowThread();
             ProbeFollower follower(path, options);
             LiveAbTracker ab;
             std::optional<FollowState> told;
