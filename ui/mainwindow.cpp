@@ -105,6 +105,8 @@ MainWindow::~MainWindow()
 void MainWindow::createViews()
 {
     m_central = new QStackedWidget(this);
+    m_results = new ResultsPage(this, m_central);
+    connect(m_results, &ResultsPage::noteAvailable, this, &MainWindow::log);
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pages"));
     m_pages->setDocumentMode(true);
@@ -119,13 +121,11 @@ void MainWindow::createViews()
     experimentDock->setObjectName(QStringLiteral("experimentDock"));
     experimentDock->setWidget(m_configPanel);
     addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
-    m_log = new QPlainTextEdit(this);
+    // Without a parent until the Log dock takes it, so that it keeps its place in the focus chain.
+    m_log = new QPlainTextEdit;
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
-    // The table and the docks around it, the log's among them.
-    m_results = new ResultsPage(this, m_log);
-    connect(m_results, &ResultsPage::noteAvailable, this, &MainWindow::log);
-    m_central->addWidget(m_results->table());
+    m_results->createDocks(m_log);
 }
 
 TeachView* MainWindow::teachView()

@@ -23,6 +23,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMainWindow>
+#include <QStackedWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -57,7 +58,7 @@ std::optional<GroupKey> groupOfData(const QVariant& data)
 
 } // namespace
 
-ResultsPage::ResultsPage(QMainWindow* window, QWidget* log)
+ResultsPage::ResultsPage(QMainWindow* window, QStackedWidget* central)
     : QObject(window)
     , m_window(window)
 {
@@ -65,7 +66,7 @@ ResultsPage::ResultsPage(QMainWindow* window, QWidget* log)
     m_table = new ComparisonView(window);
     m_table->setObjectName(QStringLiteral("comparisonView"));
     m_table->setComparisonModel(m_comparison);
-    createDocks(log);
+    central->addWidget(m_table);
     createGroupBox();
 
     connect(m_table, &ComparisonView::cellSelected, this,
@@ -133,7 +134,8 @@ void ResultsPage::createDocks(QWidget* log)
 
 void ResultsPage::createGroupBox()
 {
-    m_groupBox = new QComboBox(m_window);
+    // Without a parent until the tool bar takes it, so that it keeps its place in the focus chain.
+    m_groupBox = new QComboBox;
     m_groupBox->setObjectName(QStringLiteral("groupBox"));
     m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_groupBox->setPlaceholderText(tr("(no run yet)"));

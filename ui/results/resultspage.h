@@ -10,6 +10,7 @@
 class QComboBox;
 class QDockWidget;
 class QMainWindow;
+class QStackedWidget;
 class QWidget;
 
 namespace synctax {
@@ -31,9 +32,12 @@ class StepChart;
 class ResultsPage : public QObject {
     Q_OBJECT
 public:
-    // Puts the docks into `window`, and `log` (the window's) in a Log dock tabbed with the Queue dock,
-    // in the order the window's View menu lists them. The table is the window's to place.
-    ResultsPage(QMainWindow* window, QWidget* log);
+    // The table, put into `central` (the window's experiment page), and the Model box, which the
+    // window's tool bar takes.
+    ResultsPage(QMainWindow* window, QStackedWidget* central);
+    // The docks, into the window once its own are in (the View menu lists them in that order), with
+    // `log` (the window's) in a Log dock tabbed with the Queue dock.
+    void createDocks(QWidget* log);
 
     // What the views show: the live or finished run, or an opened file; and where it came from.
     const ExperimentResult& result() const { return m_shown; }
@@ -86,7 +90,6 @@ Q_SIGNALS:
     void noteAvailable(const QString& note);
 
 private:
-    void createDocks(QWidget* log);
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void createGroupBox();
     void showStepsBeside(const QString& folder);
