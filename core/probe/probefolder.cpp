@@ -106,7 +106,7 @@ void readAbOfBlocks(
         return;
     if (blocks.empty())
         return;
-    ProbeAb ab = abOfBlocks(blocks, liveAb(blocks, probe.resamples, probe.seed));
+    ProbeAb ab = abOfBlocks(blocks, liveAb(blocks, probe.resamples, probe.seed), probe.ab);
     if (ab.ab.empty())
         return;
     static_cast<ProbeAb&>(folder) = std::move(ab);
@@ -191,6 +191,7 @@ ProbeFolderRead readProbeFolder(const std::string& dir)
     if (!probe)
         return read;
     folder.script = probe->script;
+    folder.cudaAvailable = probe->cudaAvailable;
 
     std::error_code ec;
     for (const char* name : { "trace.pt.trace.json.gz", "trace.pt.trace.json" }) {
@@ -318,29 +319,98 @@ std::string formatCaptureCheck(const ProbeEnd& end, bool ab, int columns)
         columns);
 }
 
+namespace {
+
+std::string intervalText(const ProbeEstimate& e)
+{
+    return formatNumber("%+.1f%%", e.pct) + " [" + formatNumber("%+.1f", e.ciLow) + ", "
+        + formatNumber("%+.1f", e.ciHigh) + "]";
+}
+
+std::string counted(int64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
+// A wait as the probe says one: 3 significant digits, in ms from 1 ms, else in us.
+std::string waitText(double ms) { return ms >= 1 ? formatNumber("%.3g ms", ms) : formatNumber("%.3g us", ms * 1e3); }
+
+// How late the loop saw the deferred line's values, and the reads that waited all the same.
+std::string lateText(const ProbeDefer& d)
+{
+    std::string late = "in its blocks the loop saw that line's values late: " + std::to_string(d.late) + " of "
+        + counted(d.calls, "read");
+    if (d.lagCalls && d.lagSteps)
+        late += ", " + counted(d.lagCalls->median, "read") + " (" + counted(d.lagSteps->median, "step")
+            + ") late at the median, " + counted(d.lagCalls->max, "read") + " at most";
+    if (d.waited > 0)
+        late += "; " + std::to_string(d.waited) + " waited as before (a first read, or copies still in flight"
+            + (d.lagLimitCalls > 0 ? " " + std::to_string(d.lagLimitCalls) + " reads on)" : ")");
+    if (d.notDeferred > 0)
+        late += "; " + std::to_string(d.notDeferred) + " not deferred (over 4096 elements, or more than 4096 a step)";
+    if (!d.error.empty())
+        late += "; deferring stopped: " + d.error;
+    return late;
+}
+
+} // namespace
+
+std::string formatDeferAnswer(const ProbeFolder& folder, int columns)
+{
+    if (folder.ab != "defer" || !folder.defer || !folder.item || folder.defer->site.empty())
+        return {};
+    const ProbeDefer& d = *folder.defer;
+    std::string about;
+    if (!d.ops.empty()) {
+        about = " (`";
+        for (std::size_t i = 0; i < d.ops.size(); ++i)
+            about += (i ? ", " : "") + d.ops[i];
+        about += "`, " + formatNumber("%.3g", d.callsPerStep) + " a step"
+            + (d.waitMs && *d.waitMs > 0 ? ", " + waitText(*d.waitMs) + " wait" : std::string()) + ")";
+    }
+    std::string how = std::to_string(folder.rounds) + " rounds"
+        + (folder.roundsBeforeCaptureOnly ? " before the capture, which left the loop changed" : "") + ", paired";
+    if (folder.control)
+        how += ", A/A " + intervalText(*folder.control);
+    if (folder.driftFlagged)
+        how += ", drift flagged";
+    if (folder.cudaAvailable == false)
+        how += "; no device: the Python cost of deferring, not a sync";
+    std::string out = wrapped("  deferring " + d.site + about + " " + (folder.item->pct <= 0 ? "saves " : "costs ")
+            + intervalText(*folder.item) + " of the step, measured in your loop (" + how + ")",
+        columns);
+    out += wrapped("  " + lateText(d), columns);
+    if (d.roundsWithoutLine > 0)
+        out += wrapped("  " + counted(d.roundsWithoutLine, "round")
+                + " before --ab defer picked its line left out of the estimate",
+            columns);
+    return out;
+}
+
 std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, int columns)
 {
-    const auto interval = [](const ProbeEstimate& e) {
-        return formatNumber("%+.1f%%", e.pct) + " [" + formatNumber("%+.1f", e.ciLow) + ", "
-            + formatNumber("%+.1f", e.ciHigh) + "]";
-    };
+    const std::string deferred = formatDeferAnswer(folder, columns);
     std::string out;
     if (folder.ab.empty()) {
         out += wrapped("Measured in your loop: no A/B ran (python3 -m synctax_probe --ab item measures what an added "
                        "loss.item() costs, paired, in your own loop)",
             columns);
     } else if (!folder.item) {
-        out += wrapped("Measured in your loop (--ab " + folder.ab + "): no estimate yet", columns);
+        const std::string site = folder.defer && !folder.defer->site.empty() ? ", deferring " + folder.defer->site : "";
+        out += wrapped("Measured in your loop (--ab " + folder.ab + site + "): "
+                + (folder.defer && !folder.defer->refused.empty() ? "it deferred nothing, so no estimate"
+                                                                  : "no estimate yet"),
+            columns);
     } else {
         out += wrapped("Measured in your loop (synctax_probe --ab " + folder.ab + ", " + std::to_string(folder.rounds)
                 + (folder.roundsBeforeCaptureOnly ? " rounds, those before the capture," : " rounds") + " of "
                 + (folder.blockSteps > 0 ? std::to_string(folder.blockSteps) + "-step " : std::string())
                 + "blocks in random order, paired, unprofiled; 95% intervals):",
             columns);
-        std::string line
-            = padded("  " + folder.ab + " (measured)", 32, false) + padded(interval(*folder.item), 24, false);
-        out += line + "\n";
-        if (whatIf) {
+        if (!deferred.empty()) {
+            out += deferred;
+        } else {
+            out += padded("  " + folder.ab + " (measured)", 32, false) + padded(intervalText(*folder.item), 24, false)
+                + "\n";
+        }
+        if (whatIf && deferred.empty()) {
             const auto row = std::find_if(
                 whatIf->rows.begin(), whatIf->rows.end(), [&](const WhatIfRow& r) { return r.style == folder.ab; });
             if (row != whatIf->rows.end()) {
@@ -354,10 +424,10 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
                     columns);
             }
         }
-        if (folder.control)
-            out += padded("  A/A control (noise floor)", 32, false) + interval(*folder.control) + "\n";
+        if (folder.control && deferred.empty())
+            out += padded("  A/A control (noise floor)", 32, false) + intervalText(*folder.control) + "\n";
         if (folder.timing)
-            out += wrapped("  every step timed (calibration blocks) " + interval(*folder.timing)
+            out += wrapped("  every step timed (calibration blocks) " + intervalText(*folder.timing)
                     + " against the blocks only counted: what the probe's timing costs this loop, one block in four",
                 columns);
         if (folder.windows.size() > 1) {
@@ -373,8 +443,8 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
                         : ""),
             columns);
         if (folder.taxDriftFlagged)
-            out += wrapped("  the tax moved during the run: " + interval(*folder.taxFirstHalf)
-                    + " in the first half of the rounds, " + interval(*folder.taxSecondHalf)
+            out += wrapped("  the tax moved during the run: " + intervalText(*folder.taxFirstHalf)
+                    + " in the first half of the rounds, " + intervalText(*folder.taxSecondHalf)
                     + " in the second; the run's single figure averages them (read it over time above)",
                 columns);
     }

@@ -19,6 +19,7 @@ namespace synctax {
 struct ProbeFolder : ProbeAb {
     std::string dir;
     std::string script; // the user's script, as run
+    std::optional<bool> cudaAvailable; // probe.json's: false, the A/B measured Python calls alone
     std::string tracePath; // the profiled capture; empty where none was written
     std::vector<std::array<double, 3>> phasesMs; // F, B, O per block (phases.csv)
     // Each calibration block's first steps (at most kBlockFirstSteps), F, B, O in ms with the loop's
@@ -84,5 +85,9 @@ struct WhatIf;
 // given), the tax over time, the drift check and the folder's notes: text, `columns` wide (0: a line
 // per paragraph, for a window that wraps its text itself).
 std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, int columns = 80);
+// --ab defer's answer in two sentences: "deferring FILE:LINE (`item`, 1 a step, 3.1 ms wait) saves
+// -X% [LOW, HIGH] of the step, measured in your loop (N rounds, paired, A/A ...)", and how late the
+// loop saw the line's values. Empty without a defer estimate.
+std::string formatDeferAnswer(const ProbeFolder& folder, int columns = 80);
 
 } // namespace synctax

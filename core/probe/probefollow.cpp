@@ -179,7 +179,10 @@ void ProbeFollower::readWholeFiles(ProbeFollowUpdate& update)
         }
     };
     parse("sites.json", m_sitesStamp, parseProbeSites, [&](std::vector<ProbeSite> s) { update.sites = std::move(s); });
-    parse("ab.json", m_abStamp, parseProbeAb, [&](const ProbeAb& ab) { update.abFinal = liveOf(ab); });
+    parse("ab.json", m_abStamp, parseProbeAb, [&](ProbeAb ab) {
+        update.abFinal = liveOf(ab);
+        update.abWritten = std::move(ab);
+    });
     if (!FileStamp::of(path("end.json")).exists) {
         m_end.reset();
         m_endHanded = false;

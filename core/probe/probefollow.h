@@ -59,6 +59,11 @@ struct ProbeBlock {
     int64_t firstStep = -1; // its first step's index (-1: not said)
     int64_t addedItems = 0; // a counted item block's added loss.item() calls
     double waitMsPerStep = 0; // a counted block's sync waits, a step
+    // A defer block's line (FILE:LINE); none before --ab defer picked one (its round is left out of
+    // the A/B) and in any other block.
+    std::optional<std::string> deferredSite;
+    int64_t deferred = 0; // a defer block's reads at that line answered late
+    int64_t deferredWaited = 0; // and those that waited for their own copy
 };
 
 // One entry of sites.json.
@@ -138,7 +143,8 @@ struct ProbeStart {
     std::string hostname;
     int64_t pid = 0;
     std::string startTime; // with pid, tells one run in the folder from the next
-    std::string ab; // "item", or empty without an A/B
+    std::string ab; // --ab as given ("item", "defer", "defer:FILE:LINE"), or empty without an A/B
+    std::optional<bool> cudaAvailable; // where probe.json says
     int blockSteps = 0;
     uint64_t seed = 1;
     int resamples = 2000;
@@ -154,9 +160,40 @@ struct ProbeWindow {
     std::optional<ProbeEstimate> item;
 };
 
+// How late a deferred line's reads came, in reads or steps (ab.json's defer.deferred.lag_*).
+struct ProbeLag {
+    int64_t median = 0;
+    int64_t max = 0;
+};
+
+// ab.json's `defer` (--ab defer): the line whose syncs its defer blocks deferred, those syncs, and
+// what became of its reads there. From blocks.jsonl alone (a run without ab.json) only the line and
+// its reads late or waited are known.
+struct ProbeDefer {
+    std::string site; // FILE:LINE, the file relative to the run's working folder where inside it
+    bool picked = false; // --ab defer picked it (else --ab defer:FILE:LINE named it)
+    std::vector<std::string> ops; // the line's sync ops; empty where not known
+    double callsPerStep = 0; // its reads a step over the run, deferred ones included
+    std::optional<double> waitMs; // the median wait of a sync there
+    std::optional<double> waitMsPerStep;
+    std::string refused; // why it deferred nothing; empty where it deferred
+    // Its reads in the defer blocks: answered late, waited (a first read, or copies still in flight
+    // lagLimitCalls reads on), read as before (too large, or too many a step).
+    int64_t calls = 0;
+    int64_t late = 0;
+    int64_t waited = 0;
+    int64_t notDeferred = 0;
+    std::optional<ProbeLag> lagCalls;
+    std::optional<ProbeLag> lagSteps;
+    int lagLimitCalls = 0;
+    std::string error; // a copy that failed, which stopped the deferring
+    int roundsWithoutLine = 0; // rounds before a line was picked, left out of the estimate
+    bool fromBlocks = false; // read from blocks.jsonl: no ops, waits nor lags known
+};
+
 // ab.json: the A/B the probe measured at the end of the run.
 struct ProbeAb {
-    std::string ab; // what the A/B added ("item"); empty: no A/B ran
+    std::string ab; // the style its treatment blocks ran ("item", "defer"); empty: no A/B ran
     std::string reason; // why there is no estimate, where there is none
     int rounds = 0;
     bool roundsBeforeCaptureOnly = false; // the capture left the loop changed: the rounds before it
@@ -174,11 +211,13 @@ struct ProbeAb {
     std::optional<ProbeEstimate> taxSecondHalf;
     bool taxDriftFlagged = false;
     std::vector<ProbeWindow> windows;
+    std::optional<ProbeDefer> defer; // with --ab defer
 };
 
 // The A/B measured so far, from the complete rounds among the blocks (style `none` the baseline,
-// `none_aa` the control, `item` the treatment): the same paired method as the probe's ab.json, so
-// that it narrows as rounds complete and agrees with ab.json once the job ends.
+// `none_aa` the control, `item` or `defer` the treatment; a round whose defer block deferred no line
+// yet left out): the same paired method as the probe's ab.json, so that it narrows as rounds
+// complete and agrees with ab.json once the job ends.
 struct ProbeLiveAb {
     int rounds = 0;
     std::optional<Interval> item; // percent
@@ -201,6 +240,7 @@ struct ProbeFollowUpdate {
     bool more = false; // steps are waiting on disk beyond maxSteps: poll again soon
     std::optional<ProbeStart> start; // set when probe.json changed
     std::optional<ProbeLiveAb> abFinal; // set when ab.json changed: the probe's own answer (liveOf)
+    std::optional<ProbeAb> abWritten; // ab.json as read, set with abFinal
     // The probe started again in the folder (it clears its files first): what was read before this
     // update belongs to the earlier run.
     bool restarted = false;
@@ -254,6 +294,12 @@ std::string unlikeAFile(const std::string& path);
 // The files of a run folder the probe writes, by name.
 extern const char* const kRunFolderFiles[9];
 
+// A block style an A/B's treatment runs (`item`, `defer`): none of `none`, `none_aa`, `calib`.
+bool isAbTreatment(const std::string& style);
+// The style the A/B's treatment blocks run: the first such block's, else --ab as given up to its
+// colon (probe.json's options.ab: "defer:FILE:LINE" runs `defer`), else `item`.
+std::string abTreatment(const std::vector<ProbeBlock>& blocks, const std::string& abOption = {});
+
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks);
 // With the probe's --bootstrap and --seed (ProbeStart), where they differ from the defaults.
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed);
@@ -262,7 +308,9 @@ ProbeLiveAb liveOf(const ProbeAb& ab);
 // The A/B as blocks.jsonl's complete rounds give it, where ab.json is not written yet (a job still
 // running, or killed): `live` (liveAb over the same blocks) as a ProbeAb, its block length the last
 // block's, and the drift of the loop as it is (`none`, first half of its blocks against the
-// second) flagged as the probe flags it. Empty `ab` where no block is an A/B's.
-ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live);
+// second) flagged as the probe flags it; with --ab defer its line and reads (ProbeDefer::fromBlocks).
+// Its style as abTreatment gives it (`abOption`: probe.json's options.ab). Empty `ab` where no block
+// is an A/B's.
+ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live, const std::string& abOption = {});
 
 } // namespace synctax

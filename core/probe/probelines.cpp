@@ -32,6 +32,31 @@ void locateKey(const std::string& text, const std::string& key, ConfigError& err
     locateByte(text, at == std::string::npos ? 0 : at, error);
 }
 
+// Where `key` is written as a key of the JSON object that opens at the first '{' from byte `from`
+// on, not as a key of an object inside it (ab.json's `defer` holds `calls`, and so does its
+// `deferred`); npos where it is not one.
+std::size_t keyOfObjectAt(const std::string& text, std::size_t from, const std::string& key)
+{
+    int depth = 0;
+    for (std::size_t i = text.find('{', from); i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            const std::size_t start = i;
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                i += text[i] == '\\' ? 1 : 0;
+            const std::size_t after = text.find_first_not_of(" \t\r\n", i + 1);
+            if (depth == 1 && i - start - 1 == key.size() && text.compare(start + 1, key.size(), key) == 0
+                && after != std::string::npos && text[after] == ':')
+                return start;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            break;
+        }
+    }
+    return std::string::npos;
+}
+
 std::string shown(const json* value)
 {
     if (!value)
@@ -101,6 +126,22 @@ public:
         , m_error(error)
     {
     }
+    // An object inside the text's, whose own key is written at byte `at`: a key that is off is
+    // located among its keys.
+    Fields(const json& object, const std::string& text, ConfigError& error, std::size_t at)
+        : Fields(object, text, error)
+    {
+        m_at = at;
+    }
+    const std::string& text() const { return m_text; }
+    ConfigError& error() const { return m_error; }
+    void failed() { m_ok = false; } // a nested object's Fields said what is off
+    // Where this object's `key` is written (where the object is, where it is not written).
+    std::size_t offsetOf(const char* key) const
+    {
+        const std::size_t at = keyOfObjectAt(m_text, m_at.value_or(0), key);
+        return at != std::string::npos ? at : m_at.value_or(0);
+    }
     bool ok() const { return m_ok; }
 
     const json* find(const char* key) const
@@ -153,7 +194,7 @@ public:
         if (!m_ok)
             return;
         m_ok = false;
-        locateKey(m_text, key, m_error);
+        locate(key);
         m_error.message = std::string("expected ") + expected + " at \"" + key + "\", found " + shown(found);
     }
 
@@ -164,7 +205,7 @@ public:
         if (!m_ok || (value >= low && value <= high))
             return;
         m_ok = false;
-        locateKey(m_text, key, m_error);
+        locate(key);
         m_error.message = std::string("expected ") + what + " from " + shortNumber(low) + " to " + shortNumber(high)
             + " at \"" + key + "\", found " + shortNumber(value);
     }
@@ -178,6 +219,15 @@ private:
     const json& m_object;
     const std::string& m_text;
     ConfigError& m_error;
+    void locate(const char* key)
+    {
+        if (m_at)
+            locateByte(m_text, offsetOf(key), m_error);
+        else
+            locateKey(m_text, key, m_error);
+    }
+
+    std::optional<std::size_t> m_at; // where the object's own key is written, for one inside another
     bool m_ok = true;
 };
 
@@ -419,6 +469,10 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
     b.firstStep = f.integerOr("first_step", -1);
     b.addedItems = f.integerOr("added_items", 0);
     b.waitMsPerStep = f.numberOr("wait_ms_per_step", 0);
+    if (const std::string site = f.string("deferred_site", false); !site.empty())
+        b.deferredSite = site;
+    b.deferred = f.integerOr("deferred", 0);
+    b.deferredWaited = f.integerOr("deferred_waited", 0);
     f.within("block", double(b.block), 0, kMaxCount, "a block number");
     if (b.round)
         f.within("round", double(*b.round), 0, kMaxCount, "a round number");
@@ -431,6 +485,8 @@ std::optional<ProbeBlock> parseProbeBlock(const std::string& line, ConfigError& 
     for (const auto& [key, value] : times)
         f.within(key, value, 0, kMaxMs, "a time in ms");
     f.within("syncs_per_step", b.syncsPerStep, 0, kMaxCount, "a number of syncs");
+    f.within("deferred", double(b.deferred), 0, kMaxCount, "a number of reads");
+    f.within("deferred_waited", double(b.deferredWaited), 0, kMaxCount, "a number of reads");
     f.within("gpu_ms_median", b.gpuMsMedian, 0, kMaxMs, "a time in ms");
     f.within("probe_ms", b.probeMs, 0, kMaxMs, "a time in ms");
     return f.ok() ? std::optional<ProbeBlock>(std::move(b)) : std::nullopt;
@@ -486,6 +542,8 @@ std::optional<ProbeStart> parseProbeStart(const std::string& text, ConfigError& 
     s.hostname = f.string("hostname", false);
     s.pid = f.integerOr("pid", 0);
     s.startTime = f.string("start_time", false);
+    if (const json* cuda = f.find("cuda_available"); cuda && !cuda->is_null())
+        s.cudaAvailable = f.boolean("cuda_available");
     if (const json* options = f.find("options"); options && options->is_object()) {
         Fields o(*options, text, error);
         s.ab = o.string("ab", false);
@@ -581,6 +639,98 @@ std::optional<ProbeEnd> parseProbeEnd(const std::string& text, ConfigError& erro
     return f.ok() ? std::optional<ProbeEnd>(std::move(e)) : std::nullopt;
 }
 
+namespace {
+
+// defer.deferred.lag_calls or lag_steps: {median, max} reads or steps, 0 <= median <= max; none
+// where null.
+std::optional<ProbeLag> readLag(Fields& f, const char* key)
+{
+    const json* lag = f.find(key);
+    if (!lag || lag->is_null())
+        return std::nullopt;
+    const json* median = member(lag, "median");
+    const json* max = member(lag, "max");
+    const bool shaped = median && max && median->is_number_integer() && max->is_number_integer()
+        && median->get<int64_t>() >= 0 && median->get<int64_t>() <= max->get<int64_t>()
+        && max->get<int64_t>() <= int64_t(kMaxCount);
+    if (!shaped) {
+        f.fail(key, "{\"median\", \"max\"} with 0 <= median <= max", lag);
+        return std::nullopt;
+    }
+    return ProbeLag { median->get<int64_t>(), max->get<int64_t>() };
+}
+
+// The defer blocks' reads (defer.deferred): each late, waited or read as before, together its calls.
+void readDeferred(Fields& f, ProbeDefer& d)
+{
+    const json* deferred = f.find("deferred");
+    if (!deferred || deferred->is_null())
+        return;
+    if (!deferred->is_object()) {
+        f.fail("deferred", "an object of the defer blocks' reads", deferred);
+        return;
+    }
+    Fields r(*deferred, f.text(), f.error(), f.offsetOf("deferred"));
+    d.calls = r.integerOr("calls", 0);
+    d.late = r.integerOr("late", 0);
+    const int64_t first = r.integerOr("waited_first", 0);
+    const int64_t inFlight = r.integerOr("waited_in_flight", 0);
+    d.notDeferred = r.integerOr("not_deferred", 0);
+    d.lagLimitCalls = static_cast<int>(r.integerOr("lag_limit_calls", 0));
+    const std::pair<const char*, int64_t> counts[]
+        = { { "calls", d.calls }, { "late", d.late }, { "waited_first", first }, { "waited_in_flight", inFlight },
+              { "not_deferred", d.notDeferred }, { "lag_limit_calls", d.lagLimitCalls } };
+    for (const auto& [key, value] : counts)
+        r.within(key, double(value), 0, kMaxCount, "a number of reads");
+    d.waited = first + inFlight;
+    if (r.ok() && d.late + d.waited + d.notDeferred != d.calls)
+        r.fail("calls", "the sum of late, waited_first, waited_in_flight and not_deferred", r.find("calls"));
+    d.lagCalls = readLag(r, "lag_calls");
+    d.lagSteps = readLag(r, "lag_steps");
+    d.error = r.string("error", false);
+    if (!r.ok())
+        f.failed();
+}
+
+// ab.json's `defer` (docs/probe-folder.md), its values held to what the probe can write: the first
+// that is off is the error, located at its key inside the object.
+std::optional<ProbeDefer> parseDefer(const json& object, const std::string& text, ConfigError& error)
+{
+    const std::size_t at = keyOfObjectAt(text, 0, "defer"); // not estimates' or a round's `defer`
+    Fields f(object, text, error, at == std::string::npos ? 0 : at);
+    ProbeDefer d;
+    d.site = f.string("site", false);
+    if (const json* site = f.find("site"); site && site->is_string() && d.site.empty())
+        f.fail("site", "FILE:LINE", site);
+    if (const std::optional<int64_t> line = f.nullableInteger("line"))
+        f.within("line", double(*line), 1, kMaxCount, "a line number");
+    const std::string chosen = f.string("chosen", false);
+    if (!chosen.empty() && chosen != "named" && chosen != "picked")
+        f.fail("chosen", "\"named\" or \"picked\"", f.find("chosen"));
+    d.picked = chosen == "picked";
+    if (const json* ops = f.find("ops"); ops && !ops->is_null()) {
+        if (!ops->is_array() || !std::all_of(ops->begin(), ops->end(), [](const json& op) { return op.is_string(); }))
+            f.fail("ops", "a list of sync ops", ops);
+        else
+            for (const json& op : *ops)
+                d.ops.push_back(op.get<std::string>());
+    }
+    d.callsPerStep = f.numberOr("calls_per_step", 0);
+    f.within("calls_per_step", d.callsPerStep, 0, kMaxCount, "a number of reads a step");
+    d.waitMs = f.nullableNumber("wait_ms");
+    f.within("wait_ms", d.waitMs, 0, kMaxMs, "a wait in ms");
+    d.waitMsPerStep = f.nullableNumber("wait_ms_per_step");
+    f.within("wait_ms_per_step", d.waitMsPerStep, 0, kMaxMs, "a wait in ms");
+    d.refused = f.string("refused", false);
+    d.roundsWithoutLine = static_cast<int>(f.integerOr("rounds_without_line", 0));
+    f.within("rounds_without_line", double(d.roundsWithoutLine), 0, kMaxCount, "a count of rounds");
+    if (f.ok())
+        readDeferred(f, d);
+    return f.ok() ? std::optional<ProbeDefer>(std::move(d)) : std::nullopt;
+}
+
+} // namespace
+
 std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
 {
     const auto j = parseObject(text, "the end of the file", error);
@@ -598,6 +748,15 @@ std::optional<ProbeAb> parseProbeAb(const std::string& text, ConfigError& error)
     if (ab.baselineStepMs && !(*ab.baselineStepMs > 0 && *ab.baselineStepMs < 1e9))
         f.fail("baseline_step_ms", "milliseconds above 0", f.find("baseline_step_ms"));
     const std::string control = f.string("control", false);
+    if (const json* defer = f.find("defer"); defer && !defer->is_null()) {
+        if (!defer->is_object()) {
+            f.fail("defer", "an object: the line --ab defer deferred", defer);
+            return std::nullopt;
+        }
+        ab.defer = parseDefer(*defer, text, error);
+        if (!ab.defer)
+            return std::nullopt;
+    }
     const json* estimates = f.find("estimates");
     if (!estimates || !estimates->is_object()) {
         const std::string reason = f.string("reason", false);

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace synctax {
 
@@ -168,47 +169,105 @@ ProbeLiveAb liveOf(const ProbeAb& ab)
     return { ab.rounds, interval(ab.item), interval(ab.control) };
 }
 
+bool isAbTreatment(const std::string& style)
+{
+    return !style.empty() && style != "none" && style != "none_aa" && style != "calib";
+}
+
+std::string abTreatment(const std::vector<ProbeBlock>& blocks, const std::string& abOption)
+{
+    const auto treatment = std::find_if(
+        blocks.begin(), blocks.end(), [](const ProbeBlock& b) { return b.round && isAbTreatment(b.style); });
+    if (treatment != blocks.end())
+        return treatment->style;
+    const std::string asRun = abOption.substr(0, abOption.find(':'));
+    return asRun.empty() ? std::string("item") : asRun;
+}
+
 ProbeLiveAb liveAb(const std::vector<ProbeBlock>& blocks, int resamples, uint64_t seed)
 {
     // A round is complete with one block of each style (a later block of a style replaces the
     // earlier, as in the probe); folders from before the calibration block have three styles.
     const bool hasCalib
         = std::any_of(blocks.begin(), blocks.end(), [](const ProbeBlock& b) { return b.style == "calib"; });
+    const std::string treatment = abTreatment(blocks);
     std::map<int, std::map<std::string, double>> byRound;
+    std::set<int> withoutLine; // rounds whose defer block had no line yet: the probe leaves them out
     for (const ProbeBlock& b : blocks) {
-        if (b.round)
-            byRound[*b.round][b.style] = b.msPerStep;
+        if (!b.round)
+            continue;
+        byRound[*b.round][b.style] = b.msPerStep;
+        if (b.style == "defer") {
+            if (b.deferredSite)
+                withoutLine.erase(*b.round);
+            else
+                withoutLine.insert(*b.round);
+        }
     }
     std::vector<double> item;
     std::vector<double> control;
     ProbeLiveAb ab;
     for (const auto& round : byRound) {
         const std::map<std::string, double>& styles = round.second;
-        const auto has = [&](const char* style) {
+        const auto has = [&](const std::string& style) {
             const auto it = styles.find(style);
             return it != styles.end() && it->second > 0;
         };
-        if (!has("none") || !has("none_aa") || !has("item") || (hasCalib && !has("calib")))
+        if (!has("none") || !has("none_aa") || !has(treatment) || (hasCalib && !has("calib"))
+            || withoutLine.count(round.first) > 0)
             continue;
         const double none = styles.at("none");
-        item.push_back(std::log(styles.at("item") / none));
+        item.push_back(std::log(styles.at(treatment) / none));
         control.push_back(std::log(styles.at("none_aa") / none));
         ++ab.rounds;
     }
     if (ab.rounds < 2 || resamples < 1)
         return ab;
-    // The probe compares item, none_aa, calib in that order, each with the seed plus its index.
+    // The probe compares the treatment, none_aa, calib in that order, each with the seed plus its index.
     ab.item = bootstrapInterval(item, resamples, seed);
     ab.control = bootstrapInterval(control, resamples, seed + 1);
     return ab;
 }
 
-ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live)
+namespace {
+
+// --ab defer's line and its reads as the defer blocks give them (ab.json's `defer` in part): the
+// line they last deferred, their reads late and those that waited, the rounds left out before it.
+std::optional<ProbeDefer> deferOfBlocks(const std::vector<ProbeBlock>& blocks)
+{
+    std::optional<ProbeDefer> defer;
+    std::set<int> withoutLine;
+    for (const ProbeBlock& b : blocks) {
+        if (b.style != "defer")
+            continue;
+        if (!defer) {
+            defer.emplace();
+            defer->fromBlocks = true;
+        }
+        if (b.deferredSite)
+            defer->site = *b.deferredSite;
+        else if (b.round)
+            withoutLine.insert(*b.round);
+        defer->late += b.deferred;
+        defer->waited += b.deferredWaited;
+    }
+    if (defer) {
+        defer->calls = defer->late + defer->waited;
+        defer->roundsWithoutLine = int(withoutLine.size());
+    }
+    return defer;
+}
+
+} // namespace
+
+ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& live, const std::string& abOption)
 {
     ProbeAb ab;
     if (std::none_of(blocks.begin(), blocks.end(), [](const ProbeBlock& b) { return b.round.has_value(); }))
         return ab;
-    ab.ab = "item";
+    ab.ab = abTreatment(blocks, abOption);
+    if (ab.ab == "defer")
+        ab.defer = deferOfBlocks(blocks);
     ab.blockSteps = blocks.back().steps;
     ab.rounds = live.rounds;
     const auto estimate = [](const std::optional<Interval>& i) {
@@ -220,6 +279,8 @@ ProbeAb abOfBlocks(const std::vector<ProbeBlock>& blocks, const ProbeLiveAb& liv
     ab.control = estimate(live.control);
     if (!ab.item)
         ab.reason = std::to_string(live.rounds) + " complete round(s) in blocks.jsonl; at least 2 are needed";
+    if (ab.ab == "defer" && (!ab.defer || ab.defer->site.empty()))
+        ab.reason = "no line deferred yet (--ab defer picks one at a block's start)";
     std::vector<double> none;
     for (const ProbeBlock& b : blocks) {
         if (b.style == "none" && b.msPerStep > 0)

@@ -115,6 +115,7 @@ FollowRun::Changes FollowRun::apply(ProbeFollowUpdate&& update, const std::vecto
         // The probe's own answer closes the curve; where it counted the rounds as the live one
         // did, it takes that point's place.
         m_abFinal = update.abFinal;
+        m_abWritten = std::move(update.abWritten);
         if (!m_ab.empty() && m_ab.back().rounds == m_abFinal->rounds)
             m_ab.pop_back();
         if (m_abFinal->rounds > 0)
@@ -192,7 +193,25 @@ int64_t FollowRun::missingSteps() const
 bool FollowRun::hasAb() const
 {
     return !m_ab.empty() || (m_start && !m_start->ab.empty())
-        || std::any_of(m_blocks.begin(), m_blocks.end(), [](const ProbeBlock& b) { return b.style == "item"; });
+        || std::any_of(m_blocks.begin(), m_blocks.end(), [](const ProbeBlock& b) { return isAbTreatment(b.style); });
+}
+
+std::string FollowRun::abStyle() const
+{
+    if (!hasAb())
+        return {};
+    if (m_abWritten && !m_abWritten->ab.empty())
+        return m_abWritten->ab;
+    return abTreatment(m_blocks, m_start ? m_start->ab : std::string());
+}
+
+std::string FollowRun::deferredSite() const
+{
+    for (auto b = m_blocks.rbegin(); b != m_blocks.rend(); ++b) {
+        if (b->deferredSite)
+            return *b->deferredSite;
+    }
+    return {};
 }
 
 FollowRun::Summary FollowRun::summary() const
@@ -246,7 +265,7 @@ std::optional<FollowRun::OwnTime> FollowRun::probeOwnTime() const
     for (const ProbeBlock& b : m_blocks) {
         if (b.probeMs && *b.probeMs >= 0)
             own.push_back(*b.probeMs);
-        if (b.style != "item" && b.msPerStep > 0)
+        if (!isAbTreatment(b.style) && b.msPerStep > 0)
             steps.push_back(b.msPerStep);
     }
     if (own.empty() || steps.empty())

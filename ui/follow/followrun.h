@@ -94,8 +94,13 @@ public:
     std::vector<FollowSite> sites() const;
     const std::vector<FollowAbPoint>& ab() const { return m_ab; }
     bool hasAb() const;
-    // The probe's own answer (ab.json), once the job wrote it.
+    // The probe's own answer (ab.json), once the job wrote it; and ab.json whole, as read.
     const std::optional<ProbeLiveAb>& abFinal() const { return m_abFinal; }
+    const std::optional<ProbeAb>& abWritten() const { return m_abWritten; }
+    // The style of the A/B's treatment blocks (`item`, `defer`; abTreatment), where an A/B runs.
+    std::string abStyle() const;
+    // The line --ab defer's blocks deferred, the latest said (blocks.jsonl); empty where none.
+    std::string deferredSite() const;
     const std::optional<ProbeStart>& start() const { return m_start; }
     int restarts() const { return m_restarts; }
     const std::optional<ProbeEnd>& end() const { return m_end; }
@@ -134,6 +139,7 @@ private:
     std::vector<ProbeSite> m_named; // sites.json as last read
     std::vector<FollowAbPoint> m_ab;
     std::optional<ProbeLiveAb> m_abFinal;
+    std::optional<ProbeAb> m_abWritten;
     std::optional<ProbeStart> m_start;
     int m_restarts = 0;
     std::optional<ProbeEnd> m_end;

@@ -27,24 +27,29 @@ namespace synctax {
 namespace {
 
 // The folder as far as the what-if's note speaks of it: the A/B measured so far beside the prediction,
-// as synctax-run trace DIR reads it from the same blocks (abOfBlocks).
+// as synctax-run trace DIR reads it: ab.json once written, else from the same blocks (abOfBlocks).
 std::shared_ptr<const ProbeFolder> liveFolder(const FollowRun& run, const QString& dir)
 {
     auto folder = std::make_shared<ProbeFolder>();
     folder->dir = dir.toStdString();
     folder->ended = run.end().has_value();
     folder->end = run.end();
+    if (run.start())
+        folder->cudaAvailable = run.start()->cudaAvailable;
     if (!run.blocks().empty())
         folder->blockSteps = run.blocks().back().steps;
     if (!run.hasAb())
         return folder;
+    if (run.abWritten()) {
+        static_cast<ProbeAb&>(*folder) = *run.abWritten();
+        return folder;
+    }
     ProbeLiveAb live;
     if (!run.ab().empty()) {
         const FollowAbPoint& last = run.ab().back();
         live = { last.rounds, last.item, last.control };
     }
-    static_cast<ProbeAb&>(*folder) = abOfBlocks(run.blocks(), live);
-    folder->ab = "item";
+    static_cast<ProbeAb&>(*folder) = abOfBlocks(run.blocks(), live, run.start() ? run.start()->ab : std::string());
     return folder;
 }
 
@@ -372,7 +377,12 @@ void FollowView::updateTax()
     const QString none = run.hasAb() ? tr("The A/B's first two rounds are not complete yet…")
                                      : tr("No A/B in this run: python3 -m synctax_probe --ab item measures what an "
                                           "added loss.item() costs, paired, in your own loop.");
-    m_taxChart->setPoints(points, tr("an added loss.item()"), none);
+    // --ab defer measures a saving: deferring one line's syncs, named where its blocks say which.
+    const std::string site = run.deferredSite();
+    const QString what = run.abStyle() != "defer" ? tr("an added loss.item()")
+        : site.empty()                            ? tr("deferring a line's syncs")
+                                                  : tr("deferring %1").arg(QString::fromStdString(site));
+    m_taxChart->setPoints(points, what, none);
 }
 
 void FollowView::updateWhatIf()
