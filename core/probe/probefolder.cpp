@@ -350,6 +350,29 @@ std::string lateText(const ProbeDefer& d)
     return late;
 }
 
+// The what-if's loop without the deferred line's syncs beside the measured saving, or why there is
+// none.
+std::string formatDeferWhatIf(const WhatIf& whatIf, const ProbeEstimate& measured, int columns)
+{
+    if (!whatIf.withoutLine)
+        return whatIf.withoutLineWhy.empty()
+            ? std::string()
+            : wrapped(
+                "  the what-if without that line's syncs: not available (" + whatIf.withoutLineWhy + ")", columns);
+    const WhatIfLine& line = *whatIf.withoutLine;
+    std::string range;
+    if (line.changeHighPct > line.changeLowPct)
+        range
+            = " [" + formatNumber("%+.1f", line.changeLowPct) + ", " + formatNumber("%+.1f", line.changeHighPct) + "]";
+    const double diff = line.changePct - measured.pct;
+    const bool inside = line.changePct >= measured.ciLow && line.changePct <= measured.ciHigh;
+    return wrapped("  the what-if above, the captured step without " + line.site + "'s " + counted(line.syncs, "sync")
+            + " (" + std::to_string(line.otherSyncs) + " others kept): " + formatNumber("%+.1f%%", line.changePct)
+            + range + "; " + formatNumber("%.1f", std::abs(diff)) + " points " + (diff >= 0 ? "above" : "below")
+            + " the measurement" + (inside ? ", inside its interval" : ", outside its interval"),
+        columns);
+}
+
 } // namespace
 
 std::string formatDeferAnswer(const ProbeFolder& folder, int columns)
@@ -406,6 +429,8 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
             columns);
         if (!deferred.empty()) {
             out += deferred;
+            if (whatIf)
+                out += formatDeferWhatIf(*whatIf, *folder.item, columns);
         } else {
             out += padded("  " + folder.ab + " (measured)", 32, false) + padded(intervalText(*folder.item), 24, false)
                 + "\n";

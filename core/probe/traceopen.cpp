@@ -27,6 +27,9 @@ OpenTraceResult openTrace(const std::string& path, const OpenTraceOptions& optio
             return result;
         }
         result.probe = std::make_shared<const ProbeFolder>(std::move(*folder.folder));
+        // --ab defer measured deferring one line's syncs: the what-if replays the loop without them too.
+        if (result.probe->defer && loopOptions.withoutLine.empty())
+            loopOptions.withoutLine = result.probe->defer->site;
         if (!loopOptions.phasesMs && loopOptions.phasesSpreadMs.empty()) {
             loopOptions = phasesOptions(result.probe->phasesMs, loopOptions);
             probePhases = true;

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <tuple>
 #include <utility>
 
 namespace synctax {
@@ -55,6 +57,31 @@ std::optional<double> perEventCostForStep(
     return bisect([&](double cost) { return -stepAt(cost); }, lo, hi, -stepMs, 60, Halving::Arithmetic);
 }
 
+// The innermost user Python frame of each sync of step `index`, in the order launchSequences put
+// them in `step` (by their start and end offsets); none where they do not match one for one.
+std::vector<std::string> syncFrames(const TraceReport& report, std::size_t index, const StepSequence& step)
+{
+    const std::int64_t stepStart = report.steps[index].startNs;
+    std::vector<std::tuple<double, double, std::string>> syncs;
+    for (const TraceSync& sync : report.syncs) {
+        if (sync.step != int(index))
+            continue;
+        const bool hasSite = sync.site >= 0 && std::size_t(sync.site) < report.sites.size();
+        syncs.emplace_back(double(sync.startNs - stepStart) * 1e-3, double(sync.endNs - stepStart) * 1e-3,
+            hasSite ? report.sites[std::size_t(sync.site)].python.value_or("") : "");
+    }
+    std::sort(syncs.begin(), syncs.end());
+    if (syncs.size() != step.syncAtUs.size())
+        return {};
+    std::vector<std::string> frames;
+    for (std::size_t i = 0; i < syncs.size(); ++i) {
+        if (std::get<0>(syncs[i]) != step.syncAtUs[i])
+            return {};
+        frames.push_back(std::get<2>(syncs[i]));
+    }
+    return frames;
+}
+
 // The host map that puts the trace's phases at the unprofiled phase times ms (F, B, O).
 std::vector<std::pair<double, double>> phaseKnots(const LoopPhaseBounds& bounds, const std::array<double, 3>& ms)
 {
@@ -88,6 +115,7 @@ ImportedLoop importedLoop(const KinetoTrace& trace, const TraceReport& report, c
     }
     loop.available = true;
     loop.profiled = step;
+    loop.profiledSyncFrames = syncFrames(report, median, step);
     loop.queuedGapUs = queuedGpuGapUs(trace, join);
     loop.stepsMarked = report.stepsMarked;
     // A trace without step markers is one window over several iterations: no phases of one step.
@@ -384,7 +412,168 @@ std::vector<double> taxesPct(const std::vector<double>& stepMs, const std::vecto
     return taxes;
 }
 
+// FILE and LINE of "FILE:LINE"; line 0 where it is not one.
+std::pair<std::string, int> fileAndLine(const std::string& site)
+{
+    const std::size_t colon = site.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 >= site.size()
+        || !std::all_of(site.begin() + std::ptrdiff_t(colon) + 1, site.end(),
+            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return { site, 0 };
+    return { site.substr(0, colon), std::atoi(site.c_str() + colon + 1) };
+}
+
+bool endsWithPath(const std::string& path, const std::string& tail)
+{
+    return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0
+        && path[path.size() - tail.size() - 1] == '/';
+}
+
+// Whether a Python frame ("/home/u/train.py(87): <module>") is at FILE:LINE: the same line, and
+// the same file, or one the other's path ends with (the probe names a file under the working
+// folder relative to it, the trace as Python named it).
+bool frameAt(const std::string& frame, const std::string& file, int line)
+{
+    const std::size_t close = frame.find("): ");
+    const std::size_t open = close == std::string::npos ? std::string::npos : frame.rfind('(', close);
+    if (open == std::string::npos || open == 0)
+        return false;
+    const std::string frameFile = frame.substr(0, open);
+    const std::string number = frame.substr(open + 1, close - open - 1);
+    if (number.empty()
+        || !std::all_of(
+            number.begin(), number.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })
+        || std::atoi(number.c_str()) != line)
+        return false;
+    return frameFile == file || endsWithPath(frameFile, file) || endsWithPath(file, frameFile);
+}
+
+// The step with the syncs `drop` marks taken out, as withoutSyncs takes all of them out: their
+// recorded waits removed from the host's time, the launches inside them dropped; the others kept,
+// moved as the host time before them shrank.
+StepSequence withoutSomeSyncs(const StepSequence& seq, const std::vector<bool>& drop)
+{
+    StepSequence out;
+    out.idleStartUs = seq.idleStartUs;
+    const auto endOf = [&](std::size_t i) { return i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]; };
+    const auto removedBefore = [&](double offsetUs) {
+        double removed = 0;
+        for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+            if (drop[i] && endOf(i) <= offsetUs)
+                removed += endOf(i) - seq.syncAtUs[i];
+        }
+        return removed;
+    };
+    const auto insideDropped = [&](double offsetUs) {
+        for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+            if (drop[i] && offsetUs >= seq.syncAtUs[i] && offsetUs < endOf(i))
+                return true;
+        }
+        return false;
+    };
+    for (const LaunchOp& op : seq.ops) {
+        if (insideDropped(op.issueUs))
+            continue;
+        LaunchOp moved = op;
+        moved.issueUs -= removedBefore(op.issueUs);
+        out.ops.push_back(moved);
+    }
+    for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+        if (drop[i])
+            continue;
+        const double shift = removedBefore(seq.syncAtUs[i]);
+        out.syncAtUs.push_back(seq.syncAtUs[i] - shift);
+        out.syncEndUs.push_back(endOf(i) - shift);
+    }
+    out.stepHostUs = seq.stepHostUs - removedBefore(seq.stepHostUs);
+    return out;
+}
+
+// The loop as recorded and without the marked syncs, the mean of their log step times over the
+// spread's hosts where it has them: {as recorded, without}.
+std::pair<double, double> lineStepMs(const ImportedLoop& loop, const ReplayOptions& o, const std::vector<bool>& drop)
+{
+    const bool spread = !loop.spreadRecorded.empty();
+    const std::size_t hosts = spread ? loop.spreadRecorded.size() : 1;
+    double logRecorded = 0;
+    double logWithout = 0;
+    for (std::size_t h = 0; h < hosts; ++h) {
+        const StepSequence& recorded = spread ? loop.spreadRecorded[h] : loop.recorded;
+        const std::vector<StyleSpec> baseline { { baselineStyle(), 0 } };
+        logRecorded += std::log(predictStyles(recorded, baseline, 0, o, loop.costs).front().stepMs);
+        logWithout
+            += std::log(predictStyles(withoutSomeSyncs(recorded, drop), baseline, 0, o, loop.costs).front().stepMs);
+    }
+    return { std::exp(logRecorded / double(hosts)), std::exp(logWithout / double(hosts)) };
+}
+
+ReplayOptions replayOptions(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
+{
+    ReplayOptions o;
+    o.hostWorkUs = hostWorkUs;
+    o.hostWorkBeforeSync = hostWorkBeforeSync;
+    o.syncUs = loop.costs.syncUs;
+    return o;
+}
+
+std::optional<WhatIfLine> withoutLineAt(
+    const ImportedLoop& loop, const std::string& site, double hostWorkUs, bool hostWorkBeforeSync, std::string* why)
+{
+    const auto none = [&](std::string reason) {
+        if (why)
+            *why = std::move(reason);
+        return std::nullopt;
+    };
+    if (!loop.available)
+        return none("the loop is not available: " + loop.reason);
+    const auto [file, line] = fileAndLine(site);
+    if (line <= 0)
+        return none("'" + site + "' is no FILE:LINE");
+    const std::size_t syncs = loop.profiledSyncFrames.size();
+    if (syncs != loop.profiled.syncAtUs.size()
+        || std::all_of(loop.profiledSyncFrames.begin(), loop.profiledSyncFrames.end(),
+            [](const std::string& f) { return f.empty(); }))
+        return none(syncs == 0 && loop.profiled.syncAtUs.empty()
+                ? "the captured step has no sync"
+                : "the capture names no Python line of its syncs (recorded without with_stack=True)");
+    std::vector<bool> drop(syncs);
+    for (std::size_t i = 0; i < syncs; ++i)
+        drop[i] = frameAt(loop.profiledSyncFrames[i], file, line);
+    WhatIfLine w;
+    w.site = site;
+    w.syncs = int(std::count(drop.begin(), drop.end(), true));
+    w.otherSyncs = int(syncs) - w.syncs;
+    if (w.syncs == 0)
+        return none("no sync of the captured step is at " + site);
+    const ReplayOptions o = replayOptions(loop, hostWorkUs, hostWorkBeforeSync);
+    const auto change = [&](const ImportedLoop& l) {
+        const auto [recorded, without] = lineStepMs(l, o, drop);
+        return std::make_pair(without, (without / recorded - 1.0) * 100.0);
+    };
+    std::tie(w.stepMs, w.changePct) = change(loop);
+    w.changeLowPct = w.changePct;
+    w.changeHighPct = w.changePct;
+    // The interval as whatIf's: the loop calibrated with its host faster and slower by its uncertainty.
+    const double u = std::clamp(loop.calibration.hostUncertaintyPct, 0.0, 90.0) / 100.0;
+    if (u > 0) {
+        for (const double factor : { 1.0 - u, 1.0 + u }) {
+            ImportedLoopOptions options = loop.options;
+            options.hostFactor = loop.options.hostFactor * factor;
+            const double other = change(recalibrated(loop, options)).second;
+            w.changeLowPct = std::min(w.changeLowPct, other);
+            w.changeHighPct = std::max(w.changeHighPct, other);
+        }
+    }
+    return w;
+}
+
 } // namespace
+
+std::optional<WhatIfLine> whatIfWithoutLine(
+    const ImportedLoop& loop, const std::string& site, double hostWorkUs, std::string* why)
+{
+    return withoutLineAt(loop, site, hostWorkUs, false, why);
+}
 
 WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSync)
 {
@@ -423,6 +612,9 @@ WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSy
     w.uncertaintyPct = loop.calibration.hostUncertaintyPct;
     w.uncertaintyHow = loop.uncertaintyHow;
     w.calibrated = loop.calibrated;
+    if (!loop.options.withoutLine.empty())
+        w.withoutLine
+            = withoutLineAt(loop, loop.options.withoutLine, hostWorkUs, hostWorkBeforeSync, &w.withoutLineWhy);
     return w;
 }
 

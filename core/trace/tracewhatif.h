@@ -58,6 +58,10 @@ struct ImportedLoopOptions {
     // The host's calibrated times x this: the what-if's interval replays the loop at either end of
     // its host's uncertainty (whatIf).
     double hostFactor = 1;
+    // A line of the user's code ("FILE:LINE", FILE relative or absolute): the what-if also replays
+    // the loop with that line's syncs alone taken out (WhatIf::withoutLine), as --ab defer measures
+    // deferring them. Empty: none.
+    std::string withoutLine;
 };
 
 // The trace's loop ready to replay: its median step, calibrated, with and without its syncs.
@@ -72,6 +76,9 @@ struct ImportedLoop {
     double hostEventsPerStep = 0; // recorded host events in the median step, every host thread
     double profiledHostMs = 0; // the median step's host time as recorded, its sync waits left out
     StepSequence profiled; // the median step as recorded, for calibrating it again
+    // One per profiled.syncAtUs: the innermost user Python frame of that sync ("train.py(87): <module>"),
+    // empty where the trace has no stacks.
+    std::vector<std::string> profiledSyncFrames;
     LoopPhaseBounds phases; // its phases; none where the trace marks no steps
     bool stepsMarked = false;
     // The GPU's gap between queued ops of a stream, as the trace has it (queuedGpuGapUs), added to
@@ -149,6 +156,24 @@ struct WhatIfRow {
     double taxHighPct = 0;
 };
 
+// The loop with one line's syncs taken out, the others kept (ImportedLoopOptions::withoutLine).
+struct WhatIfLine {
+    std::string site; // FILE:LINE as given
+    int syncs = 0; // that line's syncs in the median step
+    int otherSyncs = 0; // the step's syncs kept
+    double stepMs = 0;
+    // Against the loop as recorded (its own syncs), in percent: what taking them out saves (below 0).
+    double changePct = 0;
+    double changeLowPct = 0;
+    double changeHighPct = 0;
+};
+
+// The loop with `site`'s syncs taken out, with hostWorkUs more host work per step, against the loop
+// as recorded; nothing where the loop is not available, the trace has no Python frames, or no sync
+// of its median step is at that line (`why` says which).
+std::optional<WhatIfLine> whatIfWithoutLine(
+    const ImportedLoop& loop, const std::string& site, double hostWorkUs = 0, std::string* why = nullptr);
+
 struct WhatIf {
     double hostWorkUs = 0; // host work added per step ("if your data loading took 5 ms more")
     bool hostWorkBeforeSync = false; // added after the step's launches, before its read
@@ -157,6 +182,9 @@ struct WhatIf {
     double uncertaintyPct = 0; // of the host time the rows assume, either way (ImportedLoop's)
     std::string uncertaintyHow; // what the rows' intervals stand for
     bool calibrated = false;
+    // Where the loop's options name a line: the loop without its syncs, or why there is none.
+    std::optional<WhatIfLine> withoutLine;
+    std::string withoutLineWhy;
 };
 
 // The styles a what-if lists: every catalog style with its default interval (the controls left out).

@@ -398,7 +398,15 @@ void FollowView::updateWhatIf()
         return;
     }
     const QString trace = QFileInfo(QString::fromStdString(run.tracePath())).fileName();
-    m_whatIf->setSources({ { trace, loop, liveFolder(run, m_controller->dir()) } });
+    // --ab defer's line: the what-if also replays the capture without that line's syncs, as
+    // openTrace asks for a run folder's.
+    std::shared_ptr<const ImportedLoop> shown = loop;
+    if (const std::string site = run.deferredSite(); loop->available && !site.empty()) {
+        auto withLine = std::make_shared<ImportedLoop>(*loop);
+        withLine->options.withoutLine = site;
+        shown = std::move(withLine);
+    }
+    m_whatIf->setSources({ { trace, shown, liveFolder(run, m_controller->dir()) } });
     const int rows = m_calibrator->phaseRows();
     QString status;
     if (!loop->available)

@@ -182,7 +182,9 @@ ImportedLoop TraceWhatIfPanel::calibrated(const ImportedLoop& loop) const
         return loop;
     if (&loop == m_phasedFrom && m_phased)
         return *m_phased;
-    return recalibrated(loop, phasesOptions(m_phaseTimings));
+    ImportedLoopOptions options = phasesOptions(m_phaseTimings);
+    options.withoutLine = loop.options.withoutLine; // a probe folder's deferred line keeps its row
+    return recalibrated(loop, options);
 }
 
 WhatIf TraceWhatIfPanel::whatIfOf(const ImportedLoop& loop) const

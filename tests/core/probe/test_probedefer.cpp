@@ -5,6 +5,7 @@
 #include "core/probe/probefolder.h"
 #include "core/probe/probefollow.h"
 #include "core/probe/probelines.h"
+#include "core/probe/traceopen.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -352,4 +353,56 @@ TEST(ProbeDefer, ImpossibleValuesInTheDeferObjectAreRefusedAtTheirFileAndKey)
     ASSERT_EQ(read.errors.size(), 1u);
     EXPECT_EQ(read.errors[0].line, int(std::count(blocks.begin(), blocks.begin() + std::ptrdiff_t(at), '\n')) + 1);
     EXPECT_EQ(read.errors[0].message, "expected a number of reads from 0 to 1e+12 at \"deferred\", found -7");
+}
+
+TEST(ProbeDefer, TheWhatIfWithoutTheLinesSyncsIsSaidBesideTheMeasuredSaving)
+{
+    ProbeFolder f = *readProbeFolder(kFolder).folder;
+    f.item->pct = -3.5;
+    f.item->ciLow = -5.0;
+    f.item->ciHigh = -2.0;
+    WhatIf w;
+    w.withoutLine = WhatIfLine { kSite, 1, 2, 0.9, -4.25, -6.0, -3.0 };
+    std::string text = unwrapped(formatProbeAnswer(f, &w, 0));
+    EXPECT_NE(text.find("the what-if above, the captured step without " + kSite
+                  + "'s 1 sync (2 others kept): -4.2% [-6.0, -3.0]; 0.8 points below the measurement, inside its "
+                    "interval"),
+        std::string::npos)
+        << text;
+    w.withoutLine.reset();
+    w.withoutLineWhy = "no sync of the captured step is at " + kSite;
+    text = unwrapped(formatProbeAnswer(f, &w, 0));
+    EXPECT_NE(text.find("the what-if without that line's syncs: not available (no sync of the captured step is at "
+                  + kSite + ")"),
+        std::string::npos)
+        << text;
+    // The item what-if's rows are no answer to a defer A/B: none is set beside it.
+    EXPECT_EQ(text.find("(what-if above)"), std::string::npos) << text;
+}
+
+TEST(ProbeDefer, OpeningADeferFolderReplaysItsCaptureWithoutTheDeferredLine)
+{
+    // The folder's capture swapped for a GPU loop's whose loss.item() is at record-traces.py:123
+    // (tests/data/traces/torch-2.11-h200), and its line named so: openTrace asks the what-if for
+    // the loop without that line's syncs.
+    FolderCopy copy("whatif");
+    fs::remove(copy.dir / "trace.pt.trace.json.gz");
+    fs::copy_file(SYNCTAX_TEST_DATA "/traces/torch-2.11-h200/tiny_mlp-item.pt.trace.json.gz",
+        copy.dir / "trace.pt.trace.json.gz");
+    const std::string site = "scripts/record-traces.py:123";
+    std::string ab = readText(copy.dir / "ab.json");
+    ab = replaced(ab, kSite, site);
+    std::ofstream(copy.dir / "ab.json", std::ios::trunc) << ab;
+    const OpenTraceResult opened = openTrace(copy.dir.string(), {});
+    ASSERT_TRUE(opened.opened) << opened.error;
+    ASSERT_TRUE(opened.probe && opened.probe->defer);
+    EXPECT_EQ(opened.opened->loop.options.withoutLine, site);
+    const WhatIf w = whatIf(opened.opened->loop, 0);
+    ASSERT_TRUE(w.withoutLine) << w.withoutLineWhy;
+    EXPECT_EQ(w.withoutLine->syncs, 1);
+    EXPECT_LT(w.withoutLine->changePct, 0);
+    const std::string text = unwrapped(formatProbeAnswer(*opened.probe, &w, 0));
+    EXPECT_NE(text.find("the what-if above, the captured step without " + site + "'s 1 sync (0 others kept): "),
+        std::string::npos)
+        << text;
 }
