@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -129,6 +130,106 @@ void watchRanks(std::vector<RankProcess>& ranks, double timeoutS)
     }
 }
 
+// Each rank started as a process of this program in DIR/rank-K/, meeting at `rendezvous`; false
+// when a rank's config cannot be written (said on stderr).
+bool startRanks(const ExperimentConfig& config, const std::filesystem::path& outDir,
+    const std::filesystem::path& rendezvous, std::vector<RankProcess>& ranks)
+{
+    for (int k = 0; k < config.distributed->ranks; ++k) {
+        const std::filesystem::path dir = outDir / rankFolderName(k);
+        if (!writeConfig(dir, config))
+            return false;
+        RankProcess r;
+        r.rank = k;
+        r.outcome.rank = k;
+        r.outcome.folder = rankFolderName(k);
+        // Rank 0's progress and messages show here; the others' are in their log.txt.
+        r.pid = spawnRun(dir, { "--rank", std::to_string(k), "--rendezvous", rendezvous.string() }, k == 0);
+        r.running = r.pid > 0;
+        if (!r.running) {
+            r.outcome.status = "failed";
+            r.outcome.message = "could not be started";
+        }
+        ranks.push_back(r);
+    }
+    return true;
+}
+
+// The results each rank wrote, into its outcome; the lowest rank's whole, for its groups, orders
+// and notes, or nothing when no rank wrote any.
+std::optional<ExperimentResult> collectRanks(std::vector<RankProcess>& ranks, const std::filesystem::path& outDir)
+{
+    std::optional<ExperimentResult> merged;
+    for (RankProcess& r : ranks) {
+        const ResultsLoadResult loaded = loadResultsFile((outDir / r.outcome.folder / resultsFileName).string());
+        if (!loaded.result)
+            continue;
+        r.outcome.cells = loaded.result->cells;
+        if (!merged)
+            merged = *loaded.result;
+    }
+    return merged;
+}
+
+// The same experiment in one process, after the ranks, for the tax without collectives: its cells,
+// and its groups (their regimes and captured steps: what the rank predictions replay). Empty when
+// it did not run to its end.
+struct SingleRun {
+    std::vector<CellResult> cells;
+    std::vector<GroupResult> groups;
+};
+
+SingleRun runSingle(const ExperimentConfig& config, const std::filesystem::path& outDir)
+{
+    ExperimentConfig single = config;
+    single.distributed.reset();
+    single.name = config.name + "-single";
+    const std::filesystem::path dir = outDir / "single";
+    std::cerr << "synctax-run: the same models and styles in one process, for comparison\n";
+    SingleRun run;
+    const pid_t pid = writeConfig(dir, single) ? spawnRun(dir, {}) : -1;
+    if (pid > 0 && waitFor(pid) == 0) {
+        if (const ResultsLoadResult loaded = loadResultsFile((dir / resultsFileName).string()); loaded.result) {
+            run.cells = loaded.result->cells;
+            run.groups = loaded.result->groups;
+        }
+    }
+    return run;
+}
+
+// The ranks' result with each rank's outcome, the single process's cells and the predictions,
+// shown and written into DIR; the run's exit code.
+int writeRanks(ExperimentResult& result, const ExperimentConfig& config, const std::filesystem::path& outDir,
+    const std::vector<RankProcess>& ranks, const SingleRun& single, std::chrono::steady_clock::time_point start,
+    bool allOk)
+{
+    result.config = config;
+    result.distributed = DistributedResult {};
+    result.distributed->singleProcess = single.cells;
+    for (const RankProcess& r : ranks)
+        result.distributed->ranks.push_back(r.outcome);
+    predictRankCells(result, single.groups);
+    result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.stopped = result.stopped || g_rankStop.load();
+    std::cout << "\n"
+              << config.name << " on " << result.environment.device << ", torch " << result.environment.torchVersion
+              << ", " << formatDuration(result.durationS) << ", " << config.distributed->ranks << " ranks\n"
+              << formatTable(result, terminalColumns(stdout)) << formatRankTable(result) << std::flush;
+    try {
+        writeRunOutputs(outDir.string(), { result });
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return 1;
+    }
+    std::cerr << "wrote " << (outDir / resultsFileName).string() << " and summary.csv (all ranks); each rank's in "
+              << (outDir / "rank-N").string() << "\n";
+    if (!allOk) {
+        std::cerr << "synctax-run: the run ended early: a rank failed; what the ranks wrote is kept\n";
+        return 1;
+    }
+    return result.stopped ? 130 : 0;
+}
+
 } // namespace
 
 int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir, const RunOptions& options)
@@ -145,54 +246,15 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
     std::signal(SIGINT, requestRankStop);
     std::signal(SIGTERM, requestRankStop);
     std::vector<RankProcess> ranks;
-    for (int k = 0; k < spec.ranks; ++k) {
-        const std::filesystem::path dir = outDir / rankFolderName(k);
-        if (!writeConfig(dir, config))
-            return 2;
-        RankProcess r;
-        r.rank = k;
-        r.outcome.rank = k;
-        r.outcome.folder = rankFolderName(k);
-        // Rank 0's progress and messages show here; the others' are in their log.txt.
-        r.pid = spawnRun(dir, { "--rank", std::to_string(k), "--rendezvous", rendezvous.string() }, k == 0);
-        r.running = r.pid > 0;
-        if (!r.running) {
-            r.outcome.status = "failed";
-            r.outcome.message = "could not be started";
-        }
-        ranks.push_back(r);
-    }
+    if (!startRanks(config, outDir, rendezvous, ranks))
+        return 2;
     watchRanks(ranks, spec.timeoutS);
     std::filesystem::remove(rendezvous, ec);
 
-    std::optional<ExperimentResult> merged;
-    bool allOk = true;
-    for (RankProcess& r : ranks) {
-        allOk = allOk && r.outcome.status == "ok";
-        const ResultsLoadResult loaded = loadResultsFile((outDir / r.outcome.folder / resultsFileName).string());
-        if (!loaded.result)
-            continue;
-        r.outcome.cells = loaded.result->cells;
-        if (!merged)
-            merged = *loaded.result; // the lowest rank that wrote results: its groups, orders, notes
-    }
-    std::vector<CellResult> singleCells;
-    std::vector<GroupResult> singleGroups; // its regimes and captured steps: what the rank predictions replay
-    if (allOk && !g_rankStop.load()) {
-        // The same experiment in one process, after the ranks, for the tax without collectives.
-        ExperimentConfig single = config;
-        single.distributed.reset();
-        single.name = config.name + "-single";
-        const std::filesystem::path dir = outDir / "single";
-        std::cerr << "synctax-run: the same models and styles in one process, for comparison\n";
-        const pid_t pid = writeConfig(dir, single) ? spawnRun(dir, {}) : -1;
-        if (pid > 0 && waitFor(pid) == 0) {
-            if (const ResultsLoadResult loaded = loadResultsFile((dir / resultsFileName).string()); loaded.result) {
-                singleCells = loaded.result->cells;
-                singleGroups = loaded.result->groups;
-            }
-        }
-    }
+    const bool allOk
+        = std::all_of(ranks.begin(), ranks.end(), [](const RankProcess& r) { return r.outcome.status == "ok"; });
+    std::optional<ExperimentResult> merged = collectRanks(ranks, outDir);
+    const SingleRun single = allOk && !g_rankStop.load() ? runSingle(config, outDir) : SingleRun {};
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     if (!merged) {
@@ -200,32 +262,7 @@ int runRanks(const ExperimentConfig& config, const std::filesystem::path& outDir
                   << (outDir / "rank-N").string() << "/log.txt\n";
         return 1;
     }
-    ExperimentResult& result = *merged;
-    result.config = config;
-    result.distributed = DistributedResult {};
-    result.distributed->singleProcess = singleCells;
-    for (const RankProcess& r : ranks)
-        result.distributed->ranks.push_back(r.outcome);
-    predictRankCells(result, singleGroups);
-    result.durationS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.stopped = result.stopped || g_rankStop.load();
-    std::cout << "\n"
-              << config.name << " on " << result.environment.device << ", torch " << result.environment.torchVersion
-              << ", " << formatDuration(result.durationS) << ", " << spec.ranks << " ranks\n"
-              << formatTable(result, terminalColumns(stdout)) << formatRankTable(result) << std::flush;
-    try {
-        writeRunOutputs(outDir.string(), { result });
-    } catch (const std::exception& e) {
-        std::cerr << "synctax-run: " << e.what() << "\n";
-        return 1;
-    }
-    std::cerr << "wrote " << (outDir / resultsFileName).string() << " and summary.csv (all ranks); each rank's in "
-              << (outDir / "rank-N").string() << "\n";
-    if (!allOk) {
-        std::cerr << "synctax-run: the run ended early: a rank failed; what the ranks wrote is kept\n";
-        return 1;
-    }
-    return result.stopped ? 130 : 0;
+    return writeRanks(*merged, config, outDir, ranks, single, start, allOk);
 }
 
 } // namespace synctax

@@ -84,6 +84,65 @@ std::string stepSpreadText(const ReplayFit& fit)
 
 std::string styleLabel(const StyleSpec& s) { return s.n > 0 ? s.name + " (n=" + std::to_string(s.n) + ")" : s.name; }
 
+// How far the predictions of a run's cells are from what was measured, over every cell.
+struct Agreement {
+    double largest = -1; // |predicted - measured|, pp
+    std::string largestCell;
+    int cellCount = 0;
+    int withinTwo = 0;
+    int outside = 0; // predictions outside the measured 95% interval
+    double farthest = 0;
+    std::string farthestCell;
+
+    void add(const std::string& cell, double predictedPct, const Interval& measured)
+    {
+        const double diff = predictedPct - measured.estimate;
+        if (std::abs(diff) > largest) {
+            largest = std::abs(diff);
+            largestCell = cell;
+        }
+        ++cellCount;
+        withinTwo += std::abs(diff) <= 2.0 ? 1 : 0;
+        const double beyond = std::max({ 0.0, predictedPct - measured.high, measured.low - predictedPct });
+        if (beyond > 0) {
+            ++outside;
+            if (beyond > farthest) {
+                farthest = beyond;
+                farthestCell = cell;
+            }
+        }
+    }
+};
+
+// A group's cells predicted again, the line that says from what printed: its captured step refitted
+// to the measured baseline where the run kept one, else its D, G, L, K and H.
+std::vector<Prediction> predictGroup(const GroupResult& group, const GroupCells& g, const std::string& name)
+{
+    const double baselineLagMs = g.baseline && g.baseline->queue ? g.baseline->queue->medianLagMs : 0;
+    if (!group.replay) {
+        std::vector<Prediction> predictions = predictOverheads(group.regime, g.styles, g.stepsPerBlock, baselineLagMs);
+        std::cout << "\n"
+                  << name << ": " << describe(queueModelFor(group.regime, baselineLagMs)) << " -> "
+                  << group.regime.label << (group.regime.queueLimited ? " (D queue-limited)" : "") << "\n";
+        return predictions;
+    }
+    // The run's own predictions again: the captured step, refitted to the measured baseline.
+    const BaselineFit f = fitCapturedReplay(*group.replay, g.baseline, g.stepsPerBlock, group.regime.hUs);
+    const ReplayFit& fit = f.fit;
+    const CapturedReplay& replay = f.capture;
+    std::vector<Prediction> predictions
+        = replayPredictions(fit, replay.costs, g.styles, g.stepsPerBlock, group.regime.hUs);
+    std::cout << "\n"
+              << name << ": replay of " << fit.step.ops.size() << " launches, D " << format("%.3f", fit.regime.dMs)
+              << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H " << format("%.0f", group.regime.hUs)
+              << " us, L " << format("%.1f", replay.costs.syncUs) << " us; " << replay.calibration.how
+              << afterSyncText(replay.costs) << hostMoveText(fit) << hostFitText(fit, f.baselineMs)
+              << stepSpreadText(fit) << ", tail +" << format("%.3f", fit.tailMs) << " ms to its lag of "
+              << format("%.3f", f.baselineLagMs) << " ms" << idleStartText(fit, replay) << " -> " << fit.regime.label
+              << "\n";
+    return predictions;
+}
+
 // A measured run, predicted again from each group's D, G, L, K and H: how far the model is off.
 int compareWithMeasured(const std::string& path)
 {
@@ -95,13 +154,7 @@ int compareWithMeasured(const std::string& path)
     const ExperimentResult& run = *loaded.result;
     std::cout << "predicted vs measured overhead, " << run.config.name << " on " << run.environment.device << " ("
               << run.environment.deviceName << ")\n";
-    double largest = -1;
-    std::string largestCell;
-    int cellCount = 0;
-    int withinTwo = 0;
-    int outside = 0; // predictions outside the measured 95% interval
-    double farthest = 0;
-    std::string farthestCell;
+    Agreement agreement;
     for (const auto& group : run.groups) {
         const std::string name = group.model + "/" + group.mode + sweepPointSuffix(sweptKeys(run.config), group);
         if (!group.regime.available) {
@@ -109,78 +162,125 @@ int compareWithMeasured(const std::string& path)
             continue;
         }
         const GroupCells g = groupCellsOf(run, group);
-        const std::vector<const CellResult*>& cells = g.cells;
-        const std::vector<StyleSpec>& styles = g.styles;
-        const int64_t steps = g.stepsPerBlock;
-        const CellResult* baseline = g.baseline;
-        const double baselineLagMs = baseline && baseline->queue ? baseline->queue->medianLagMs : 0;
-        std::vector<Prediction> predictions;
-        if (group.replay) {
-            // The run's own predictions again: the captured step, refitted to the measured baseline.
-            const BaselineFit f = fitCapturedReplay(*group.replay, baseline, steps, group.regime.hUs);
-            const ReplayFit& fit = f.fit;
-            const CapturedReplay& replay = f.capture;
-            predictions = replayPredictions(fit, replay.costs, styles, steps, group.regime.hUs);
-            std::cout << "\n"
-                      << name << ": replay of " << fit.step.ops.size() << " launches, D "
-                      << format("%.3f", fit.regime.dMs) << " ms, G " << format("%.3f", fit.regime.gMs) << " ms, H "
-                      << format("%.0f", group.regime.hUs) << " us, L " << format("%.1f", replay.costs.syncUs) << " us; "
-                      << replay.calibration.how << afterSyncText(replay.costs) << hostMoveText(fit)
-                      << hostFitText(fit, f.baselineMs) << stepSpreadText(fit) << ", tail +"
-                      << format("%.3f", fit.tailMs) << " ms to its lag of " << format("%.3f", f.baselineLagMs) << " ms"
-                      << idleStartText(fit, replay) << " -> " << fit.regime.label << "\n";
-        } else {
-            predictions = predictOverheads(group.regime, styles, steps, baselineLagMs);
-            std::cout << "\n"
-                      << name << ": " << describe(queueModelFor(group.regime, baselineLagMs)) << " -> "
-                      << group.regime.label << (group.regime.queueLimited ? " (D queue-limited)" : "") << "\n";
-        }
+        const std::vector<Prediction> predictions = predictGroup(group, g, name);
         std::cout << format("  %-30s %26s %10s %8s\n", "style", "measured [95% CI]", "predicted", "diff pp");
-        for (size_t i = 0; i < cells.size(); ++i) {
-            const double diff = predictions[i].overheadPct - cells[i]->overheadPct->estimate;
-            std::cout << format("  %-30s %26s %+9.1f%% %+8.1f\n", cells[i]->style.c_str(),
-                formatOverhead(*cells[i]->overheadPct).c_str(), predictions[i].overheadPct, diff);
-            if (std::abs(diff) > largest) {
-                largest = std::abs(diff);
-                largestCell = name + "/" + cells[i]->style;
-            }
-            ++cellCount;
-            withinTwo += std::abs(diff) <= 2.0 ? 1 : 0;
-            const Interval& measured = *cells[i]->overheadPct;
-            const double beyond = std::max(
-                { 0.0, predictions[i].overheadPct - measured.high, measured.low - predictions[i].overheadPct });
-            if (beyond > 0) {
-                ++outside;
-                if (beyond > farthest) {
-                    farthest = beyond;
-                    farthestCell = name + "/" + cells[i]->style;
-                }
-            }
+        for (size_t i = 0; i < g.cells.size(); ++i) {
+            const CellResult& cell = *g.cells[i];
+            const double diff = predictions[i].overheadPct - cell.overheadPct->estimate;
+            std::cout << format("  %-30s %26s %+9.1f%% %+8.1f\n", cell.style.c_str(),
+                formatOverhead(*cell.overheadPct).c_str(), predictions[i].overheadPct, diff);
+            agreement.add(name + "/" + cell.style, predictions[i].overheadPct, *cell.overheadPct);
         }
     }
-    if (largest < 0)
+    const Agreement& a = agreement;
+    if (a.largest < 0)
         return 0;
-    std::cout << format("\nlargest |predicted - measured|: %.1f pp (", largest) << largestCell << ")\n";
+    std::cout << format("\nlargest |predicted - measured|: %.1f pp (", a.largest) << a.largestCell << ")\n";
     std::cout << format(
-        "within 2 pp: %d of %d cells; outside the measured 95%% interval: %d", withinTwo, cellCount, outside);
-    if (outside > 0)
-        std::cout << format(", the farthest %.1f pp beyond it (", farthest) << farthestCell << ")";
+        "within 2 pp: %d of %d cells; outside the measured 95%% interval: %d", a.withinTwo, a.cellCount, a.outside);
+    if (a.outside > 0)
+        std::cout << format(", the farthest %.1f pp beyond it (", a.farthest) << a.farthestCell << ")";
     std::cout << "\n";
     return 0;
+}
+
+// A run's results rather than a simulation: its results file (.json, .json.gz) or journal, or its
+// folder (a killed run's, rebuilt from its blocks).
+bool isRunResults(const std::filesystem::path& given)
+{
+    std::error_code ec;
+    const bool runFolder = std::filesystem::is_directory(given, ec)
+        && (std::filesystem::exists(given / resultsFileName, ec)
+            || std::filesystem::exists(given / journalFileName, ec));
+    return given.extension() == ".json" || (given.extension() == ".gz" && given.stem().extension() == ".json")
+        || given.extension() == ".jsonl" || runFolder;
+}
+
+// --out's steps.csv and simulation.csv (its header written) opened; false, said on stderr, when one
+// cannot be.
+bool openSimulationOutputs(const std::string& outDir, const std::vector<CellPlan>& cells,
+    std::unique_ptr<StepCsvWriter>* steps, std::FILE** summary)
+{
+    const std::filesystem::path dir(outDir);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    try {
+        if (ec)
+            throw std::runtime_error("cannot create '" + dir.string() + "': " + ec.message());
+        *steps = std::make_unique<StepCsvWriter>((dir / "steps.csv").string(), cells);
+    } catch (const std::exception& e) {
+        std::cerr << "synctax-run: " << e.what() << "\n";
+        return false;
+    }
+    *summary = std::fopen((dir / "simulation.csv").string().c_str(), "w");
+    if (!*summary) {
+        std::cerr << "synctax-run: cannot write " << (dir / "simulation.csv").string() << "\n";
+        return false;
+    }
+    std::fputs("scenario,regime,d_ms,g_ms,h_us,l_us,k,queue_capacity,jitter,style,n,ms_per_step,overhead_pct,"
+               "syncs_per_step,max_queue_launches\n",
+        *summary);
+    return true;
+}
+
+// One scenario's styles simulated and printed; their steps into `steps` and a row each into
+// `summary` where given. Its cells are numbered from `firstCell`.
+void simulateScenario(const SimulationConfig& config, const SimulationScenario& scenario, uint32_t firstCell,
+    StepCsvWriter* steps, std::FILE* summary)
+{
+    const QueueModel& m = scenario.model;
+    const std::string regime = classifyRegime(m.dMs, m.gMs, m.hUs);
+    std::vector<StepRecord> records;
+    const auto simulated
+        = simulateStyles(m, config.styles, config.stepsPerBlock, config.blocks, steps ? &records : nullptr, firstCell);
+    if (steps)
+        steps->write(records);
+
+    std::cout << "\n" << scenario.name << ": " << describe(m) << " -> " << regime << "\n";
+    if (!scenario.description.empty())
+        std::cout << "  " << scenario.description << "\n";
+    std::cout << format("  %-34s %10s %10s %11s %10s\n", "style", "ms/step", "overhead", "syncs/step", "max queue");
+    for (const auto& s : simulated) {
+        const bool baseline = s.style.name == baselineStyle();
+        std::cout << format("  %-34s %10.3f %10s %11.2f %10lld\n", styleLabel(s.style).c_str(), s.msPerStep,
+            baseline ? "baseline" : format("%+.1f%%", s.overheadPct).c_str(), s.syncsPerStep,
+            static_cast<long long>(s.maxQueueLaunches));
+        if (summary) {
+            std::fputs((scenario.name + "," + regime + ","
+                           + format("%.6g,%.6g,%.6g,%.6g,%lld,%lld,%.6g,", m.dMs, m.gMs, m.hUs, m.lUs,
+                               static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity), m.jitter)
+                           + s.style.name + "," + std::to_string(s.style.n) + ","
+                           + format("%.6f,%.4f,%.4f,%lld\n", s.msPerStep, s.overheadPct, s.syncsPerStep,
+                               static_cast<long long>(s.maxQueueLaunches)))
+                           .c_str(),
+                summary);
+        }
+    }
+}
+
+// One point of the sweep simulated and written as a CSV row.
+void sweepPoint(const SweepOptions& options, double hMs, double ratio, std::FILE* out)
+{
+    const std::vector<StyleSpec> styles { { baselineStyle(), 0 }, { "item", 0 } };
+    QueueModel m;
+    m.dMs = options.dMs;
+    m.hUs = hMs * 1e3;
+    m.gMs = ratio * (options.dMs + hMs);
+    m.lUs = options.lUs;
+    m.k = options.k;
+    m.queueCapacity = options.queueCapacity;
+    const auto s = simulateStyles(m, styles, options.stepsPerBlock, 1);
+    std::fprintf(out, "%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.4f,%s\n", hMs, m.dMs, m.gMs, ratio,
+        m.lUs, static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity),
+        static_cast<long long>(options.stepsPerBlock), s[0].msPerStep, s[1].msPerStep, s[1].msPerStep - s[0].msPerStep,
+        s[1].overheadPct, classifyRegime(m.dMs, m.gMs, m.hUs).c_str());
 }
 
 } // namespace
 
 int simulateCommand(const SimulateOptions& options)
 {
-    const std::filesystem::path given(options.config);
-    // A run's results: its file, or its folder and journal (a killed run's, rebuilt from its blocks).
-    std::error_code ec;
-    const bool runFolder = std::filesystem::is_directory(given, ec)
-        && (std::filesystem::exists(given / resultsFileName, ec)
-            || std::filesystem::exists(given / journalFileName, ec));
-    if (given.extension() == ".json" || (given.extension() == ".gz" && given.stem().extension() == ".json")
-        || given.extension() == ".jsonl" || runFolder)
+    if (isRunResults(options.config))
         return compareWithMeasured(options.config);
     const SimulationLoadResult loaded = loadSimulationOrBuiltin(options.config);
     if (!loaded.config) {
@@ -196,61 +296,15 @@ int simulateCommand(const SimulateOptions& options)
     }
     std::unique_ptr<StepCsvWriter> steps;
     std::FILE* summary = nullptr;
-    if (!options.outDir.empty()) {
-        const std::filesystem::path dir(options.outDir);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        try {
-            if (ec)
-                throw std::runtime_error("cannot create '" + dir.string() + "': " + ec.message());
-            steps = std::make_unique<StepCsvWriter>((dir / "steps.csv").string(), cells);
-        } catch (const std::exception& e) {
-            std::cerr << "synctax-run: " << e.what() << "\n";
-            return 2;
-        }
-        summary = std::fopen((dir / "simulation.csv").string().c_str(), "w");
-        if (!summary) {
-            std::cerr << "synctax-run: cannot write " << (dir / "simulation.csv").string() << "\n";
-            return 2;
-        }
-        std::fputs("scenario,regime,d_ms,g_ms,h_us,l_us,k,queue_capacity,jitter,style,n,ms_per_step,overhead_pct,"
-                   "syncs_per_step,max_queue_launches\n",
-            summary);
-    }
+    if (!options.outDir.empty() && !openSimulationOutputs(options.outDir, cells, &steps, &summary))
+        return 2;
 
     std::cout << config.name << " (simulated: " << config.blocks << " blocks of " << config.stepsPerBlock
               << " steps per style; no GPU used)\n";
     uint32_t firstCell = 0;
     for (const auto& scenario : config.scenarios) {
-        const QueueModel& m = scenario.model;
-        const std::string regime = classifyRegime(m.dMs, m.gMs, m.hUs);
-        std::vector<StepRecord> records;
-        const auto simulated = simulateStyles(
-            m, config.styles, config.stepsPerBlock, config.blocks, steps ? &records : nullptr, firstCell);
+        simulateScenario(config, scenario, firstCell, steps.get(), summary);
         firstCell += uint32_t(config.styles.size());
-        if (steps)
-            steps->write(records);
-
-        std::cout << "\n" << scenario.name << ": " << describe(m) << " -> " << regime << "\n";
-        if (!scenario.description.empty())
-            std::cout << "  " << scenario.description << "\n";
-        std::cout << format("  %-34s %10s %10s %11s %10s\n", "style", "ms/step", "overhead", "syncs/step", "max queue");
-        for (const auto& s : simulated) {
-            const bool baseline = s.style.name == baselineStyle();
-            std::cout << format("  %-34s %10.3f %10s %11.2f %10lld\n", styleLabel(s.style).c_str(), s.msPerStep,
-                baseline ? "baseline" : format("%+.1f%%", s.overheadPct).c_str(), s.syncsPerStep,
-                static_cast<long long>(s.maxQueueLaunches));
-            if (summary) {
-                std::fputs((scenario.name + "," + regime + ","
-                               + format("%.6g,%.6g,%.6g,%.6g,%lld,%lld,%.6g,", m.dMs, m.gMs, m.hUs, m.lUs,
-                                   static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity), m.jitter)
-                               + s.style.name + "," + std::to_string(s.style.n) + ","
-                               + format("%.6f,%.4f,%.4f,%lld\n", s.msPerStep, s.overheadPct, s.syncsPerStep,
-                                   static_cast<long long>(s.maxQueueLaunches)))
-                               .c_str(),
-                    summary);
-            }
-        }
     }
     std::cout << "\noverhead = simulated time of all blocks / the baseline's, same GPU times (paired); "
                  "max queue = launches queued and not complete\n";
@@ -303,7 +357,6 @@ int sweepCommand(const SweepOptions& options)
             return 2;
         }
     }
-    const std::vector<StyleSpec> styles { { baselineStyle(), 0 }, { "item", 0 } };
     std::fputs("h_ms,d_ms,g_ms,g_over_d_plus_h,l_us,k,queue_capacity,steps_per_block,none_ms_per_step,"
                "item_ms_per_step,item_tax_ms_per_step,item_tax_pct,regime\n",
         out);
@@ -316,18 +369,7 @@ int sweepCommand(const SweepOptions& options)
     for (double hMs : hostWorkMs) {
         for (int i = 0; i < ratios; ++i) {
             const double ratio = std::pow(10.0, -1.0 + 0.2 * i);
-            QueueModel m;
-            m.dMs = options.dMs;
-            m.hUs = hMs * 1e3;
-            m.gMs = ratio * (options.dMs + hMs);
-            m.lUs = options.lUs;
-            m.k = options.k;
-            m.queueCapacity = options.queueCapacity;
-            const auto s = simulateStyles(m, styles, options.stepsPerBlock, 1);
-            std::fprintf(out, "%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.4f,%s\n", hMs, m.dMs, m.gMs,
-                ratio, m.lUs, static_cast<long long>(m.k), static_cast<long long>(m.queueCapacity),
-                static_cast<long long>(options.stepsPerBlock), s[0].msPerStep, s[1].msPerStep,
-                s[1].msPerStep - s[0].msPerStep, s[1].overheadPct, classifyRegime(m.dMs, m.gMs, m.hUs).c_str());
+            sweepPoint(options, hMs, ratio, out);
             if (showProgress) {
                 ++progress.blocksDone;
                 progress.cell = format("h %g ms, G/(D+H) %.3g", hMs, ratio);
