@@ -11,8 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .defer import DEFERRABLE, refusal
 from .options import Options, parse_line
 
-WHATIF_ABSENT = ("SyncTax's what-if (synctax-run trace DIR, the app) predicts the loop without all of its syncs, "
-                 "not without one line's, and the probe has none of its own")
+WHATIF_ABSENT = ("the probe has none of its own: `synctax-run trace DIR` and the app replay the captured step "
+                 "without that line's syncs and print it beside this measurement")
 
 
 class Line:

@@ -164,7 +164,7 @@ def defer_lines(ab: Dict[str, Any], cpu_mode: bool) -> List[str]:
     if r["not_deferred"]:
         late += f"; {r['not_deferred']} not deferred (over {MAX_ELEMENTS} elements, or more than 4096 a step)"
     lines.append(late)
-    lines.append(f"the what-if's prediction without {d['site']}: not available ({d['whatif_reason']})")
+    lines.append(f"the what-if's prediction without {d['site']}: {d['whatif_reason']}")
     return lines
 
 
