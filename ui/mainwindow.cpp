@@ -11,7 +11,6 @@
 #include "ui/configpanel.h"
 #include "ui/follow/followview.h"
 #include "ui/launcherrun.h"
-#include "ui/results/comparisonmodel.h"
 #include "ui/results/comparisonview.h"
 #include "ui/results/diffdialog.h"
 #include "ui/startpage.h"
@@ -21,16 +20,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -42,7 +38,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTime>
-#include <QToolBar>
 #include <QToolButton>
 
 #include <algorithm>
@@ -50,8 +45,6 @@
 namespace synctax {
 
 namespace {
-
-constexpr int maxRecentFiles = 8;
 
 QString joinedErrors(const std::vector<ConfigError>& errors)
 {
@@ -139,172 +132,12 @@ TeachView* MainWindow::teachView()
     return m_teach;
 }
 
-void MainWindow::createActions()
+void MainWindow::createStartPage()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    auto* openConfigAction = file->addAction(tr("&Open Experiment…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open experiment"), QFileInfo(m_configPath).path(), tr("Experiments (*.yaml *.yml)"));
-        if (!path.isEmpty())
-            openConfig(path);
-    });
-    openConfigAction->setShortcut(QKeySequence::Open);
-    auto* saveConfigAction = file->addAction(tr("&Save Experiment…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"),
-            m_configPath.isEmpty() ? QStringLiteral("experiment.yaml") : m_configPath,
-            tr("Experiments (*.yaml *.yml)"));
-        if (!path.isEmpty())
-            saveConfig(path);
-    });
-    saveConfigAction->setShortcut(QKeySequence::Save);
-    auto* ownModelAction
-        = file->addAction(tr("Add Your &Own Model…"), m_configPanel, [this] { m_configPanel->chooseOwnModel(); });
-    ownModelAction->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    ownModelAction->setToolTip(tr("Measure every logging style on your network, saved as a TorchScript file"));
-    file->addSeparator();
-    auto* openResultsAction = file->addAction(tr("Open &Results…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open results"), QString(), tr("Results (*.json *.json.gz *.jsonl)"));
-        if (!path.isEmpty())
-            openResults(path);
-    });
-    openResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    m_openResultsAction = openResultsAction;
-    auto* openTraceAction = file->addAction(tr("Open &Trace…"), this, [this] {
-        const QStringList paths
-            = QFileDialog::getOpenFileNames(this, tr("Open PyTorch profiler trace (several: the ranks of one job)"),
-                QString(), tr("PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
-        openTraces(paths);
-    });
-    openTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
-    openTraceAction->setObjectName(QStringLiteral("openTraceAction"));
-    openTraceAction->setToolTip(tr("A trace recorded with torch.profiler: what its syncs cost, per step and per site"));
-    auto* watchAction = file->addAction(tr("&Watch Trace Folder…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Watch folder for profiler traces"));
-        if (!dir.isEmpty())
-            watchTraceFolder(dir);
-    });
-    watchAction->setShortcut(QKeySequence(tr("Ctrl+Shift+W")));
-    watchAction->setObjectName(QStringLiteral("watchTraceAction"));
-    auto* followAction = file->addAction(tr("&Follow Training Run…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, tr("Follow a training job: the folder python3 -m synctax_probe writes (--out)"));
-        if (!dir.isEmpty())
-            followRun(dir);
-    });
-    followAction->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
-    followAction->setObjectName(QStringLiteral("followRunAction"));
-    followAction->setToolTip(tr("Watch a training job's probe folder as it grows: its step times, where it waits "
-                                "for syncs, the tax its A/B measures and the what-if, live"));
-    auto* saveResultsAction = file->addAction(tr("Save R&esults…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save results"), QStringLiteral("results.json"), tr("Results (*.json)"));
-        if (!path.isEmpty())
-            saveResults(path);
-    });
-    saveResultsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-    file->addSeparator();
-    auto* exportAction = file->addAction(tr("&Export Charts, Report and Data…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export into folder"));
-        if (dir.isEmpty())
-            return;
-        QStringList written;
-        if (exportAll(dir, &written))
-            statusBar()->showMessage(tr("Exported %1 files to %2").arg(written.size()).arg(dir), 10000);
-    });
-    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-    exportAction->setObjectName(QStringLiteral("exportAction"));
-    auto* exportTraceAction = file->addAction(tr("Export Trace &Tables…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export trace tables into folder"));
-        if (dir.isEmpty())
-            return;
-        QStringList written;
-        if (exportTrace(dir, &written))
-            statusBar()->showMessage(tr("Exported %1 files to %2").arg(written.size()).arg(dir), 10000);
-    });
-    exportTraceAction->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
-    exportTraceAction->setObjectName(QStringLiteral("exportTraceAction"));
-    auto* compareAction = file->addAction(tr("&Compare With Results…"), this, [this] {
-        // A followed run compares with another run folder of the same loop (before and after a change).
-        if (followPageShown()) {
-            compareFollowedRun();
-            return;
-        }
-        const QString path
-            = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(), tr("Results (*.json *.json.gz)"));
-        if (!path.isEmpty())
-            compareWith(path);
-    });
-    compareAction->setShortcut(QKeySequence(tr("Ctrl+D")));
-    m_recentMenu = file->addMenu(tr("Recent &Files"));
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
-    for (const std::string& name : presetNames()) {
-        const QString qname = QString::fromStdString(name);
-        presets->addAction(qname, this, [this, qname] { loadPreset(qname); });
-    }
-
-    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
-    m_runAction = runMenu->addAction(tr("&Run"), this, &MainWindow::run);
-    m_runAction->setShortcut(QKeySequence(tr("Ctrl+R")));
-    m_runAction->setObjectName(QStringLiteral("runAction"));
-    m_stopAction = runMenu->addAction(tr("&Stop"), this, &MainWindow::stop);
-    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_stopAction->setObjectName(QStringLiteral("stopAction"));
     m_startPage = new StartPage(m_runAction, m_openResultsAction, this);
     connect(m_startPage, &StartPage::presetChosen, this, &MainWindow::loadPreset);
     m_central->insertWidget(0, m_startPage);
     m_central->setCurrentWidget(m_startPage);
-
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
-    auto* predictions = m_viewMenu->addAction(tr("Show &Predictions"));
-    predictions->setCheckable(true);
-    predictions->setShortcut(QKeySequence(tr("Ctrl+P")));
-    predictions->setObjectName(QStringLiteral("predictionsAction"));
-    predictions->setToolTip(tr("Beside each measured overhead, what the queue model predicts from D, G, L, K and H"));
-    connect(predictions, &QAction::toggled, m_results->comparisonModel(), &ComparisonModel::setShowPredictions);
-    auto* whatIf = m_viewMenu->addAction(tr("What If: &Host Work"), this, &MainWindow::focusTraceWhatIf);
-    whatIf->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
-    whatIf->setObjectName(QStringLiteral("whatIfAction"));
-    whatIf->setToolTip(tr("The Trace page's host-work slider: each style's tax if data loading took longer"));
-    m_viewMenu->addSeparator();
-    for (QDockWidget* d : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(d->toggleViewAction());
-
-    QMenu* teach = menuBar()->addMenu(tr("&Teach"));
-    const auto showTeach = [this] {
-        teachView()->show();
-        teachView()->raise();
-        teachView()->activateWindow();
-    };
-    auto* teachAction = teach->addAction(tr("&Queue Simulator…"), this, showTeach);
-    teachAction->setShortcut(QKeySequence(tr("Ctrl+T")));
-    teachAction->setToolTip(tr("Why the tax is self-limiting, and where it is not: a simulated loop, no GPU needed"));
-    auto* sequenceAction = teach->addAction(tr("Load &Launch Sequence…"), this, [this, showTeach] {
-        showTeach();
-        teachView()->chooseLaunchSequence();
-    });
-    sequenceAction->setShortcut(QKeySequence(tr("Ctrl+L")));
-    sequenceAction->setToolTip(tr("The queue simulator replaying a real step of a PyTorch-profiler trace"));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About SyncTax"), this, [this] {
-        QMessageBox::about(this, tr("About SyncTax"),
-            tr("<b>SyncTax</b><p>What does <tt>loss.item()</tt>, a progress bar or per-step logging really cost "
-               "in a training loop, and why? SyncTax measures each logging style against the same loop without "
-               "it, in interleaved rounds, with 95% confidence intervals and an A/A noise floor.</p>"));
-    });
-
-    QToolBar* bar = addToolBar(tr("Run"));
-    bar->setObjectName(QStringLiteral("runToolBar"));
-    bar->addAction(m_runAction);
-    bar->addAction(m_stopAction);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr("Model: "), this));
-    bar->addWidget(m_results->groupBox());
 }
 
 void MainWindow::createStatusBar()
@@ -626,32 +459,6 @@ void MainWindow::openAny(const QString& path)
         openResults(path);
     else
         openConfig(path);
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    // A scripted export or screenshot opens files, but the user did not: their settings stay as they are.
-    if (!m_restoreSettings)
-        return;
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > maxRecentFiles)
-        files.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), files);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files
-        = m_restoreSettings ? QSettings().value(QStringLiteral("recentFiles")).toStringList() : QStringList();
-    for (const QString& f : files)
-        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openAny(f); })->setToolTip(f);
-    m_recentMenu->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::readSettings()

@@ -154,6 +154,22 @@ protected:
 private:
     void createViews();
     void createActions();
+    void createFileMenu();
+    void createViewMenu();
+    void createStartPage();
+    // What the menus' actions do before they hand a path on: the dialogs that ask for it.
+    void chooseConfigToOpen();
+    void chooseConfigToSave();
+    void chooseResultsToOpen();
+    void chooseResultsToSave();
+    void chooseTraces();
+    void chooseTraceFolder();
+    void chooseRunToFollow();
+    void chooseExportFolder();
+    void chooseTraceExportFolder();
+    void chooseComparison();
+    void showTeachWindow();
+    void showAbout();
     void createStatusBar();
     void connectController();
     void showResult(const ExperimentResult& result);
@@ -204,7 +220,6 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_openResultsAction = nullptr;
     QMenu* m_recentMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
 
     QTabWidget* m_pages = nullptr; // the experiment page, the Trace and Follow pages once used
     FollowView* m_followView = nullptr;
