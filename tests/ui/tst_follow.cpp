@@ -423,6 +423,31 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
     }
 
+    // An --ab item run beside an --ab defer run: each A/B named for what it measured, and no change
+    // or verdict between a tax and a saving; two item runs keep both.
+    void comparingAnItemRunWithADeferRunNamesBothMeasures()
+    {
+        const std::atomic<bool> cancel { false };
+        const std::string data = SYNCTAX_TEST_DATA;
+        const FollowRun item = readRunFolder(data + "/probe/tiny_mlp-h0-h100", cancel);
+        const FollowRun defer = readRunFolder(data + "/probe/defer-log-cpu", cancel);
+        QVERIFY(!item.ab().empty() && !defer.ab().empty());
+        const auto abRow = [](const std::vector<FollowCompareRow>& rows) {
+            const auto it = std::find_if(rows.begin(), rows.end(), [](const FollowCompareRow& r) {
+                return r.what.startsWith(QStringLiteral("measured ")) && r.what.endsWith(QStringLiteral(", 95%"));
+            });
+            return it == rows.end() ? FollowCompareRow {} : *it;
+        };
+        const FollowCompareRow mixed = abRow(compareRuns(item, defer));
+        QVERIFY2(mixed.what.contains(QStringLiteral("an added loss.item()"))
+                && mixed.what.contains(QStringLiteral("deferring probe/tests/scripts/defer_log.py:26")),
+            qPrintable(mixed.what));
+        QVERIFY(mixed.change.isEmpty() && mixed.verdict.isEmpty());
+        const FollowCompareRow same = abRow(compareRuns(item, item));
+        QCOMPARE(same.what, QStringLiteral("measured tax of an added loss.item(), 95%"));
+        QVERIFY(!same.change.isEmpty() && !same.verdict.isEmpty());
+    }
+
     void theFileMenuAndADropFollowAFolder()
     {
         Window w;

@@ -66,10 +66,21 @@ std::vector<FollowCompareRow> compareRuns(const FollowRun& a, const FollowRun& b
     }
     const auto lastTax
         = [](const FollowRun& r) { return r.ab().empty() ? std::optional<Interval>() : r.ab().back().item; };
+    // What each run's A/B measured: an added loss.item(), or deferring one line's syncs.
+    const auto measured = [](const FollowRun& r) {
+        return r.abStyle() == "defer"
+            ? QStringLiteral("change from deferring %1").arg(QString::fromStdString(r.deferredSite()))
+            : QStringLiteral("tax of an added loss.item()");
+    };
     if (const auto ta = lastTax(a), tb = lastTax(b); ta || tb) {
-        FollowCompareRow row { QStringLiteral("measured tax of an added loss.item(), 95%"),
+        const bool same = !ta || !tb || measured(a) == measured(b);
+        const QString what = !tb ? measured(a)
+            : !ta                ? measured(b)
+            : same               ? measured(a)
+                                 : QStringLiteral("A/B (%1; %2)").arg(measured(a), measured(b));
+        FollowCompareRow row { QStringLiteral("measured %1, 95%").arg(what),
             ta ? interval(*ta, "%+.1f%%") : QStringLiteral("-"), tb ? interval(*tb, "%+.1f%%") : QStringLiteral("-") };
-        if (ta && tb) {
+        if (ta && tb && same) { // two measures of different things have no change between them
             row.change = QString::asprintf("%+.1f points", tb->estimate - ta->estimate);
             row.verdict = overlapVerdict(*ta, *tb);
         }
