@@ -6,12 +6,14 @@
 #include "ui/charts/fittedlegend.h"
 
 #include <QGraphicsItem>
+#include <QImage>
 #include <QLegend>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace synctax {
 
@@ -30,7 +32,7 @@ constexpr double kOneStep = 1.0;
 // The stacked bands, drawn as one rectangle per column and band. Qt's area series fills each band
 // as a polygon whose cost grows with the square of its points (four bands of 340 points took 18 ms
 // a frame, 530 points 45 ms: the window's thread held that long at every update of a followed job);
-// rectangles cost the pixels they cover.
+// rectangles written into an image cost the pixels they cover.
 class PhaseStepChart::StackedColumns : public QGraphicsItem {
 public:
     struct Column {
@@ -60,6 +62,7 @@ public:
     {
         prepareGeometryChange();
         m_plot = m_chart->plotArea();
+        m_image = QImage();
         update();
     }
 
@@ -67,41 +70,55 @@ public:
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
     {
-        const double xMin = m_axisX->min();
-        const double xSpan = m_axisX->max() - xMin;
-        const double yMax = m_axisY->max();
-        if (m_columns.empty() || m_plot.isEmpty() || xSpan <= 0 || yMax <= 0)
-            return;
-        // Whole pixels: columns that meet share no pixel (with the bands' alpha, one shared
-        // would show as a darker seam).
-        const auto px = [&](double x) {
-            return int(std::lround(
-                std::clamp(m_plot.left() + (x - xMin) / xSpan * m_plot.width(), m_plot.left(), m_plot.right())));
-        };
-        const auto py = [&](double y) {
-            return int(std::lround(m_plot.bottom() - std::clamp(y / yMax, 0.0, 1.0) * m_plot.height()));
-        };
-        const int bottom = int(std::lround(m_plot.bottom()));
-        for (const Column& c : m_columns) {
-            const int left = px(c.x0);
-            const int right = std::max(left + 1, px(c.x1));
-            int below = bottom;
-            for (size_t band = 0; band < c.top.size(); ++band) {
-                const int above = py(c.top[band]);
-                if (above < below)
-                    painter->fillRect(QRect(left, above, right - left, below - above), m_colors[band]);
-                below = std::min(below, above);
-            }
-        }
+        if (m_image.isNull())
+            m_image = drawn();
+        if (!m_image.isNull())
+            painter->drawImage(m_plot.topLeft(), m_image);
     }
 
 private:
+    // The columns written pixel by pixel into an image the plot's size, which the paint draws in
+    // one call: the raster engine hands each fillRect of a few pixels' width to its thread pool,
+    // and two thousand of them took 50 to 90 ms a frame, most of it waking threads.
+    QImage drawn() const
+    {
+        const double xMin = m_axisX->min();
+        const double xSpan = m_axisX->max() - xMin;
+        const double yMax = m_axisY->max();
+        const int width = int(std::ceil(m_plot.width()));
+        const int height = int(std::ceil(m_plot.height()));
+        if (m_columns.empty() || width <= 0 || height <= 0 || xSpan <= 0 || yMax <= 0)
+            return {};
+        QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        std::array<QRgb, 4> pixel {};
+        for (size_t band = 0; band < pixel.size(); ++band)
+            pixel[band] = qPremultiply(m_colors[band].rgba());
+        // Whole pixels: columns that meet share none (with the bands' alpha, a shared one would
+        // show as a darker seam).
+        const auto px = [&](double x) { return int(std::lround(std::clamp((x - xMin) / xSpan, 0.0, 1.0) * width)); };
+        const auto py = [&](double y) { return int(std::lround((1.0 - std::clamp(y / yMax, 0.0, 1.0)) * height)); };
+        for (const Column& c : m_columns) {
+            const int left = std::min(px(c.x0), width - 1);
+            const int right = std::clamp(px(c.x1), left + 1, width);
+            int below = height;
+            for (size_t band = 0; band < c.top.size(); ++band) {
+                const int above = py(c.top[band]);
+                for (int y = above; y < below; ++y)
+                    std::fill_n(reinterpret_cast<QRgb*>(image.scanLine(y)) + left, right - left, pixel[band]);
+                below = std::min(below, above);
+            }
+        }
+        return image;
+    }
+
     QChart* m_chart;
     QValueAxis* m_axisX;
     QValueAxis* m_axisY;
     QRectF m_plot;
     std::vector<Column> m_columns;
     std::array<QColor, 4> m_colors {};
+    QImage m_image; // the columns drawn; null until the next paint after a change
 };
 
 PhaseStepChart::PhaseStepChart(QWidget* parent)
