@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "core/config/configerror.h"
 #include "core/config/configloader.h"
 #include "core/config/configwriter.h"
 #include "core/config/presets.h"
@@ -45,14 +46,6 @@
 namespace synctax {
 
 namespace {
-
-QString joinedErrors(const std::vector<ConfigError>& errors)
-{
-    QStringList lines;
-    for (const auto& e : errors)
-        lines << QString::fromStdString(e.format());
-    return lines.join('\n');
-}
 
 QString durationText(double seconds) { return QString::fromStdString(formatDuration(seconds)); }
 
@@ -309,7 +302,7 @@ bool MainWindow::openConfig(const QString& path, QString* error)
 {
     const ConfigLoadResult loaded = loadConfigFile(path.toStdString());
     if (!loaded.config) {
-        fail(tr("Cannot open experiment"), joinedErrors(loaded.errors), error);
+        fail(tr("Cannot open experiment"), QString::fromStdString(formatErrors(loaded.errors)).trimmed(), error);
         return false;
     }
     m_configPanel->setConfig(*loaded.config);
@@ -346,7 +339,7 @@ bool MainWindow::openResults(const QString& path, QString* error)
     }
     const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
     if (!loaded.result) {
-        fail(tr("Cannot open results"), joinedErrors(loaded.errors), error);
+        fail(tr("Cannot open results"), QString::fromStdString(formatErrors(loaded.errors)).trimmed(), error);
         return false;
     }
     m_controller.clear();
@@ -368,7 +361,7 @@ DiffDialog* MainWindow::compareWith(const QString& path, QString* error)
 {
     const ResultsLoadResult loaded = loadResultsFile(path.toStdString());
     if (!loaded.result) {
-        fail(tr("Cannot compare"), joinedErrors(loaded.errors), error);
+        fail(tr("Cannot compare"), QString::fromStdString(formatErrors(loaded.errors)).trimmed(), error);
         return nullptr;
     }
     const QString shownName = m_results->resultName();

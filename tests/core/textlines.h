@@ -13,3 +13,19 @@ inline std::vector<std::string> linesOf(const std::string& text)
         lines.push_back(line);
     return lines;
 }
+
+// The text unwrapped: a line break and its indent read as one space.
+inline std::string unwrapped(const std::string& text)
+{
+    std::string flat;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            while (i + 1 < text.size() && text[i + 1] == ' ')
+                ++i;
+            flat += ' ';
+        } else {
+            flat += text[i];
+        }
+    }
+    return flat;
+}

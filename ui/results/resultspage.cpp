@@ -1,5 +1,6 @@
 #include "ui/results/resultspage.h"
 
+#include "core/config/configerror.h"
 #include "core/config/sweepgrid.h"
 #include "core/files/atomicwrite.h"
 #include "core/results/ranktable.h"
@@ -32,14 +33,6 @@
 namespace synctax {
 
 namespace {
-
-QString joinedErrors(const std::vector<ConfigError>& errors)
-{
-    QStringList lines;
-    for (const auto& e : errors)
-        lines << QString::fromStdString(e.format());
-    return lines.join('\n');
-}
 
 // A group as the Model box holds it: model, mode, host work (µs) and batch.
 QStringList groupData(const GroupKey& g)
@@ -232,7 +225,8 @@ void ResultsPage::showStepsBeside(const QString& folder)
         noSteps = tr("No steps.csv beside this results file: per-step times show while a run is measured here, "
                      "or from the steps.csv synctax-run writes beside its results.json.");
     } else if (const StepsCsvLoadResult loaded = loadStepsCsvFile(csv.toStdString()); !loaded.steps) {
-        noSteps = tr("%1steps.csv could not be read: %2").arg(who, joinedErrors(loaded.errors));
+        noSteps = tr("%1steps.csv could not be read: %2")
+                      .arg(who, QString::fromStdString(formatErrors(loaded.errors)).trimmed());
         Q_EMIT noteAvailable(noSteps);
     } else {
         m_fileSteps.reset(loaded.steps->cells, 0);

@@ -7,6 +7,8 @@
 #include "core/probe/probelines.h"
 #include "core/probe/traceopen.h"
 
+#include "tests/core/textlines.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -54,22 +56,6 @@ struct FolderCopy {
     ~FolderCopy() { fs::remove_all(dir); }
     fs::path dir;
 };
-
-// The text unwrapped: a line break and its indent read as one space.
-std::string unwrapped(const std::string& text)
-{
-    std::string flat;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            while (i + 1 < text.size() && text[i + 1] == ' ')
-                ++i;
-            flat += ' ';
-        } else {
-            flat += text[i];
-        }
-    }
-    return flat;
-}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to)
 {

@@ -5,6 +5,8 @@
 #include "core/probe/probelines.h"
 #include "core/probe/traceopen.h"
 
+#include "tests/core/textlines.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -64,22 +66,6 @@ std::string readText(const fs::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// The text unwrapped: a line break and its indent read as one space.
-std::string unwrapped(const std::string& text)
-{
-    std::string flat;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            while (i + 1 < text.size() && text[i + 1] == ' ')
-                ++i;
-            flat += ' ';
-        } else {
-            flat += text[i];
-        }
-    }
-    return flat;
 }
 
 } // namespace
