@@ -50,6 +50,8 @@ class HookState:
     """No CUDA device: the ops that would sync on a GPU are listed for CPU tensors too."""
     keep_loss: bool = False
     """An A/B adds an item: the step's first backward() keeps its tensor in `loss` for it."""
+    defers: bool = False
+    """--ab defer runs: the deferrable reads' wrappers look at `deferring` (else they never do)."""
     deferring: bool = False
     """A defer block of --ab defer is under way: deferrable reads go to LoopEvents.defer."""
     busy: bool = False
@@ -108,7 +110,7 @@ def install(h: HookState, events: LoopEvents, torch, patches: Patches) -> None:
 
     def tensor_op(orig, op: str, on_cpu: bool):
         record_cpu = cpu_mode and on_cpu
-        deferrable = op in DEFERRABLE
+        deferrable = h.defers and op in DEFERRABLE  # decided here: no lookup a call where nothing defers
 
         @functools.wraps(orig)
         def wrapper(self, *args, **kwargs):

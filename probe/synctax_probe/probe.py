@@ -49,7 +49,8 @@ class Probe:
         self.sched = Schedule(options, profiling=True, speeding_up=self.book.speeding_up)
         self.capture = Capture(torch, os.path.join(folder, TRACE), options.trace_gz)
         self.patches = hooks.Patches()  # every patched function, to put back at the end
-        self.hooks = hooks.HookState(cpu_mode=self.cpu_mode, keep_loss=options.ab_style == "item")
+        self.hooks = hooks.HookState(cpu_mode=self.cpu_mode, keep_loss=options.ab_style == "item",
+                                     defers=options.ab_style == DEFER)
         # --ab defer: the line it defers (defer_lines: the one named, and --keep's) and its values.
         self.defer_site: Optional[DeferSite] = None
         self.deferrer: Optional[defer.Deferrer] = None
