@@ -60,10 +60,8 @@ def resolve(text: str, option: str, script: Optional[str]) -> Line:
 
 def resolve_options(options: Options, script: Optional[str]) -> Tuple[Optional[Line], List[Line]]:
     """The line --ab defer:FILE:LINE names (None for --ab defer's own pick) and the --keep lines."""
-    named = None
-    if options.defer_line is not None:
-        assert options.ab is not None  # a defer style
-        named = resolve(options.ab[len("defer:"):], "ab", script)
+    spec = options.defer_spec
+    named = resolve(spec, "ab", script) if spec is not None else None
     return named, [resolve(k, "keep", script) for k in options.keep]
 
 

@@ -81,8 +81,8 @@ class Options:
         """Raises ValueError naming the first option out of range."""
         if self.ab is not None and (not isinstance(self.ab, str) or self.ab_style not in AB_STYLES):
             raise ValueError(f"ab: expected item, defer or defer:FILE:LINE, got {self.ab!r}")
-        if isinstance(self.ab, str) and self.ab.startswith("defer:"):
-            parse_line(self.ab[len("defer:"):], "ab")
+        if self.defer_spec is not None:
+            parse_line(self.defer_spec, "ab")
         if isinstance(self.keep, str) or not isinstance(self.keep, (list, tuple)):
             raise ValueError(f"keep: expected a list of FILE:LINE, got {self.keep!r}")
         self.keep = tuple(self.keep)
@@ -117,12 +117,10 @@ class Options:
         return "defer" if self.ab == "defer" or self.ab.startswith("defer:") else self.ab
 
     @property
-    def defer_line(self) -> Optional[Tuple[str, int]]:
-        """(FILE, LINE) as --ab defer:FILE:LINE names them; None for --ab defer or no defer."""
+    def defer_spec(self) -> Optional[str]:
+        """FILE:LINE as --ab defer:FILE:LINE gives it; None for --ab defer or no defer."""
         ab = self.ab
-        if not isinstance(ab, str) or not ab.startswith("defer:"):
-            return None
-        return parse_line(ab[len("defer:"):], "ab")
+        return ab[len("defer:"):] if isinstance(ab, str) and ab.startswith("defer:") else None
 
 
 def parse_line(text: str, option: str) -> Tuple[str, int]:
