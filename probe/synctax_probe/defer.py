@@ -28,7 +28,7 @@ REFUSED = {
     "to": ".to() with its arguments is not deferred by the probe (.cpu() is)",
 }
 MAX_ELEMENTS = 4096  # a larger tensor's copy is no small read-back: its call waits as before
-_CALLS_A_STEP = 4096  # more calls of one site in a step (an evaluation loop, no steps) wait as before
+CALLS_A_STEP = 4096  # more calls of one site in a step (an evaluation loop, no steps) wait as before
 
 # How a call went (Deferrer.call's second answer).
 LATE, FIRST, IN_FLIGHT, AS_BEFORE = "late", "first", "in_flight", "as_before"
@@ -194,7 +194,7 @@ class Deferrer:
         last = self._step_calls.get(site_id)
         k = last[1] + 1 if last is not None and last[0] == step else 0
         self._step_calls[site_id] = (step, k)
-        if k >= _CALLS_A_STEP:
+        if k >= CALLS_A_STEP:
             return None
         chain = self._chains.get((site_id, k))
         if chain is None:

@@ -8,7 +8,7 @@ import time
 from typing import Any, Dict, List, Optional
 
 from . import stats
-from .defer import MAX_ELEMENTS
+from .defer import CALLS_A_STEP, MAX_ELEMENTS
 from .defersite import about
 from .options import Options
 from .runfolder import AB, END, FORMAT_VERSION, PROBE, SITES, finite, write_json
@@ -162,7 +162,8 @@ def defer_lines(ab: Dict[str, Any], cpu_mode: bool) -> List[str]:
         late += (f"; {waited} waited as before (a first read, or copies still in flight {r['lag_limit_calls']} "
                  f"reads on)")
     if r["not_deferred"]:
-        late += f"; {r['not_deferred']} not deferred (over {MAX_ELEMENTS} elements, or more than 4096 a step)"
+        late += (f"; {r['not_deferred']} not deferred (over {MAX_ELEMENTS} elements, or more than {CALLS_A_STEP} "
+                 "a step)")
     lines.append(late)
     lines.append(f"the what-if's prediction without {d['site']}: {d['whatif_reason']}")
     return lines
@@ -309,7 +310,7 @@ def capture_text(end: Dict[str, Any], ab: bool) -> str:
         text += (f"; not flagged: the loop slowed {end['capture_drift']['pct']:+.1f}% over as many blocks after it "
                  f"with no capture between them (its own drift)")
     waited = end.get("capture_waited_blocks") or 0
-    blocks = f"{waited} block{'' if waited == 1 else 's'}"
+    blocks = _n(waited, "block")
     if end.get("capture_loop_settled") is False:
         text += f"; the loop was still speeding up when it was taken ({blocks} later than asked, the longest the capture waits)"
     elif waited:
