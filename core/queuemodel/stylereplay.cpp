@@ -257,37 +257,48 @@ StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& 
     return out;
 }
 
-StepSequence withoutSyncs(const StepSequence& seq)
+StepSequence withoutSyncs(const StepSequence& seq, const std::vector<bool>& drop)
 {
     StepSequence out;
     out.idleStartUs = seq.idleStartUs;
-    // The host time removed before an offset: the syncs that ended at or before it.
+    const auto endOf = [&](size_t i) { return i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]; };
+    // The host time removed before an offset: the dropped syncs that ended at or before it.
     const auto removedBefore = [&](double offsetUs) {
         double removed = 0;
         for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
-            const double end = i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i];
-            if (end <= offsetUs)
-                removed += end - seq.syncAtUs[i];
+            if (drop[i] && endOf(i) <= offsetUs)
+                removed += endOf(i) - seq.syncAtUs[i];
         }
         return removed;
     };
-    const auto insideSync = [&](double offsetUs) {
+    const auto insideDropped = [&](double offsetUs) {
         for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
-            const double end = i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i];
-            if (offsetUs >= seq.syncAtUs[i] && offsetUs < end)
+            if (drop[i] && offsetUs >= seq.syncAtUs[i] && offsetUs < endOf(i))
                 return true;
         }
         return false;
     };
     for (const LaunchOp& op : seq.ops) {
-        if (insideSync(op.issueUs))
+        if (insideDropped(op.issueUs))
             continue;
         LaunchOp moved = op;
         moved.issueUs -= removedBefore(op.issueUs);
         out.ops.push_back(moved);
     }
+    for (size_t i = 0; i < seq.syncAtUs.size(); ++i) {
+        if (drop[i])
+            continue;
+        const double shift = removedBefore(seq.syncAtUs[i]);
+        out.syncAtUs.push_back(seq.syncAtUs[i] - shift);
+        out.syncEndUs.push_back(endOf(i) - shift);
+    }
     out.stepHostUs = seq.stepHostUs - removedBefore(seq.stepHostUs);
     return out;
+}
+
+StepSequence withoutSyncs(const StepSequence& seq)
+{
+    return withoutSyncs(seq, std::vector<bool>(seq.syncAtUs.size(), true));
 }
 
 double gpuTimeUs(const StepSequence& seq)

@@ -132,6 +132,9 @@ StepSequence uncalibratedHost(const StepSequence& seq, const ReplayCalibration& 
 // The step with its recorded syncs taken out: the host's time inside each (the wait and the
 // call) removed and the later offsets moved back by it, with the launches made inside it.
 StepSequence withoutSyncs(const StepSequence& seq);
+// The step with only the syncs `drop` marks (one flag per sync) taken out, as above; the others kept,
+// moved back by the host time removed before them.
+StepSequence withoutSyncs(const StepSequence& seq, const std::vector<bool>& drop);
 
 // GPU time of the sequence's ops, in µs.
 double gpuTimeUs(const StepSequence& seq);

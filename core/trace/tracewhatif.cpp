@@ -448,47 +448,6 @@ bool frameAt(const std::string& frame, const std::string& file, int line)
     return frameFile == file || endsWithPath(frameFile, file) || endsWithPath(file, frameFile);
 }
 
-// The step with the syncs `drop` marks taken out, as withoutSyncs takes all of them out: their
-// recorded waits removed from the host's time, the launches inside them dropped; the others kept,
-// moved as the host time before them shrank.
-StepSequence withoutSomeSyncs(const StepSequence& seq, const std::vector<bool>& drop)
-{
-    StepSequence out;
-    out.idleStartUs = seq.idleStartUs;
-    const auto endOf = [&](std::size_t i) { return i < seq.syncEndUs.size() ? seq.syncEndUs[i] : seq.syncAtUs[i]; };
-    const auto removedBefore = [&](double offsetUs) {
-        double removed = 0;
-        for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
-            if (drop[i] && endOf(i) <= offsetUs)
-                removed += endOf(i) - seq.syncAtUs[i];
-        }
-        return removed;
-    };
-    const auto insideDropped = [&](double offsetUs) {
-        for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
-            if (drop[i] && offsetUs >= seq.syncAtUs[i] && offsetUs < endOf(i))
-                return true;
-        }
-        return false;
-    };
-    for (const LaunchOp& op : seq.ops) {
-        if (insideDropped(op.issueUs))
-            continue;
-        LaunchOp moved = op;
-        moved.issueUs -= removedBefore(op.issueUs);
-        out.ops.push_back(moved);
-    }
-    for (std::size_t i = 0; i < seq.syncAtUs.size(); ++i) {
-        if (drop[i])
-            continue;
-        const double shift = removedBefore(seq.syncAtUs[i]);
-        out.syncAtUs.push_back(seq.syncAtUs[i] - shift);
-        out.syncEndUs.push_back(endOf(i) - shift);
-    }
-    out.stepHostUs = seq.stepHostUs - removedBefore(seq.stepHostUs);
-    return out;
-}
-
 // The loop as recorded and without the marked syncs, the mean of their log step times over the
 // spread's hosts where it has them: {as recorded, without}.
 std::pair<double, double> lineStepMs(const ImportedLoop& loop, const ReplayOptions& o, const std::vector<bool>& drop)
@@ -501,8 +460,7 @@ std::pair<double, double> lineStepMs(const ImportedLoop& loop, const ReplayOptio
         const StepSequence& recorded = spread ? loop.spreadRecorded[h] : loop.recorded;
         const std::vector<StyleSpec> baseline { { baselineStyle(), 0 } };
         logRecorded += std::log(predictStyles(recorded, baseline, 0, o, loop.costs).front().stepMs);
-        logWithout
-            += std::log(predictStyles(withoutSomeSyncs(recorded, drop), baseline, 0, o, loop.costs).front().stepMs);
+        logWithout += std::log(predictStyles(withoutSyncs(recorded, drop), baseline, 0, o, loop.costs).front().stepMs);
     }
     return { std::exp(logRecorded / double(hosts)), std::exp(logWithout / double(hosts)) };
 }
