@@ -474,6 +474,20 @@ ReplayOptions replayOptions(const ImportedLoop& loop, double hostWorkUs, bool ho
     return o;
 }
 
+// The interval's two ends: `f` called with the loop calibrated with its host faster and slower by
+// its uncertainty (not at all where it has none).
+template <typename F> void eachHostBound(const ImportedLoop& loop, F f)
+{
+    const double u = std::clamp(loop.calibration.hostUncertaintyPct, 0.0, 90.0) / 100.0;
+    if (u <= 0)
+        return;
+    for (const double factor : { 1.0 - u, 1.0 + u }) {
+        ImportedLoopOptions options = loop.options;
+        options.hostFactor = loop.options.hostFactor * factor;
+        f(recalibrated(loop, options));
+    }
+}
+
 std::optional<WhatIfLine> withoutLineAt(
     const ImportedLoop& loop, const std::string& site, double hostWorkUs, bool hostWorkBeforeSync, std::string* why)
 {
@@ -511,17 +525,11 @@ std::optional<WhatIfLine> withoutLineAt(
     std::tie(w.stepMs, w.changePct) = change(loop);
     w.changeLowPct = w.changePct;
     w.changeHighPct = w.changePct;
-    // The interval as whatIf's: the loop calibrated with its host faster and slower by its uncertainty.
-    const double u = std::clamp(loop.calibration.hostUncertaintyPct, 0.0, 90.0) / 100.0;
-    if (u > 0) {
-        for (const double factor : { 1.0 - u, 1.0 + u }) {
-            ImportedLoopOptions options = loop.options;
-            options.hostFactor = loop.options.hostFactor * factor;
-            const double other = change(recalibrated(loop, options)).second;
-            w.changeLowPct = std::min(w.changeLowPct, other);
-            w.changeHighPct = std::max(w.changeHighPct, other);
-        }
-    }
+    eachHostBound(loop, [&](const ImportedLoop& bound) {
+        const double other = change(bound).second;
+        w.changeLowPct = std::min(w.changeLowPct, other);
+        w.changeHighPct = std::max(w.changeHighPct, other);
+    });
     return w;
 }
 
@@ -540,28 +548,19 @@ WhatIf whatIf(const ImportedLoop& loop, double hostWorkUs, bool hostWorkBeforeSy
     w.hostWorkBeforeSync = hostWorkBeforeSync;
     if (!loop.available)
         return w;
-    ReplayOptions o;
-    o.hostWorkUs = hostWorkUs;
-    o.hostWorkBeforeSync = hostWorkBeforeSync;
-    o.syncUs = loop.costs.syncUs;
+    const ReplayOptions o = replayOptions(loop, hostWorkUs, hostWorkBeforeSync);
     const std::vector<StyleSpec> styles = whatIfStyles();
     const std::vector<double> stepMs = replayedStepMs(loop, o, styles);
     const std::vector<double> taxes = taxesPct(stepMs, styles);
     std::vector<double> low = taxes;
     std::vector<double> high = taxes;
-    // The interval: the same loop calibrated with its host faster and slower by its uncertainty.
-    const double u = std::clamp(loop.calibration.hostUncertaintyPct, 0.0, 90.0) / 100.0;
-    if (u > 0) {
-        for (const double factor : { 1.0 - u, 1.0 + u }) {
-            ImportedLoopOptions options = loop.options;
-            options.hostFactor = loop.options.hostFactor * factor;
-            const std::vector<double> other = taxesPct(replayedStepMs(recalibrated(loop, options), o, styles), styles);
-            for (std::size_t i = 0; i < taxes.size(); ++i) {
-                low[i] = std::min(low[i], other[i]);
-                high[i] = std::max(high[i], other[i]);
-            }
+    eachHostBound(loop, [&](const ImportedLoop& bound) {
+        const std::vector<double> other = taxesPct(replayedStepMs(bound, o, styles), styles);
+        for (std::size_t i = 0; i < taxes.size(); ++i) {
+            low[i] = std::min(low[i], other[i]);
+            high[i] = std::max(high[i], other[i]);
         }
-    }
+    });
     w.rows.push_back({ "as_recorded", 0, stepMs[0], taxes[0], low[0], high[0] });
     for (std::size_t i = 0; i < styles.size(); ++i)
         w.rows.push_back({ styles[i].name, styles[i].n, stepMs[i + 1], taxes[i + 1], low[i + 1], high[i + 1] });
