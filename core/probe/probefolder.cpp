@@ -350,6 +350,15 @@ std::string lateText(const ProbeDefer& d)
     return late;
 }
 
+// "2.1 points above the measurement, inside its interval": a predicted change beside the measured one.
+std::string againstMeasured(double predictedPct, const ProbeEstimate& measured)
+{
+    const double diff = predictedPct - measured.pct;
+    const bool inside = predictedPct >= measured.ciLow && predictedPct <= measured.ciHigh;
+    return formatNumber("%.1f", std::abs(diff)) + " points " + (diff >= 0 ? "above" : "below") + " the measurement"
+        + (inside ? ", inside its interval" : ", outside its interval");
+}
+
 // The what-if's loop without the deferred line's syncs beside the measured saving, or why there is
 // none.
 std::string formatDeferWhatIf(const WhatIf& whatIf, const ProbeEstimate& measured, int columns)
@@ -364,12 +373,9 @@ std::string formatDeferWhatIf(const WhatIf& whatIf, const ProbeEstimate& measure
     if (line.changeHighPct > line.changeLowPct)
         range
             = " [" + formatNumber("%+.1f", line.changeLowPct) + ", " + formatNumber("%+.1f", line.changeHighPct) + "]";
-    const double diff = line.changePct - measured.pct;
-    const bool inside = line.changePct >= measured.ciLow && line.changePct <= measured.ciHigh;
     return wrapped("  the what-if above, the captured step without " + line.site + "'s " + counted(line.syncs, "sync")
             + " (" + std::to_string(line.otherSyncs) + " others kept): " + formatNumber("%+.1f%%", line.changePct)
-            + range + "; " + formatNumber("%.1f", std::abs(diff)) + " points " + (diff >= 0 ? "above" : "below")
-            + " the measurement" + (inside ? ", inside its interval" : ", outside its interval"),
+            + range + "; " + againstMeasured(line.changePct, measured),
         columns);
 }
 
@@ -428,29 +434,25 @@ std::string formatProbeAnswer(const ProbeFolder& folder, const WhatIf* whatIf, i
                 + "blocks in random order, paired, unprofiled; 95% intervals):",
             columns);
         if (!deferred.empty()) {
+            // The defer answer says its A/A control in its own sentence.
             out += deferred;
             if (whatIf)
                 out += formatDeferWhatIf(*whatIf, *folder.item, columns);
         } else {
             out += padded("  " + folder.ab + " (measured)", 32, false) + padded(intervalText(*folder.item), 24, false)
                 + "\n";
-        }
-        if (whatIf && deferred.empty()) {
-            const auto row = std::find_if(
-                whatIf->rows.begin(), whatIf->rows.end(), [&](const WhatIfRow& r) { return r.style == folder.ab; });
-            if (row != whatIf->rows.end()) {
-                out += padded("  " + folder.ab + " (what-if above)", 32, false) + formatNumber("%+.1f%%", row->taxPct)
-                    + taxRangeText(*row) + "\n";
-                const double diff = row->taxPct - folder.item->pct;
-                const bool inside = row->taxPct >= folder.item->ciLow && row->taxPct <= folder.item->ciHigh;
-                out += wrapped("  the prediction is " + formatNumber("%.1f", std::abs(diff)) + " points "
-                        + (diff >= 0 ? "above" : "below") + " the measurement"
-                        + (inside ? ", inside its interval" : ", outside its interval"),
-                    columns);
+            if (whatIf) {
+                const auto row = std::find_if(
+                    whatIf->rows.begin(), whatIf->rows.end(), [&](const WhatIfRow& r) { return r.style == folder.ab; });
+                if (row != whatIf->rows.end()) {
+                    out += padded("  " + folder.ab + " (what-if above)", 32, false)
+                        + formatNumber("%+.1f%%", row->taxPct) + taxRangeText(*row) + "\n";
+                    out += wrapped("  the prediction is " + againstMeasured(row->taxPct, *folder.item), columns);
+                }
             }
+            if (folder.control)
+                out += padded("  A/A control (noise floor)", 32, false) + intervalText(*folder.control) + "\n";
         }
-        if (folder.control && deferred.empty())
-            out += padded("  A/A control (noise floor)", 32, false) + intervalText(*folder.control) + "\n";
         if (folder.timing)
             out += wrapped("  every step timed (calibration blocks) " + intervalText(*folder.timing)
                     + " against the blocks only counted: what the probe's timing costs this loop, one block in four",
