@@ -7,6 +7,7 @@
 #include "core/probe/probelines.h"
 #include "core/probe/traceopen.h"
 
+#include "tests/core/probe/probefiles.h"
 #include "tests/core/textlines.h"
 
 #include <gtest/gtest.h>
@@ -31,27 +32,12 @@ namespace fs = std::filesystem;
 const std::string kFolder = SYNCTAX_TEST_DATA "/probe/defer-log-cpu";
 const std::string kSite = "probe/tests/scripts/defer_log.py:26";
 
-nlohmann::json readJson(const fs::path& path)
-{
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
-std::string readText(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // A copy of the committed folder in a fresh temporary folder, to spoil; removed at the end.
 struct FolderCopy {
     explicit FolderCopy(const std::string& name)
         : dir(fs::temp_directory_path() / ("synctax-probedefer-" + name + "-" + std::to_string(::getpid())))
     {
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        for (const auto& entry : fs::directory_iterator(kFolder))
-            fs::copy_file(entry.path(), dir / entry.path().filename());
+        copyFolder(kFolder, dir);
     }
     ~FolderCopy() { fs::remove_all(dir); }
     fs::path dir;

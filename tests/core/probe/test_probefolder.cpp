@@ -5,6 +5,7 @@
 #include "core/probe/probelines.h"
 #include "core/probe/traceopen.h"
 
+#include "tests/core/probe/probefiles.h"
 #include "tests/core/textlines.h"
 
 #include <gtest/gtest.h>
@@ -36,12 +37,6 @@ const std::string kFolder = SYNCTAX_TEST_DATA "/probe/tiny_mlp-h0-h200";
 // A loop whose GPU is slower than its host, its steps.jsonl kept (tests/data/probe/README.md).
 const std::string kGpuBound = SYNCTAX_TEST_DATA "/probe/resnet50-h0-h200";
 
-nlohmann::json readJson(const std::string& path)
-{
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
 const WhatIfRow* row(const WhatIf& w, const std::string& style)
 {
     for (const WhatIfRow& r : w.rows) {
@@ -55,17 +50,8 @@ const WhatIfRow* row(const WhatIf& w, const std::string& style)
 fs::path copyOfFolder(const std::string& name, const std::string& from = kFolder)
 {
     const fs::path dir = fs::temp_directory_path() / ("synctax-probefolder-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    for (const auto& entry : fs::directory_iterator(from))
-        fs::copy_file(entry.path(), dir / entry.path().filename());
+    copyFolder(from, dir);
     return dir;
-}
-
-std::string readText(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 } // namespace
