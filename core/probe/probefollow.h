@@ -175,7 +175,6 @@ struct ProbeDefer {
     std::vector<std::string> ops; // the line's sync ops; empty where not known
     double callsPerStep = 0; // its reads a step over the run, deferred ones included
     std::optional<double> waitMs; // the median wait of a sync there
-    std::optional<double> waitMsPerStep;
     std::string refused; // why it deferred nothing; empty where it deferred
     // Its reads in the defer blocks: answered late, waited (a first read, or copies still in flight
     // lagLimitCalls reads on), read as before (too large, or too many a step).

@@ -719,8 +719,7 @@ std::optional<ProbeDefer> parseDefer(const json& object, const std::string& text
     f.within("calls_per_step", d.callsPerStep, 0, kMaxCount, "a number of reads a step");
     d.waitMs = f.nullableNumber("wait_ms");
     f.within("wait_ms", d.waitMs, 0, kMaxMs, "a wait in ms");
-    d.waitMsPerStep = f.nullableNumber("wait_ms_per_step");
-    f.within("wait_ms_per_step", d.waitMsPerStep, 0, kMaxMs, "a wait in ms");
+    f.within("wait_ms_per_step", f.nullableNumber("wait_ms_per_step"), 0, kMaxMs, "a wait in ms");
     d.refused = f.string("refused", false);
     d.roundsWithoutLine = static_cast<int>(f.integerOr("rounds_without_line", 0));
     f.within("rounds_without_line", double(d.roundsWithoutLine), 0, kMaxCount, "a count of rounds");
