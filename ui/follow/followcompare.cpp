@@ -66,12 +66,7 @@ std::vector<FollowCompareRow> compareRuns(const FollowRun& a, const FollowRun& b
     }
     const auto lastTax
         = [](const FollowRun& r) { return r.ab().empty() ? std::optional<Interval>() : r.ab().back().item; };
-    // What each run's A/B measured: an added loss.item(), or deferring one line's syncs.
-    const auto measured = [](const FollowRun& r) {
-        return r.abStyle() == "defer"
-            ? QStringLiteral("change from deferring %1").arg(QString::fromStdString(r.deferredSite()))
-            : QStringLiteral("tax of an added loss.item()");
-    };
+    const auto measured = [](const FollowRun& r) { return QString::fromStdString(r.abMeasureText()); };
     if (const auto ta = lastTax(a), tb = lastTax(b); ta || tb) {
         const bool same = !ta || !tb || measured(a) == measured(b);
         const QString what = !tb ? measured(a)

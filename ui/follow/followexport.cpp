@@ -118,9 +118,7 @@ QString followReportHtml(const FollowView& view)
             QString::asprintf("%.4f [%.4f, %.4f] (95%%)", s.stepMs->estimate, s.stepMs->low, s.stepMs->high));
     if (!run.ab().empty() && run.ab().back().item) {
         const Interval& i = *run.ab().back().item;
-        row(run.abStyle() == "defer"
-                ? QStringLiteral("Measured change from deferring %1").arg(QString::fromStdString(run.deferredSite()))
-                : QStringLiteral("Measured tax of an added loss.item()"),
+        row(QStringLiteral("Measured %1").arg(QString::fromStdString(run.abMeasureText())),
             QString::asprintf("%+.1f%% [%+.1f, %+.1f] after ", i.estimate, i.low, i.high)
                 + QString::number(run.ab().back().rounds) + QStringLiteral(" rounds"));
     }

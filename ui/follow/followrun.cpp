@@ -214,6 +214,19 @@ std::string FollowRun::deferredSite() const
     return {};
 }
 
+std::string FollowRun::abTreatmentText() const
+{
+    if (abStyle() != "defer")
+        return "an added loss.item()";
+    const std::string site = deferredSite();
+    return site.empty() ? "deferring a line's syncs" : "deferring " + site;
+}
+
+std::string FollowRun::abMeasureText() const
+{
+    return (abStyle() == "defer" ? "change from " : "tax of ") + abTreatmentText();
+}
+
 FollowRun::Summary FollowRun::summary() const
 {
     Summary s;

@@ -101,6 +101,11 @@ public:
     std::string abStyle() const;
     // The line --ab defer's blocks deferred, the latest said (blocks.jsonl); empty where none.
     std::string deferredSite() const;
+    // What the A/B's treatment does, as the Follow page's texts name it: "an added loss.item()", or
+    // for --ab defer "deferring <line>" ("deferring a line's syncs" until a block names the line).
+    std::string abTreatmentText() const;
+    // What the A/B measured: "tax of <treatment>", or for --ab defer (a saving) "change from <treatment>".
+    std::string abMeasureText() const;
     const std::optional<ProbeStart>& start() const { return m_start; }
     int restarts() const { return m_restarts; }
     const std::optional<ProbeEnd>& end() const { return m_end; }

@@ -377,12 +377,7 @@ void FollowView::updateTax()
     const QString none = run.hasAb() ? tr("The A/B's first two rounds are not complete yet…")
                                      : tr("No A/B in this run: python3 -m synctax_probe --ab item measures what an "
                                           "added loss.item() costs, paired, in your own loop.");
-    // --ab defer measures a saving: deferring one line's syncs, named where its blocks say which.
-    const std::string site = run.deferredSite();
-    const QString what = run.abStyle() != "defer" ? tr("an added loss.item()")
-        : site.empty()                            ? tr("deferring a line's syncs")
-                                                  : tr("deferring %1").arg(QString::fromStdString(site));
-    m_taxChart->setPoints(points, what, none);
+    m_taxChart->setPoints(points, QString::fromStdString(run.abTreatmentText()), none);
 }
 
 void FollowView::updateWhatIf()
