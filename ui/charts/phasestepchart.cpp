@@ -5,6 +5,7 @@
 #include "ui/charts/downsample.h"
 #include "ui/charts/fittedlegend.h"
 
+#include <QColor>
 #include <QGraphicsItem>
 #include <QImage>
 #include <QLegend>
@@ -13,6 +14,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace synctax {
@@ -41,22 +43,24 @@ public:
         std::array<double, 4> top {}; // the stack's height after each band (ms)
     };
 
-    StackedColumns(QChart* chart, QValueAxis* axisX, QValueAxis* axisY)
+    StackedColumns(QChart* chart, QValueAxis* axisX, QValueAxis* axisY, const std::array<QColor, 4>& colors)
         : QGraphicsItem(chart)
         , m_chart(chart)
         , m_axisX(axisX)
         , m_axisY(axisY)
+        , m_colors(colors)
     {
         // Above the plot's background and grid, below the series (the GPU's points).
         setZValue(4);
     }
 
-    void setColumns(std::vector<Column> columns, const std::array<QColor, 4>& colors)
+    void setColumns(std::vector<Column> columns)
     {
         m_columns = std::move(columns);
-        m_colors = colors;
         changed();
     }
+
+    int columnCount() const { return int(m_columns.size()); }
 
     void changed()
     {
@@ -130,12 +134,13 @@ PhaseStepChart::PhaseStepChart(QWidget* parent)
     const QStringList names { tr("F: forward (host)"), tr("B: backward (host)"), tr("O: optimizer step (host)"),
         tr("sync waits") };
     std::vector<FittedLegend::Entry> entries;
+    std::array<QColor, 4> bandFill {};
     for (size_t i = 0; i < bandColors.size(); ++i) {
-        m_bandFill[i] = bandColors[i];
-        m_bandFill[i].setAlpha(i == 3 ? 200 : 150);
+        bandFill[i] = bandColors[i];
+        bandFill[i].setAlpha(i == 3 ? 200 : 150);
         entries.push_back({ names[int(i)], QPen(bandColors[i], 6) });
     }
-    m_bands = new StackedColumns(chart(), m_axisX, m_axisY);
+    m_bands = new StackedColumns(chart(), m_axisX, m_axisY, bandFill);
     connect(chart(), &QChart::plotAreaChanged, this, [this] { m_bands->changed(); });
     // The GPU's time as points, not a line: a line would join the timed steps across the steps
     // that were only counted, values nobody measured.
@@ -193,7 +198,7 @@ void PhaseStepChart::resizeEvent(QResizeEvent* event)
 
 void PhaseStepChart::adaptToPlotArea() { m_legend->layOut(); }
 
-int PhaseStepChart::drawnPoints() const { return m_drawnColumns; }
+int PhaseStepChart::drawnPoints() const { return m_bands->columnCount(); }
 
 int PhaseStepChart::drawnGpuPoints() const { return int(m_gpu->count()); }
 
@@ -207,8 +212,7 @@ void PhaseStepChart::refresh()
     m_drawnCount = count;
     m_drawnWidth = width;
     if (count == 0) {
-        m_bands->setColumns({}, m_bandFill);
-        m_drawnColumns = 0;
+        m_bands->setColumns({});
         m_gpu->clear();
         m_lastStep = -1;
         setPlaceholder(tr("Waiting for the job's first step…"));
@@ -241,7 +245,6 @@ void PhaseStepChart::refresh()
         columns.push_back({ (*c.step)[bin.first], (*c.step)[bin.last] + kOneStep,
             { shown(f), shown(fb), shown(fbo), shown(std::max(fbo, double((*c.total)[i]))) } });
     }
-    m_drawnColumns = int(columns.size());
     QList<QPointF> gpu;
     if (c.gpu) {
         for (const size_t i : minMaxIndices(c.gpu->data(), count, size_t(width))) {
@@ -252,7 +255,7 @@ void PhaseStepChart::refresh()
     m_gpu->replace(gpu);
     m_lastStep = c.step->back();
     setNiceRange(m_axisX, c.step->front(), std::max(c.step->front() + 1, m_lastStep), false, 1);
-    m_bands->setColumns(std::move(columns), m_bandFill);
+    m_bands->setColumns(std::move(columns));
     const double span = m_lastStep - c.step->front() + 1;
     QStringList notes;
     if (gaps > 0) {

@@ -2,10 +2,8 @@
 
 #include "ui/charts/chartpanel.h"
 
-#include <QColor>
 #include <QString>
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -61,8 +59,6 @@ private:
     Columns m_columns;
     class StackedColumns;
     StackedColumns* m_bands = nullptr; // owned by the chart
-    std::array<QColor, 4> m_bandFill {};
-    int m_drawnColumns = 0;
     QScatterSeries* m_gpu = nullptr;
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
