@@ -30,7 +30,6 @@ class FollowView;
 class ExplanationPanel;
 class HostWorkTaxChart;
 class LauncherRun;
-class OverheadChart;
 class QueueChart;
 class RanksModel;
 class RanksView;
@@ -61,13 +60,10 @@ public:
     // A data-parallel run (`distributed:`) goes through synctax-run, which starts its ranks; this runs it.
     LauncherRun* launcherRun() const { return m_launcher; }
     ConfigPanel* configPanel() const { return m_configPanel; }
-    // The experiment page's table, charts and docks.
-    ResultsPage* resultsPage() const { return m_results; }
     ComparisonModel* comparisonModel() const { return m_results->comparisonModel(); }
     ComparisonView* comparisonView() const { return m_results->table(); }
     StepChart* stepChart() const { return m_results->stepChart(); }
     QueueChart* queueChart() const { return m_results->queueChart(); }
-    OverheadChart* overheadChart() const { return m_results->overheadChart(); }
     // Tax against host work, in a dock beside the overhead chart, shown for a run that swept host work.
     HostWorkTaxChart* hostWorkTaxChart() const { return m_results->hostWorkTaxChart(); }
     QDockWidget* hostWorkTaxDock() const { return m_results->hostWorkTaxDock(); }

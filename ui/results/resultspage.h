@@ -77,7 +77,6 @@ public:
     QComboBox* groupBox() const { return m_groupBox; } // the window's tool bar shows it
     StepChart* stepChart() const { return m_stepChart; }
     QueueChart* queueChart() const { return m_queueChart; }
-    OverheadChart* overheadChart() const { return m_overheadChart; }
     HostWorkTaxChart* hostWorkTaxChart() const { return m_hostWorkTaxChart; }
     QDockWidget* hostWorkTaxDock() const { return m_hostWorkTaxDock; }
     RanksModel* ranksModel() const { return m_ranks; }
